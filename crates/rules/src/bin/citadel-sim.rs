@@ -1,0 +1,2 @@
+//! Placeholder: the simulator lands with the engine.
+fn main() {}

@@ -1,0 +1,1 @@
+//! The game state machine (placeholder until the engine lands).
