@@ -1,0 +1,549 @@
+//! Attacks (core ATK-1..16; ce.md DICE, DEF, TAC, WPN-1, TRP, PPC).
+
+use super::event::{DieRoll, Event, Place};
+use super::ids::{FigureId, Side};
+use super::rejection::Rejection;
+use super::state::{rank_for, ability_n, FigureKind, Game, LastAction, Token, TokenState};
+use crate::content::tables::{CreatureStats, EquipmentEffect, WeaponDef};
+use crate::content::{AttackType, Corporation, Specialty};
+use crate::dice::{Dice, DieColor};
+use crate::geometry::{line_of_sight, Level, Sight};
+
+/// A checked attack, ready to roll. Everything here is fixed before the
+/// first die (DICE-4, ATK-15).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AttackPlan {
+    pub attacker: FigureId,
+    pub target: FigureId,
+    pub attack: AttackType,
+    pub pool: Vec<DieColor>,
+    /// Target DV including cover and Weak Spot.
+    pub dv: u8,
+    /// Defense dice are skipped (DEF-5).
+    pub no_defense: bool,
+    /// Failed dice the attacker may re-roll (ATK-9).
+    pub rerolls: u8,
+    /// TAC-1 charge applied.
+    pub charge: bool,
+    /// TAC-3/4 concentrated.
+    pub concentrated: bool,
+}
+
+/// FA range of DL creatures (DLB-4).
+const DL_FA_RANGE: (i32, i32) = (2, 16);
+
+impl Game {
+    pub(crate) fn weapon_of(&self, id: FigureId) -> Option<&WeaponDef> {
+        let w = self.figures[id.index()].weapon.as_deref()?;
+        self.rules.tables.weapons.iter().find(|d| d.id == w)
+    }
+
+    fn has_item_effect(&self, id: FigureId, effect: EquipmentEffect, augment: Option<AttackType>) -> bool {
+        self.figures[id.index()].items.iter().any(|i| {
+            self.rules.tables.equipment.iter().any(|d| {
+                &d.id == i && d.effect == effect && (augment.is_none() || d.augment == augment)
+            })
+        })
+    }
+
+    pub(crate) fn creature_stats(&self, id: FigureId) -> Option<&CreatureStats> {
+        let kind = self.figures[id.index()].creature()?;
+        let def = self.rules.tables.creatures.iter().find(|c| c.kind == kind)?;
+        def.bands.get(usize::from(self.dl.band.max(1)) - 1)
+    }
+
+    /// The rank dice of a team's current rank (DICE-2, RNK-3).
+    fn rank_dice(&self, team: u8) -> [DieColor; 3] {
+        let rank = self.teams[usize::from(team)].rank;
+        self.rules
+            .tables
+            .ranks
+            .get(usize::from(rank.max(1)) - 1)
+            .map_or([DieColor::White; 3], |r| r.combat)
+    }
+
+    fn defense_die_of_team(&self, team: u8) -> DieColor {
+        let rank = self.teams[usize::from(team)].rank;
+        self.rules
+            .tables
+            .ranks
+            .get(usize::from(rank.max(1)) - 1)
+            .map_or(DieColor::White, |r| r.defense)
+    }
+
+    /// Check an Attack action (ATK-2..6, ATK-15) without changing anything.
+    pub(crate) fn check_attack(
+        &self,
+        attacker: FigureId,
+        target: FigureId,
+        attack: AttackType,
+    ) -> Result<AttackPlan, Rejection> {
+        let a = &self.figures[attacker.index()];
+        let t = self
+            .figures
+            .get(target.index())
+            .ok_or(Rejection::NoSuchFigure)?;
+        let (Some(from), Some(to)) = (a.square(), t.square()) else {
+            return Err(Rejection::FigureNotOnBoard);
+        };
+        if !self.enemies(attacker, target) {
+            return Err(Rejection::FriendlyTarget);
+        }
+        let board = &self.rules.board;
+        let dist = from.dist(to);
+        let mut cover = false;
+        match attack {
+            AttackType::CloseCombat => {
+                if !self.walls.adjacent(board, from, to) {
+                    return Err(Rejection::NotAdjacent);
+                }
+            }
+            AttackType::Firearm => {
+                let (min, max) = match a.team() {
+                    Some(_) => {
+                        let fa = self
+                            .weapon_of(attacker)
+                            .and_then(|w| w.fa.as_ref())
+                            .ok_or(Rejection::NoDice)?;
+                        (i32::from(fa.min_range), i32::from(fa.max_range))
+                    }
+                    None => DL_FA_RANGE,
+                };
+                if dist < min.max(2) {
+                    return Err(Rejection::TooClose);
+                }
+                if dist > max {
+                    return Err(Rejection::OutOfRange);
+                }
+                let smoky = |s| board.tile_of(s).is_some_and(|i| self.tiles[i].smoke);
+                if smoky(from) || smoky(to) || board.level(from) == Some(Level::S2) {
+                    return Err(Rejection::AttackForbidden);
+                }
+                match line_of_sight(board, &self.walls, self, from, to) {
+                    Sight::Blocked => return Err(Rejection::NoLineOfSight),
+                    Sight::Clear { cover: c } => cover = c,
+                }
+            }
+            AttackType::Tech => {
+                // WPN-1 trap tech attack: the only tech attack on a figure.
+                let te = self.weapon_of(attacker).and_then(|w| w.te.as_ref());
+                if a.team().is_none() || !te.is_some_and(|t| t.trap) {
+                    return Err(Rejection::NoDice);
+                }
+                if !board.adjacent_to_wall(from) {
+                    return Err(Rejection::NotNextToWall);
+                }
+                if !(2..=3).contains(&dist) {
+                    return Err(if dist < 2 { Rejection::TooClose } else { Rejection::OutOfRange });
+                }
+            }
+        }
+        match a.kind {
+            FigureKind::Doomtrooper { team, specialty } => {
+                self.plan_dt_attack(attacker, team, specialty, target, attack, cover)
+            }
+            FigureKind::Creature { .. } => self.plan_dl_attack(attacker, target, attack, cover),
+        }
+    }
+
+    fn plan_dt_attack(
+        &self,
+        attacker: FigureId,
+        team: u8,
+        specialty: Specialty,
+        target: FigureId,
+        attack: AttackType,
+        cover: bool,
+    ) -> Result<AttackPlan, Rejection> {
+        let e = &self.effects;
+        let forbidden = match attack {
+            AttackType::CloseCombat => e.no_close_combat,
+            AttackType::Firearm => e.no_firearms,
+            AttackType::Tech => e.no_tech,
+        };
+        if forbidden {
+            return Err(Rejection::AttackForbidden);
+        }
+        let weapon = self.weapon_of(attacker).ok_or(Rejection::NoDice)?;
+        let wd = match attack {
+            AttackType::CloseCombat => weapon.cc.as_ref(),
+            AttackType::Firearm => weapon.fa.as_ref().map(|f| &f.dice),
+            AttackType::Tech => weapon.te.as_ref().map(|t| &t.dice),
+        }
+        .ok_or(Rejection::NoDice)?;
+        // DICE-2: fewer than 3 rank dice → the strongest ones.
+        let mut rank = self.rank_dice(team).to_vec();
+        rank.sort_by_key(|d| std::cmp::Reverse(d.strength()));
+        let mut pool: Vec<DieColor> = rank
+            .into_iter()
+            .take(usize::from(wd.rank_dice.min(3)))
+            .collect();
+        pool.extend(wd.extra.iter().copied());
+        if pool.is_empty() {
+            return Err(Rejection::NoDice);
+        }
+        let f = &self.figures[attacker.index()];
+        let turn = &f.turn;
+        // TAC-1 charge: the very next action after the Move.
+        let charge = attack == AttackType::CloseCombat
+            && specialty == Specialty::CloseCombat
+            && turn.last == Some(LastAction::Move)
+            && turn.charge.contains(&target);
+        if charge {
+            pool.push(DieColor::White);
+        }
+        // TAC-3/4 concentration.
+        let mut concentrated = false;
+        match (attack, specialty) {
+            (AttackType::Firearm, Specialty::Firearms) => {
+                concentrated = turn.last == Some(LastAction::Fire(target));
+                let bonus = turn.fire_bonus + u8::from(concentrated);
+                pool.extend(std::iter::repeat_n(DieColor::White, usize::from(bonus)));
+            }
+            (AttackType::Tech, Specialty::Tech) => {
+                concentrated = turn.last == Some(LastAction::Tech(target));
+                let bonus = turn.tech_bonus + u8::from(concentrated);
+                pool.extend(std::iter::repeat_n(DieColor::White, usize::from(bonus)));
+            }
+            _ => {}
+        }
+        if self.has_item_effect(attacker, EquipmentEffect::ExtraDie, Some(attack)) {
+            pool.push(DieColor::White);
+        }
+        if turn.rapid_reload && attack != AttackType::CloseCombat {
+            pool.push(DieColor::Red);
+        }
+        // COR-2 re-rolls use the current rank.
+        let corp = self.teams[usize::from(team)].corporation;
+        let mut rerolls = match (corp, attack) {
+            (Corporation::Bauhaus, AttackType::Firearm)
+            | (Corporation::Mishima, AttackType::CloseCombat)
+            | (Corporation::Cybertronic, AttackType::Tech) => {
+                ability_n(self.teams[usize::from(team)].rank)
+            }
+            _ => 0,
+        };
+        if self.has_item_effect(attacker, EquipmentEffect::RerollOne, Some(attack)) {
+            rerolls += 1;
+        }
+        let stats = self.creature_stats(target).ok_or(Rejection::NoSuchFigure)?;
+        let mut dv = stats.dv + u8::from(cover && attack == AttackType::Firearm);
+        let mut no_defense =
+            self.has_item_effect(attacker, EquipmentEffect::NoDefenseDie, Some(attack));
+        if turn.weak_spot {
+            dv = dv.saturating_sub(1);
+            no_defense = true;
+        }
+        Ok(AttackPlan {
+            attacker,
+            target,
+            attack,
+            pool,
+            dv,
+            no_defense,
+            rerolls,
+            charge,
+            concentrated,
+        })
+    }
+
+    fn plan_dl_attack(
+        &self,
+        attacker: FigureId,
+        target: FigureId,
+        attack: AttackType,
+        cover: bool,
+    ) -> Result<AttackPlan, Rejection> {
+        let stats = self.creature_stats(attacker).ok_or(Rejection::NoDice)?;
+        let pool = match attack {
+            AttackType::CloseCombat => stats.cc.clone(),
+            AttackType::Firearm => stats.fa.clone(),
+            AttackType::Tech => Vec::new(),
+        };
+        if pool.is_empty() {
+            return Err(Rejection::NoDice);
+        }
+        let rerolls = match attack {
+            AttackType::CloseCombat => u8::from(self.effects.cc_frenzy),
+            AttackType::Firearm => u8::from(self.effects.fa_wave),
+            AttackType::Tech => 0,
+        };
+        Ok(AttackPlan {
+            attacker,
+            target,
+            attack,
+            pool,
+            dv: 1 + u8::from(cover && attack == AttackType::Firearm),
+            no_defense: false,
+            rerolls,
+            charge: false,
+            concentrated: false,
+        })
+    }
+
+    /// Roll a pool (ATK-8) and re-roll up to `rerolls` failed dice, in
+    /// pool order (ATK-9; re-rolling a failed die never hurts, so the
+    /// engine always takes every re-roll it is given).
+    pub(crate) fn roll_pool(&self, pool: &[DieColor], rerolls: u8, dice: &mut dyn Dice) -> (Vec<DieRoll>, u8) {
+        let faces = &self.rules.tables.dice;
+        let mut out = Vec::with_capacity(pool.len() + usize::from(rerolls));
+        let mut hits = 0u8;
+        let mut left = rerolls;
+        for &color in pool {
+            let face = dice.d6();
+            let h = faces.hits(color, face);
+            out.push(DieRoll { color, face, hits: h, reroll: false });
+            if h == 0 && left > 0 {
+                left -= 1;
+                let face = dice.d6();
+                let h = faces.hits(color, face);
+                out.push(DieRoll { color, face, hits: h, reroll: true });
+                hits += h;
+            } else {
+                hits += h;
+            }
+        }
+        (out, hits)
+    }
+
+    /// Resolve a checked attack (ATK-8..12, DEF, TAC-1..4, WPN-1).
+    pub(crate) fn resolve_attack(&mut self, plan: AttackPlan, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let (rolls, hits) = self.roll_pool(&plan.pool, plan.rerolls, dice);
+        events.push(Event::AttackRolled {
+            attacker: Some(plan.attacker),
+            target: plan.target,
+            attack: Some(plan.attack),
+            dice: rolls,
+            hits,
+        });
+        let target_square = self.figures[plan.target.index()].square();
+        let credit = self.figures[plan.attacker.index()].team();
+        let killed = self.apply_hits(plan.target, hits, plan.dv, plan.no_defense, credit, dice, events);
+        let f = &mut self.figures[plan.attacker.index()];
+        f.turn.weak_spot = false;
+        if plan.attack != AttackType::CloseCombat {
+            f.turn.rapid_reload = false;
+        }
+        if plan.concentrated {
+            match plan.attack {
+                AttackType::Firearm => f.turn.fire_bonus += 1,
+                AttackType::Tech => f.turn.tech_bonus += 1,
+                AttackType::CloseCombat => {}
+            }
+        }
+        f.turn.last = Some(match plan.attack {
+            AttackType::Firearm => LastAction::Fire(plan.target),
+            AttackType::Tech => LastAction::Tech(plan.target),
+            AttackType::CloseCombat => LastAction::Other,
+        });
+        if let (true, Some(sq)) = (killed, target_square) {
+            let spec = self.figures[plan.attacker.index()].specialty();
+            if plan.attack == AttackType::CloseCombat && spec == Some(Specialty::CloseCombat) {
+                self.overrun = Some((plan.attacker, sq));
+            }
+            if plan.attack == AttackType::Tech {
+                self.place_trap(plan.attacker, sq, events);
+            }
+        }
+    }
+
+    /// WPN-1: a trap on the victim's square; at most 2 per owner (the
+    /// oldest goes first: the engine's fixed reading of "its choice").
+    fn place_trap(&mut self, owner: FigureId, square: crate::geometry::Square, events: &mut Vec<Event>) {
+        if self.token_at(square).is_some() {
+            return;
+        }
+        let owned: Vec<usize> = (0..self.tokens.len())
+            .filter(|&i| self.tokens[i].kind == TokenState::Trap { owner: Some(owner) })
+            .collect();
+        if owned.len() >= 2 {
+            let old = self.tokens.remove(owned[0]);
+            events.push(Event::TokenRemoved { square: old.square });
+        }
+        self.tokens.push(Token {
+            square,
+            kind: TokenState::Trap { owner: Some(owner) },
+        });
+        events.push(Event::TrapPlaced { square, owner });
+    }
+
+    /// TRP-1: a trap attack (traps, bombs, Shock Trap, event 14). `owner`
+    /// gets the credit (TRP-3). Returns true if the target was eliminated.
+    pub(crate) fn trap_attack(
+        &mut self,
+        target: FigureId,
+        owner: Option<FigureId>,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let band = usize::from(self.dl.band.max(1)) - 1;
+        let pool = self
+            .rules
+            .tables
+            .terrain
+            .get(band)
+            .map(|t| t.trap_dice.clone())
+            .unwrap_or_default();
+        let credit = owner.and_then(|o| self.figures[o.index()].team());
+        self.fixed_attack(target, &pool, credit, dice, events)
+    }
+
+    /// An attack that is not an Attack action: fixed dice, no re-rolls, no
+    /// cover (traps, bombs, event 3, Control Defense System).
+    pub(crate) fn fixed_attack(
+        &mut self,
+        target: FigureId,
+        pool: &[DieColor],
+        credit: Option<u8>,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let (rolls, hits) = self.roll_pool(pool, 0, dice);
+        events.push(Event::AttackRolled {
+            attacker: None,
+            target,
+            attack: None,
+            dice: rolls,
+            hits,
+        });
+        let dv = match self.figures[target.index()].kind {
+            FigureKind::Doomtrooper { .. } => 1,
+            FigureKind::Creature { .. } => self.creature_stats(target).map_or(0, |s| s.dv),
+        };
+        self.apply_hits(target, hits, dv, false, credit, dice, events)
+    }
+
+    /// DEF-2..6 and ATK-11/12: hits against one target. `credit` is the
+    /// team whose attack, trap or bomb it was. Returns true on elimination.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn apply_hits(
+        &mut self,
+        target: FigureId,
+        hits: u8,
+        dv: u8,
+        no_defense: bool,
+        credit: Option<u8>,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> bool {
+        let mut damage = hits.saturating_sub(dv);
+        let faces = self.rules.tables.dice.clone();
+        match self.figures[target.index()].kind {
+            FigureKind::Creature { .. } => {
+                // DEF-4: the defense die only matters when damage is exactly 1.
+                if damage == 1 && !no_defense {
+                    if let Some(color) = self.creature_stats(target).and_then(|s| s.defense_die) {
+                        let face = dice.d6();
+                        let h = faces.hits(color, face);
+                        events.push(Event::DefenseRolled {
+                            figure: target,
+                            die: DieRoll { color, face, hits: h, reroll: false },
+                        });
+                        damage = damage.saturating_sub(h);
+                    }
+                }
+                events.push(Event::Damage { figure: target, amount: damage, health: u8::from(damage == 0) });
+                if damage >= 1 {
+                    self.eliminate_creature(target, credit, events);
+                    return true;
+                }
+                false
+            }
+            FigureKind::Doomtrooper { team, .. } => {
+                if damage >= 1 && !no_defense {
+                    let color = self.defense_die_of_team(team);
+                    let face = dice.d6();
+                    let h = faces.hits(color, face);
+                    events.push(Event::DefenseRolled {
+                        figure: target,
+                        die: DieRoll { color, face, hits: h, reroll: false },
+                    });
+                    damage = damage.saturating_sub(h);
+                }
+                self.damage_dt(target, damage, credit, events)
+            }
+        }
+    }
+
+    /// A DT loses health (ATK-11, PPC-2, PPC-3). Returns true on elimination.
+    pub(crate) fn damage_dt(&mut self, target: FigureId, damage: u8, credit: Option<u8>, events: &mut Vec<Event>) -> bool {
+        let f = &mut self.figures[target.index()];
+        let lost = damage.min(f.health);
+        f.health -= lost;
+        let health = f.health;
+        events.push(Event::Damage { figure: target, amount: damage, health });
+        if lost > 0 {
+            self.award(Side::DarkLegion, i32::from(lost), "health lost by a Doomtrooper", events);
+            if let Some(team) = credit {
+                let t = &mut self.teams[usize::from(team)];
+                t.reckless = t.reckless.saturating_add(lost);
+                events.push(Event::RecklessToken { team, total: t.reckless });
+            }
+        }
+        if health == 0 {
+            self.set_place(target, Place::Eliminated);
+            let f = &mut self.figures[target.index()];
+            f.items.clear(); // EQP-6: back to the bunker.
+            events.push(Event::Eliminated { figure: target, by: credit });
+            self.award(Side::DarkLegion, 2, "Doomtrooper eliminated", events);
+            self.after_dt_out(target, events);
+            return true;
+        }
+        false
+    }
+
+    fn eliminate_creature(&mut self, target: FigureId, credit: Option<u8>, events: &mut Vec<Event>) {
+        let pp = self.creature_stats(target).map_or(0, |s| i32::from(s.pp));
+        // DL-1: back to the pool at once.
+        self.set_place(target, Place::Reserve);
+        self.figures[target.index()].turn = Default::default();
+        events.push(Event::Eliminated { figure: target, by: credit });
+        if let Some(team) = credit {
+            self.teams[usize::from(team)].kill_pp += pp;
+            self.award(Side::Team(team), pp, "Dark Legion figure eliminated", events);
+        }
+    }
+
+    /// Change a side's PP (PRM-1 floor at 0), with rank changes (RNK-3).
+    pub(crate) fn award(&mut self, side: Side, delta: i32, reason: &str, events: &mut Vec<Event>) {
+        if delta == 0 {
+            return;
+        }
+        let total = match side {
+            Side::DarkLegion => {
+                self.dl.pp = (self.dl.pp + delta).max(0);
+                self.dl.pp
+            }
+            Side::Team(t) => {
+                let team = &mut self.teams[usize::from(t)];
+                team.pp = (team.pp + delta).max(0);
+                team.pp
+            }
+        };
+        events.push(Event::PromotionPoints { side, delta, total, reason: reason.to_string() });
+        if let Side::Team(t) = side {
+            let team = &mut self.teams[usize::from(t)];
+            let rank = rank_for(team.pp);
+            if rank != team.rank {
+                team.rank = rank;
+                events.push(Event::RankChanged { team: t, rank });
+            }
+        }
+    }
+
+    /// TRN-2: a team with no DT left in play leaves the marker pool at once.
+    pub(crate) fn after_dt_out(&mut self, id: FigureId, _events: &mut [Event]) {
+        if let Some(team) = self.figures[id.index()].team() {
+            let [a, b] = self.teams[usize::from(team)].figures;
+            let alive = |f: FigureId| {
+                !matches!(self.figures[f.index()].place, Place::Eliminated | Place::Exited)
+            };
+            if !alive(a) && !alive(b) {
+                self.markers.retain(|m| *m != Side::Team(team));
+            }
+        }
+        if self.active == Some(id) {
+            self.active = None;
+        }
+    }
+}

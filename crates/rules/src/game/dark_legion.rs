@@ -1,0 +1,206 @@
+//! The Dark Legion turn (core DL-3..5, EVT) and the CE events 1–30 that the
+//! engine implements (ce.md EVE).
+
+use super::event::{Event, Place};
+use super::ids::Side;
+use super::state::{Activation, Decision, DlStep, FigureKind, Game, Phase, TokenState};
+use crate::content::tables::EventEffect;
+use crate::content::CreatureKind;
+use crate::dice::Dice;
+
+impl Game {
+    /// Run the automatic part of the DL step `step`; returns the next step
+    /// (or `None` once the DL acts in step 4).
+    pub(crate) fn dl_step(&mut self, step: DlStep, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        match step {
+            DlStep::Start => {
+                self.explode_bombs(dice, events);
+                self.draw_event(events);
+                self.phase = Phase::DarkLegion { step: DlStep::Reinforcements };
+            }
+            DlStep::Reinforcements => {
+                if let Some(card) = self.current_event {
+                    let (fixed, force_draw) = self
+                        .rules
+                        .tables
+                        .events
+                        .iter()
+                        .find(|e| e.number == card)
+                        .map(|e| (e.reinforcements.clone(), e.force_draw))
+                        .unwrap_or_default();
+                    let corps = self.corporations_in_pool() as u8;
+                    for r in fixed {
+                        let n = if r.per_corporation { r.count * corps } else { r.count };
+                        for _ in 0..n {
+                            self.ask_dl(Decision::RedEntrance { kind: r.kind });
+                        }
+                    }
+                    if force_draw {
+                        self.reinforcement_draws(dice, events);
+                    }
+                }
+                self.phase = Phase::DarkLegion { step: DlStep::Reveal };
+            }
+            DlStep::Reveal => {
+                // DL-3 step 3 (CE): mandatory while any face-down card remains.
+                if self.tiles.iter().any(|t| !t.face_down.is_empty()) {
+                    self.ask_dl(Decision::RevealTile);
+                }
+                self.phase = Phase::DarkLegion { step: DlStep::Activation };
+                self.prepare_dl_activation();
+            }
+            DlStep::Activation => {}
+        }
+    }
+
+    /// DL-5: every DL figure on the board or waiting may activate once.
+    fn prepare_dl_activation(&mut self) {
+        let band = usize::from(self.dl.band.max(1)) - 1;
+        for i in 0..self.figures.len() {
+            let Some(kind) = self.figures[i].creature() else {
+                continue;
+            };
+            let id = self.figures[i].id;
+            let mut actions = self
+                .rules
+                .tables
+                .creatures
+                .iter()
+                .find(|c| c.kind == kind)
+                .filter(|c| c.bands.len() > band)
+                .map_or(2, |c| c.actions);
+            if self.effects.necrofrenzy
+                && matches!(kind, CreatureKind::Necromutant | CreatureKind::Centurion)
+            {
+                actions += 1;
+            }
+            if self.effects.teleported.contains(&id) {
+                actions = actions.saturating_sub(1);
+            }
+            let f = &mut self.figures[i];
+            f.turn = Default::default();
+            f.turn.allowed = actions;
+            if f.skip_activation && f.in_play() {
+                f.skip_activation = false;
+                f.turn.activation = Activation::Done;
+            }
+        }
+        self.active = None;
+    }
+
+    /// Can the DL still do anything in step 4?
+    pub(crate) fn dl_can_act(&self) -> bool {
+        self.figures.iter().any(|f| {
+            f.creature().is_some()
+                && f.in_play()
+                && (f.turn.activation != Activation::Done && f.turn.used < f.turn.allowed
+                    || self.effects.dark_influence > 0)
+        })
+    }
+
+    /// DL step 5 and the end of the DL turn.
+    pub(crate) fn end_dl_turn(&mut self, events: &mut Vec<Event>) {
+        if let Some(card) = self.current_event.take() {
+            self.event_discard.push(card);
+        }
+        let e = &mut self.effects;
+        e.cc_frenzy = false;
+        e.fa_wave = false;
+        e.necrofrenzy = false;
+        e.dark_influence = 0;
+        e.teleported.clear();
+        self.active = None;
+        events.push(Event::TurnEnded { side: Side::DarkLegion });
+    }
+
+    /// Time bombs explode at the start of the next DL turn (EQI Time Bomb).
+    fn explode_bombs(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let bombs: Vec<(crate::geometry::Square, u8)> = self
+            .tokens
+            .iter()
+            .filter_map(|t| match t.kind {
+                TokenState::Bomb { team } => Some((t.square, team)),
+                _ => None,
+            })
+            .collect();
+        for (square, team) in bombs {
+            self.tokens.retain(|t| t.square != square);
+            events.push(Event::TokenRemoved { square });
+            let board = &self.rules.board;
+            let mut victims = Vec::new();
+            if let Some(f) = self.figure_at(square) {
+                victims.push(f);
+            }
+            for n in square.ring() {
+                if self.walls.adjacent(board, square, n) {
+                    if let Some(f) = self.figure_at(n) {
+                        victims.push(f);
+                    }
+                }
+            }
+            let band = usize::from(self.dl.band.max(1)) - 1;
+            let pool = self.rules.tables.terrain.get(band).map(|t| t.trap_dice.clone()).unwrap_or_default();
+            for v in victims {
+                if self.figures[v.index()].square().is_some() {
+                    self.fixed_attack(v, &pool, Some(team), dice, events);
+                }
+            }
+        }
+    }
+
+    /// DL-3 step 1: draw the top event (EVT-2) and resolve what is instant.
+    fn draw_event(&mut self, events: &mut Vec<Event>) {
+        let Some(card) = self.event_deck.pop() else {
+            return;
+        };
+        if self.event_deck.is_empty() {
+            self.final_round = true;
+        }
+        self.current_event = Some(card);
+        events.push(Event::EventDrawn { card, final_round: self.final_round });
+        let effect = self
+            .rules
+            .tables
+            .events
+            .iter()
+            .find(|e| e.number == card)
+            .map_or(EventEffect::None, |e| e.effect);
+        let e = &mut self.effects;
+        match effect {
+            EventEffect::CloseCombatPhobia => e.no_close_combat = true,
+            EventEffect::MentalBlock => e.no_firearms = true,
+            EventEffect::SecurityEncryption => e.no_tech = true,
+            EventEffect::CloseCombatFrenzy => e.cc_frenzy = true,
+            EventEffect::DarkEnergyWave => e.fa_wave = true,
+            EventEffect::Necrofrenzy => e.necrofrenzy = true,
+            EventEffect::DarkInfluence => e.dark_influence = 2,
+            EventEffect::DarkTeleportation
+            | EventEffect::TemporaryDefensiveSystem
+            | EventEffect::InterceptedOrders
+            | EventEffect::CorruptedEquipment => self.ask_dl(Decision::EventFigure { card }),
+            EventEffect::MagneticRestraints => self.ask_dl(Decision::EventTile { card, figure: None }),
+            EventEffect::CombatNeurosis => self.ask_dl(Decision::EventCorporation { card }),
+            // Events beyond C1M1's pool (13–30) that need more than a flag
+            // are not implemented yet; missions that use them are refused
+            // at setup (see docs/RULES-COVERAGE.md).
+            _ => {}
+        }
+    }
+
+    /// The effect of the event `card`, if one is being resolved.
+    pub(crate) fn event_effect(&self, card: u32) -> EventEffect {
+        self.rules
+            .tables
+            .events
+            .iter()
+            .find(|e| e.number == card)
+            .map_or(EventEffect::None, |e| e.effect)
+    }
+
+    /// DL figures that are not DTs' enemies... (helper for event 2).
+    pub(crate) fn dl_on_board(&self) -> impl Iterator<Item = &super::state::Figure> {
+        self.figures
+            .iter()
+            .filter(|f| matches!(f.kind, FigureKind::Creature { .. }) && matches!(f.place, Place::Board { .. }))
+    }
+}

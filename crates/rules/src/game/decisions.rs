@@ -1,0 +1,248 @@
+//! Pending decisions (core CONV-8): what each may be answered with, and
+//! what an answer does.
+
+use super::command::Command;
+use super::event::{Event, Place};
+use super::ids::FigureId;
+use super::rejection::Rejection;
+use super::state::{Decision, Game};
+use crate::content::tables::EventEffect;
+use crate::dice::Dice;
+
+impl Game {
+    /// Every legal answer to `d`, in CONV-8 default order (the first is the
+    /// default: lowest id, squares by lowest `(y, x)`).
+    pub(crate) fn decision_options(&self, d: &Decision) -> Vec<Command> {
+        match d {
+            Decision::WhiteEntrance { .. } => self
+                .rules
+                .white
+                .iter()
+                .map(|e| Command::ChooseEntrance { entrance: e.id.clone() })
+                .collect(),
+            Decision::RedEntrance { .. } => self
+                .rules
+                .red
+                .iter()
+                .map(|e| Command::ChooseEntrance { entrance: e.id.clone() })
+                .collect(),
+            Decision::ForceOption { card, .. } => {
+                let n = self
+                    .rules
+                    .tables
+                    .force_cards
+                    .iter()
+                    .find(|c| c.number == *card)
+                    .map_or(0, |c| c.options.len());
+                (0..n).map(|option| Command::ChooseOption { option }).collect()
+            }
+            Decision::PlaceFigures { tile, kinds } => {
+                let squares = self.placement_squares(*tile);
+                let mut kinds: Vec<_> = kinds.iter().copied().filter(|k| self.pool_count(*k) > 0).collect();
+                kinds.sort();
+                kinds.dedup();
+                kinds
+                    .iter()
+                    .flat_map(|k| squares.iter().map(move |s| Command::Place { kind: *k, square: *s }))
+                    .collect()
+            }
+            Decision::RevealTile => (0..self.tiles.len())
+                .filter(|&t| !self.tiles[t].face_down.is_empty())
+                .map(|tile| Command::ChooseTile { tile })
+                .collect(),
+            Decision::EventFigure { card } => {
+                let figures: Vec<FigureId> = match self.event_effect(*card) {
+                    EventEffect::DarkTeleportation => self.dl_on_board().map(|f| f.id).collect(),
+                    _ => self.dts_on_board().map(|f| f.id).collect(),
+                };
+                figures.into_iter().map(|figure| Command::ChooseFigure { figure }).collect()
+            }
+            Decision::EventTile { figure, .. } => {
+                let from = figure
+                    .and_then(|f| self.figures[f.index()].square())
+                    .and_then(|s| self.rules.board.tile_of(s));
+                (0..self.tiles.len())
+                    .filter(|t| Some(*t) != from)
+                    .filter(|t| figure.is_none() || !self.teleport_squares(*t).is_empty())
+                    .map(|tile| Command::ChooseTile { tile })
+                    .collect()
+            }
+            Decision::EventSquare { tile, figure, .. } => {
+                let Some(kind) = self.figures[figure.index()].creature() else {
+                    return Vec::new();
+                };
+                self.teleport_squares(*tile)
+                    .into_iter()
+                    .map(|square| Command::Place { kind, square })
+                    .collect()
+            }
+            Decision::EventCorporation { .. } => (0..self.teams.len() as u8)
+                .filter(|&t| self.team_in_pool(t))
+                .map(|t| Command::ChooseCorporation { corporation: self.teams[usize::from(t)].corporation })
+                .collect(),
+            Decision::DiscardItem { figure } => self.figures[figure.index()]
+                .items
+                .iter()
+                .map(|item| Command::Discard { item: item.clone() })
+                .collect(),
+        }
+    }
+
+    /// MOV-15 destinations of event 2: empty, passable, token-free squares.
+    fn teleport_squares(&self, tile: usize) -> Vec<crate::geometry::Square> {
+        self.rules
+            .board
+            .tile_squares(tile)
+            .filter(|s| self.rules.board.passable(*s) && self.figure_at(*s).is_none() && self.token_at(*s).is_none())
+            .collect()
+    }
+
+    /// Check that `cmd` answers `d` (no change on error).
+    pub(crate) fn check_answer(&self, d: &Decision, cmd: &Command) -> Result<(), Rejection> {
+        let options = self.decision_options(d);
+        if options.contains(cmd) {
+            return Ok(());
+        }
+        let same_kind = options
+            .first()
+            .is_some_and(|o| std::mem::discriminant(o) == std::mem::discriminant(cmd));
+        if !same_kind {
+            return Err(Rejection::NoSuchDecision);
+        }
+        Err(match cmd {
+            Command::Place { .. } => Rejection::InvalidSquare,
+            Command::ChooseEntrance { .. } => Rejection::UnknownEntrance,
+            _ => Rejection::InvalidChoice,
+        })
+    }
+
+    /// Apply a checked answer to the head decision.
+    pub(crate) fn answer(&mut self, cmd: Command, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let Some(p) = self.pending.pop_front() else {
+            return;
+        };
+        match (p.decision, cmd) {
+            (Decision::WhiteEntrance { team }, Command::ChooseEntrance { entrance }) => {
+                let idx = self.rules.white.iter().position(|e| e.id == entrance).unwrap_or(0);
+                self.teams[usize::from(team)].entrance = Some(idx as u8);
+                events.push(Event::EntranceChosen { team, entrance });
+                for f in self.teams[usize::from(team)].figures {
+                    self.set_place(f, Place::Waiting { entrance: idx as u8 });
+                }
+            }
+            (Decision::RedEntrance { kind }, Command::ChooseEntrance { entrance }) => {
+                let idx = self.rules.red.iter().position(|e| e.id == entrance).unwrap_or(0);
+                if let Some(id) = self.pool_figure(kind) {
+                    self.set_place(id, Place::Waiting { entrance: idx as u8 });
+                    events.push(Event::Reinforcement { figure: id, entrance });
+                }
+            }
+            (Decision::ForceOption { card, tile }, Command::ChooseOption { option }) => {
+                events.push(Event::OptionChosen { card, option });
+                let kinds = self
+                    .rules
+                    .tables
+                    .force_cards
+                    .iter()
+                    .find(|c| c.number == card)
+                    .and_then(|c| c.options.get(option).cloned())
+                    .unwrap_or_default();
+                // The option's placements come before anything queued later.
+                let rest: Vec<_> = self.pending.drain(..).collect();
+                self.queue_figures(kinds, tile);
+                self.pending.extend(rest);
+            }
+            (Decision::PlaceFigures { tile, mut kinds }, Command::Place { kind, square }) => {
+                self.place_creature(kind, square, events);
+                if let Some(i) = kinds.iter().position(|k| *k == kind) {
+                    kinds.remove(i);
+                }
+                if !kinds.is_empty() {
+                    self.pending.push_front(super::state::Pending {
+                        seat: p.seat,
+                        decision: Decision::PlaceFigures { tile, kinds },
+                    });
+                }
+            }
+            (Decision::RevealTile, Command::ChooseTile { tile }) => {
+                let rest: Vec<_> = self.pending.drain(..).collect();
+                self.reveal_on_tile(tile, dice, events);
+                self.pending.extend(rest);
+            }
+            (Decision::EventFigure { card }, Command::ChooseFigure { figure }) => {
+                events.push(Event::EventTarget { card, figure: Some(figure), tile: None, corporation: None });
+                self.event_figure_chosen(card, figure, p.seat, dice, events);
+            }
+            (Decision::EventTile { card, figure }, Command::ChooseTile { tile }) => {
+                events.push(Event::EventTarget { card, figure: None, tile: Some(tile), corporation: None });
+                match figure {
+                    Some(figure) => self.pending.push_front(super::state::Pending {
+                        seat: p.seat,
+                        decision: Decision::EventSquare { card, figure, tile },
+                    }),
+                    None => {
+                        // Event 10: DTs on the tile now are blocked.
+                        let on: Vec<FigureId> = self
+                            .dts_on_board()
+                            .filter(|f| f.square().and_then(|s| self.rules.board.tile_of(s)) == Some(tile))
+                            .map(|f| f.id)
+                            .collect();
+                        self.effects.restrained.extend(on);
+                    }
+                }
+            }
+            (Decision::EventSquare { figure, .. }, Command::Place { square, .. }) => {
+                self.set_place(figure, Place::Board { square });
+                events.push(Event::Relocated { figure, to: square });
+                self.effects.teleported.push(figure);
+            }
+            (Decision::EventCorporation { card }, Command::ChooseCorporation { corporation }) => {
+                events.push(Event::EventTarget { card, figure: None, tile: None, corporation: Some(corporation) });
+                if let Some(t) = self.teams.iter().position(|t| t.corporation == corporation) {
+                    self.effects.no_cards.push(t as u8);
+                }
+            }
+            (Decision::DiscardItem { figure }, Command::Discard { item }) => {
+                let f = &mut self.figures[figure.index()];
+                if let Some(i) = f.items.iter().position(|x| *x == item) {
+                    f.items.remove(i);
+                    events.push(Event::ItemUsed { figure, item });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn event_figure_chosen(
+        &mut self,
+        card: u32,
+        figure: FigureId,
+        seat: super::ids::Seat,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
+        match self.event_effect(card) {
+            EventEffect::DarkTeleportation => self.pending.push_front(super::state::Pending {
+                seat,
+                decision: Decision::EventTile { card, figure: Some(figure) },
+            }),
+            EventEffect::TemporaryDefensiveSystem => {
+                let pool = [crate::dice::DieColor::Black; 3];
+                self.fixed_attack(figure, &pool, None, dice, events);
+            }
+            EventEffect::InterceptedOrders => self.effects.intercepted.push(figure),
+            EventEffect::CorruptedEquipment => {
+                if let Some(team) = self.figures[figure.index()].team() {
+                    if !self.figures[figure.index()].items.is_empty() {
+                        let owner = self.teams[usize::from(team)].seat;
+                        self.pending.push_front(super::state::Pending {
+                            seat: owner,
+                            decision: Decision::DiscardItem { figure },
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

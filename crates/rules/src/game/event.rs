@@ -1,0 +1,389 @@
+//! What happened. Every accepted command yields events; each viewer gets
+//! them filtered by [`Event::for_viewer`], so secrets never leave the game.
+
+use super::ids::{FigureId, Seat, Side, Viewer};
+use crate::content::tables::{DoorCardKind, DtCardKind};
+use crate::content::{AttackType, Corporation, CreatureKind};
+use crate::dice::DieColor;
+use crate::geometry::Square;
+use serde::{Deserialize, Serialize};
+
+/// One die as rolled: colour, face and hits (HID-3: every result is public).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DieRoll {
+    /// Colour.
+    pub color: DieColor,
+    /// Face 1..=6.
+    pub face: u8,
+    /// Hits shown.
+    pub hits: u8,
+    /// This die is a re-roll of the die before it in the list.
+    pub reroll: bool,
+}
+
+/// Where a figure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "snake_case")]
+pub enum Place {
+    /// On the board.
+    Board {
+        /// Square.
+        square: Square,
+    },
+    /// Waiting off-board at an entrance (index into the mission's white or
+    /// red entrances, per side).
+    Waiting {
+        /// Entrance index.
+        entrance: u8,
+    },
+    /// Not yet in play (DTs before their team's first turn; DL pool).
+    Reserve,
+    /// Eliminated.
+    Eliminated,
+    /// Left the board (MOV-14).
+    Exited,
+}
+
+/// Why the mission ended and how (MSN-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissionResult {
+    /// Primary goal met.
+    Success,
+    /// Primary goal not met.
+    Failure,
+}
+
+/// Something that happened, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A hidden event, as seen by someone who may not see it.
+    Hidden,
+    /// Setup finished (SET-1..7).
+    GameStarted {
+        /// Seat of the DL player, `None` for an AI DL.
+        dark_legion: Option<Seat>,
+        /// DL band (DLB-1).
+        band: u8,
+        /// Commander seat (SET-6), if any.
+        commander: Option<Seat>,
+    },
+    /// A weapon or item went to a DT (EQP-4).
+    EquipmentPicked {
+        /// Seat.
+        seat: Seat,
+        /// Carrier.
+        figure: FigureId,
+        /// Item id.
+        item: String,
+    },
+    /// A seat passed in the equipment draft.
+    EquipmentPassed {
+        /// Seat.
+        seat: Seat,
+    },
+    /// Doomtrooper cards dealt (SET-11). `cards` is only shown to the owner.
+    CardsDealt {
+        /// Owner.
+        seat: Seat,
+        /// How many.
+        count: u8,
+        /// The cards, for the owner only.
+        cards: Option<Vec<DtCardKind>>,
+    },
+    /// A round began.
+    RoundStarted {
+        /// Round number.
+        round: u32,
+    },
+    /// A marker was drawn (TRN-3).
+    TurnStarted {
+        /// Whose turn.
+        side: Side,
+        /// The seat that plays it, `None` for an AI DL.
+        seat: Option<Seat>,
+    },
+    /// A turn ended.
+    TurnEnded {
+        /// Whose.
+        side: Side,
+    },
+    /// A team chose its white entrance (MOV-12).
+    EntranceChosen {
+        /// Team.
+        team: u8,
+        /// Entrance id.
+        entrance: String,
+    },
+    /// A figure began its activation.
+    Activated {
+        /// Figure.
+        figure: FigureId,
+    },
+    /// A figure moved one step (or entered the board).
+    Stepped {
+        /// Figure.
+        figure: FigureId,
+        /// From (None if entering from a holding area).
+        from: Option<Square>,
+        /// To.
+        to: Square,
+    },
+    /// A figure left the board (MOV-14).
+    Exited {
+        /// Figure.
+        figure: FigureId,
+    },
+    /// A move was cut short and the figure went back (MOV-17).
+    MovedBack {
+        /// Figure.
+        figure: FigureId,
+        /// Where it stands now (None: back in its holding area).
+        to: Option<Square>,
+    },
+    /// A figure was relocated without a Move (MOV-15).
+    Relocated {
+        /// Figure.
+        figure: FigureId,
+        /// To.
+        to: Square,
+    },
+    /// A door group was crossed for the first time (BRD-6).
+    DoorRemoved {
+        /// Door group index.
+        door: usize,
+    },
+    /// A door card was drawn (DOR).
+    DoorCard {
+        /// The card.
+        card: DoorCardKind,
+    },
+    /// An attack's dice.
+    AttackRolled {
+        /// Attacker, `None` for traps, bombs and events.
+        attacker: Option<FigureId>,
+        /// Target.
+        target: FigureId,
+        /// Attack type, `None` for trap/event attacks.
+        attack: Option<AttackType>,
+        /// Dice in pool order, re-rolls after the die they replace.
+        dice: Vec<DieRoll>,
+        /// Total hits.
+        hits: u8,
+    },
+    /// A defense die (DEF-3, DEF-4).
+    DefenseRolled {
+        /// Defender.
+        figure: FigureId,
+        /// The die.
+        die: DieRoll,
+    },
+    /// Damage after defense (DEF-2..6).
+    Damage {
+        /// Target.
+        figure: FigureId,
+        /// Final damage.
+        amount: u8,
+        /// Health left (DTs).
+        health: u8,
+    },
+    /// Health healed.
+    Healed {
+        /// Figure.
+        figure: FigureId,
+        /// Amount.
+        amount: u8,
+        /// Health now.
+        health: u8,
+    },
+    /// A figure was eliminated (ATK-12).
+    Eliminated {
+        /// Figure.
+        figure: FigureId,
+        /// Team credited, if any.
+        by: Option<u8>,
+    },
+    /// Promotion points changed (PRM, PPC).
+    PromotionPoints {
+        /// Side.
+        side: Side,
+        /// Change.
+        delta: i32,
+        /// New total.
+        total: i32,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A team's rank changed (RNK-3).
+    RankChanged {
+        /// Team.
+        team: u8,
+        /// New rank.
+        rank: u8,
+    },
+    /// A reckless-manoeuvre token (PPC-3).
+    RecklessToken {
+        /// Team.
+        team: u8,
+        /// Tokens now.
+        total: u8,
+    },
+    /// An event card was drawn (DL-3 step 1).
+    EventDrawn {
+        /// Card number.
+        card: u32,
+        /// This is the final round (EVT-2).
+        final_round: bool,
+    },
+    /// An event targeted something.
+    EventTarget {
+        /// Card.
+        card: u32,
+        /// Figure target.
+        figure: Option<FigureId>,
+        /// Tile target.
+        tile: Option<usize>,
+        /// Corporation target.
+        corporation: Option<Corporation>,
+    },
+    /// A force card was drawn as reinforcements (FOR-3).
+    ForceCardDrawn {
+        /// Card number.
+        card: u32,
+    },
+    /// Face-down force cards were dealt on a tile (FOR-1): only the count.
+    ForceCardsDealt {
+        /// Tile index.
+        tile: usize,
+        /// How many.
+        count: u8,
+    },
+    /// A face-down force card was turned over (FRC-4, DL-3 step 3).
+    ForceCardRevealed {
+        /// Tile.
+        tile: usize,
+        /// Card number.
+        card: u32,
+    },
+    /// A team marked a tile with its corporation token (FOR-2).
+    TileMarked {
+        /// Tile.
+        tile: usize,
+        /// Team.
+        team: u8,
+    },
+    /// A choice card's option was picked.
+    OptionChosen {
+        /// Card.
+        card: u32,
+        /// Option index.
+        option: usize,
+    },
+    /// A DL figure went to a red entrance's holding area (DL-4).
+    Reinforcement {
+        /// Figure.
+        figure: FigureId,
+        /// Red entrance id.
+        entrance: String,
+    },
+    /// A DL figure was placed on the board.
+    Placed {
+        /// Figure.
+        figure: FigureId,
+        /// Square.
+        square: Square,
+    },
+    /// Figures that could not be placed (pool empty or no room).
+    NotPlaced {
+        /// Kind.
+        kind: CreatureKind,
+    },
+    /// A trap token was placed (WPN-1).
+    TrapPlaced {
+        /// Square.
+        square: Square,
+        /// Owner.
+        owner: FigureId,
+    },
+    /// A token left the board.
+    TokenRemoved {
+        /// Square.
+        square: Square,
+    },
+    /// A time bomb was placed.
+    BombPlaced {
+        /// Square.
+        square: Square,
+        /// Team.
+        team: u8,
+    },
+    /// Smoke on a tile.
+    Smoke {
+        /// Tile.
+        tile: usize,
+    },
+    /// A card was played (DTC-CE-1).
+    CardPlayed {
+        /// Seat.
+        seat: Seat,
+        /// Card.
+        card: DtCardKind,
+        /// For +1 action (else its text).
+        extra_action: bool,
+        /// Doomtrooper it was for.
+        figure: FigureId,
+    },
+    /// An item was used or discarded.
+    ItemUsed {
+        /// Carrier.
+        figure: FigureId,
+        /// Item id.
+        item: String,
+    },
+    /// A mission Special action was done (MSN-3).
+    SpecialDone {
+        /// Figure.
+        figure: FigureId,
+        /// Action id.
+        action: String,
+    },
+    /// Someone must decide something; see the view's `pending`.
+    DecisionRequested {
+        /// Who.
+        seat: Option<Seat>,
+        /// What, in words.
+        what: String,
+    },
+    /// An activation ended.
+    ActivationEnded {
+        /// Figure.
+        figure: FigureId,
+    },
+    /// The mission ended (MSN-5) and was scored (SCR-1).
+    MissionEnded {
+        /// Outcome.
+        result: MissionResult,
+        /// Winning seats (SCR-2); the AI DL wins as `None` in `dl_wins`.
+        winners: Vec<Seat>,
+        /// The Dark Legion won (alone or jointly).
+        dl_wins: bool,
+    },
+}
+
+impl Event {
+    /// What `viewer` may see of this event: itself, a redacted copy, or
+    /// [`Event::Hidden`] (so every viewer's event numbering stays contiguous).
+    pub fn for_viewer(&self, viewer: Viewer) -> Event {
+        match self {
+            Event::CardsDealt { seat, count, .. } if viewer != Viewer::Seat(*seat) => {
+                Event::CardsDealt {
+                    seat: *seat,
+                    count: *count,
+                    cards: None,
+                }
+            }
+            _ => self.clone(),
+        }
+    }
+}

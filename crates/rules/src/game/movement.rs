@@ -1,0 +1,485 @@
+//! Move actions (core MOV-1..17, BRD-6/9, ce.md DOR): step legality,
+//! reachable squares for `legal()`, and execution with doors and traps.
+
+use super::event::{Event, Place};
+use super::ids::FigureId;
+use super::rejection::Rejection;
+use super::state::{FigureKind, Game};
+use crate::content::tables::{DoorCardKind, EquipmentEffect};
+use crate::content::Specialty;
+use crate::dice::Dice;
+use crate::geometry::{Edge, Level, Square};
+use std::collections::VecDeque;
+
+/// Where a step goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StepTarget {
+    /// Onto an on-board square.
+    Square,
+    /// Across an entrance boundary, leaving the board (MOV-14).
+    Exit,
+}
+
+/// Who is moving and what the step check needs to know about it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mover {
+    pub id: FigureId,
+    pub team: Option<u8>,
+    pub phasing: bool,
+}
+
+impl Game {
+    pub(crate) fn mover(&self, id: FigureId) -> Mover {
+        let f = &self.figures[id.index()];
+        Mover {
+            id,
+            team: f.team(),
+            phasing: f.turn.phasing,
+        }
+    }
+
+    /// MOV-3 allowance for a Move action starting now.
+    pub(crate) fn allowance(&self, id: FigureId) -> usize {
+        let f = &self.figures[id.index()];
+        let mut cap = usize::MAX;
+        let mut base = 3usize;
+        if let Some(s) = f.square() {
+            if f.team().is_some() {
+                // MOV-4 blocking (CE: on), MOV-3 smoke, event 10.
+                let blocked = self.effects.restrained.contains(&id)
+                    || !self.enemies_adjacent(id, s).is_empty();
+                if blocked && !f.turn.boost {
+                    cap = cap.min(2);
+                }
+            }
+            if self.rules.board.tile_of(s).is_some_and(|t| self.tiles[t].smoke) {
+                cap = cap.min(2);
+            }
+        }
+        if f.turn.boost {
+            base = 5;
+        }
+        base.min(cap)
+    }
+
+    /// The squares a waiting figure may enter on (MOV-11).
+    pub(crate) fn entry_squares(&self, id: FigureId) -> &[Square] {
+        let f = &self.figures[id.index()];
+        match (f.place, &f.kind) {
+            (Place::Waiting { entrance }, FigureKind::Doomtrooper { .. }) => self
+                .rules
+                .white
+                .get(usize::from(entrance))
+                .map_or(&[][..], |e| &e.squares[..]),
+            (Place::Waiting { entrance }, FigureKind::Creature { .. }) => self
+                .rules
+                .red
+                .get(usize::from(entrance))
+                .map_or(&[][..], |e| &e.squares[..]),
+            _ => &[],
+        }
+    }
+
+    /// Is `e` a wall for this mover standing on `a` (ADJ-2 with BRD-9)?
+    /// `removed` lists door groups this path has already removed.
+    fn wall_for(&self, m: &Mover, a: Square, e: Edge, removed: &[usize]) -> bool {
+        if self.walls.is_static_wall(e) {
+            return true;
+        }
+        match self.door_of_edge(e) {
+            Some(g) => {
+                !removed.contains(&g) && !self.door_open(g, m.team.is_none().then_some((m.id, a)))
+            }
+            None => false,
+        }
+    }
+
+    fn wall_between(&self, m: &Mover, at: Square, p: Square, q: Square, removed: &[usize]) -> bool {
+        Edge::between(p, q).is_some_and(|e| self.wall_for(m, at, e, removed))
+    }
+
+    /// MOV-2 for one on-board step `a → b`, the path so far having removed
+    /// door groups `removed`. Returns the door group crossed, if any.
+    pub(crate) fn check_step(
+        &self,
+        m: &Mover,
+        a: Square,
+        b: Square,
+        removed: &[usize],
+    ) -> Result<Option<usize>, Rejection> {
+        let board = &self.rules.board;
+        if !a.is_neighbour8(b) {
+            return Err(Rejection::IllegalStep);
+        }
+        if !board.on_board(b) {
+            return Err(Rejection::OffBoard);
+        }
+        if !board.passable(b) || self.token_at(b).is_some_and(|t| t.kind.blocking()) {
+            return Err(Rejection::Impassable);
+        }
+        if let Some(other) = self.figure_at(b) {
+            if other != m.id {
+                let of = &self.figures[other.index()];
+                match (m.team, of.team()) {
+                    (None, None) => {}
+                    (Some(_), None) | (None, Some(_)) => return Err(Rejection::EnemyInTheWay),
+                    (Some(mine), Some(theirs)) => {
+                        if mine != theirs && !self.teams[usize::from(theirs)].allow_pass {
+                            return Err(Rejection::CannotPassThrough);
+                        }
+                    }
+                }
+            }
+        }
+        if let (Some(la), Some(lb)) = (board.level(a), board.level(b)) {
+            if level_rank(la).abs_diff(level_rank(lb)) > 1 {
+                return Err(Rejection::LevelChange);
+            }
+        }
+        if m.phasing {
+            return Ok(self.crossed_door(a, b));
+        }
+        if a.is_orthogonal_neighbour(b) {
+            let Some(e) = Edge::between(a, b) else {
+                return Err(Rejection::IllegalStep);
+            };
+            if self.walls.is_static_wall(e) {
+                return Err(Rejection::IllegalStep);
+            }
+            let door = self.door_of_edge(e).filter(|g| !removed.contains(g));
+            if let Some(g) = door {
+                let open = self.door_open(g, m.team.is_none().then_some((m.id, a)));
+                // MOV-2 (1): a DT may cross a closed door edge orthogonally.
+                if !open && m.team.is_none() {
+                    return Err(Rejection::IllegalStep);
+                }
+            }
+            return Ok(door);
+        }
+        // Diagonal: ADJ-3 with the closed doors of this moment.
+        let c = Square::new(b.x, a.y);
+        let d = Square::new(a.x, b.y);
+        let w = |p, q| self.wall_between(m, a, p, q, removed);
+        if (w(a, c) || w(c, b)) && (w(a, d) || w(d, b)) {
+            return Err(Rejection::IllegalStep);
+        }
+        Ok(self.crossed_door(a, b).filter(|g| !removed.contains(g)))
+    }
+
+    /// BRD-9: the door group a step crosses, if any.
+    fn crossed_door(&self, a: Square, b: Square) -> Option<usize> {
+        if let Some(e) = Edge::between(a, b) {
+            return self.door_of_edge(e);
+        }
+        let c = Square::new(b.x, a.y);
+        let d = Square::new(a.x, b.y);
+        (0..self.rules.doors.len()).find(|&g| {
+            let g_has = |p: Square, q: Square| {
+                Edge::between(p, q).is_some_and(|e| self.rules.doors[g].contains(&e))
+            };
+            (g_has(a, c) || g_has(c, b)) && (g_has(a, d) || g_has(d, b))
+        })
+    }
+
+    /// MOV-7: may a move end on `s` (the mover itself aside)?
+    pub(crate) fn may_end_on(&self, id: FigureId, s: Square) -> bool {
+        self.rules.board.passable(s)
+            && self.figure_at(s).is_none_or(|f| f == id)
+            && self.token_at(s).is_none()
+    }
+
+    /// The exit step from an entry square, if `b` is the square beyond its
+    /// boundary edge (MOV-14).
+    pub(crate) fn is_exit_step(&self, a: Square, b: Square) -> bool {
+        self.rules
+            .white
+            .iter()
+            .chain(&self.rules.red)
+            .chain(&self.rules.exits)
+            .flat_map(|e| e.outside.iter())
+            .any(|(inside, outside)| *inside == a && *outside == b)
+    }
+
+    /// Check a whole Move path statically (MOV-1): every step, the end
+    /// square and the allowance. Returns the step targets.
+    pub(crate) fn check_path(
+        &self,
+        id: FigureId,
+        path: &[Square],
+    ) -> Result<Vec<StepTarget>, Rejection> {
+        let f = &self.figures[id.index()];
+        if path.is_empty() {
+            return Err(Rejection::EmptyPath);
+        }
+        if path.len() > self.allowance(id) {
+            return Err(Rejection::PathTooLong);
+        }
+        let m = self.mover(id);
+        let mut targets = Vec::with_capacity(path.len());
+        let mut removed: Vec<usize> = Vec::new();
+        let mut visited: Vec<Square> = Vec::with_capacity(path.len() + 1);
+        let mut at = match f.place {
+            Place::Board { square } => square,
+            Place::Waiting { .. } => {
+                let first = path[0];
+                if !self.entry_squares(id).contains(&first)
+                    || self.figure_at(first).is_some()
+                    || !self.rules.board.passable(first)
+                {
+                    return Err(Rejection::NotAnEntrySquare);
+                }
+                visited.push(first);
+                targets.push(StepTarget::Square);
+                first
+            }
+            _ => return Err(Rejection::FigureNotOnBoard),
+        };
+        if f.square().is_some() {
+            visited.push(at);
+        }
+        let start = if f.square().is_some() { 0 } else { 1 };
+        for (i, &b) in path.iter().enumerate().skip(start) {
+            if m.team.is_some() && self.is_exit_step(at, b) {
+                if i + 1 != path.len() {
+                    return Err(Rejection::ExitNotLast);
+                }
+                targets.push(StepTarget::Exit);
+                return Ok(targets);
+            }
+            if visited.contains(&b) {
+                return Err(Rejection::RevisitsSquare);
+            }
+            if let Some(g) = self.check_step(&m, at, b, &removed)? {
+                if m.team.is_some() {
+                    removed.push(g);
+                }
+            }
+            visited.push(b);
+            targets.push(StepTarget::Square);
+            at = b;
+        }
+        if !self.may_end_on(id, at) {
+            return Err(if self.figure_at(at).is_some_and(|o| o != id) {
+                Rejection::EndSquareOccupied
+            } else {
+                Rejection::EndSquareHasToken
+            });
+        }
+        Ok(targets)
+    }
+
+    /// Every square a Move action of `id` may end on, with one shortest
+    /// legal path to it (for `legal()`), plus exits. BFS over MOV-2 steps.
+    pub(crate) fn reachable(&self, id: FigureId) -> Vec<Vec<Square>> {
+        let f = &self.figures[id.index()];
+        let allowance = self.allowance(id);
+        let m = self.mover(id);
+        let mut out = Vec::new();
+        // Each node: square, path so far, doors removed along it.
+        let mut queue: VecDeque<(Square, Vec<Square>, Vec<usize>)> = VecDeque::new();
+        let mut seen: Vec<Square> = Vec::new();
+        match f.place {
+            Place::Board { square } => {
+                seen.push(square);
+                queue.push_back((square, Vec::new(), Vec::new()));
+            }
+            Place::Waiting { .. } => {
+                if allowance == 0 {
+                    return out;
+                }
+                for &s in self.entry_squares(id) {
+                    if self.figure_at(s).is_none() && self.rules.board.passable(s) {
+                        seen.push(s);
+                        queue.push_back((s, vec![s], Vec::new()));
+                    }
+                }
+            }
+            _ => return out,
+        }
+        while let Some((at, path, removed)) = queue.pop_front() {
+            if !path.is_empty() && self.may_end_on(id, at) {
+                out.push(path.clone());
+            }
+            if path.len() >= allowance {
+                continue;
+            }
+            if m.team.is_some() {
+                for e in self
+                    .rules
+                    .white
+                    .iter()
+                    .chain(&self.rules.red)
+                    .chain(&self.rules.exits)
+                {
+                    for (inside, outside) in &e.outside {
+                        if *inside == at {
+                            let mut p = path.clone();
+                            p.push(*outside);
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+            for b in at.ring() {
+                if seen.contains(&b) {
+                    continue;
+                }
+                if let Ok(door) = self.check_step(&m, at, b, &removed) {
+                    seen.push(b);
+                    let mut p = path.clone();
+                    p.push(b);
+                    let mut r = removed.clone();
+                    if let (Some(g), Some(_)) = (door, m.team) {
+                        r.push(g);
+                    }
+                    queue.push_back((b, p, r));
+                }
+            }
+        }
+        out
+    }
+
+    /// Execute a checked Move action (MOV-10). Returns the final square.
+    pub(crate) fn execute_move(
+        &mut self,
+        id: FigureId,
+        path: &[Square],
+        targets: &[StepTarget],
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
+        let start = self.figures[id.index()].place;
+        let mut walked: Vec<Square> = Vec::new();
+        let is_dt = self.figures[id.index()].team().is_some();
+        let mut ended_early = false;
+        for (&b, &target) in path.iter().zip(targets) {
+            let from = self.figures[id.index()].square();
+            if target == StepTarget::Exit {
+                self.set_place(id, Place::Exited);
+                events.push(Event::Exited { figure: id });
+                self.after_dt_out(id, events);
+                return;
+            }
+            // Door crossing is decided before the step (BRD-9).
+            let crossed = from.and_then(|a| self.crossed_door(a, b));
+            self.set_place(id, Place::Board { square: b });
+            events.push(Event::Stepped {
+                figure: id,
+                from,
+                to: b,
+            });
+            walked.push(b);
+            if let (true, Some(g)) = (is_dt, crossed) {
+                if !self.door_removed[g] {
+                    self.door_removed[g] = true;
+                    self.update_doors();
+                    events.push(Event::DoorRemoved { door: g });
+                    if !self.door_hacker(id) {
+                        match self.door_card(dice, events) {
+                            DoorCardKind::AllClear => {}
+                            DoorCardKind::ShockTrap => {
+                                self.trap_attack(id, None, dice, events);
+                            }
+                            DoorCardKind::Alarm => self.alarm(dice, events),
+                            DoorCardKind::JammedLock => ended_early = true,
+                        }
+                    }
+                }
+            }
+            if !self.figures[id.index()].in_play() {
+                return;
+            }
+            if self.token_at(b).is_some_and(|t| t.kind.is_trap()) {
+                let owner = match self.token_at(b).map(|t| &t.kind) {
+                    Some(super::state::TokenState::Trap { owner }) => *owner,
+                    _ => None,
+                };
+                self.trap_attack(id, owner, dice, events);
+                if !self.figures[id.index()].in_play() {
+                    return;
+                }
+            }
+            if ended_early {
+                break;
+            }
+        }
+        // MOV-17: a move cut short where it may not end goes back.
+        if let Some(at) = self.figures[id.index()].square() {
+            if !self.may_end_on(id, at) {
+                let back = walked
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .find(|s| self.may_end_on(id, **s))
+                    .copied();
+                match back {
+                    Some(s) => {
+                        self.set_place(id, Place::Board { square: s });
+                        events.push(Event::MovedBack {
+                            figure: id,
+                            to: Some(s),
+                        });
+                    }
+                    None => {
+                        self.set_place(id, start);
+                        events.push(Event::MovedBack {
+                            figure: id,
+                            to: start_square(start),
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(at) = self.figures[id.index()].square() {
+            if is_dt {
+                self.force_reveal_on_entry(id, at, dice, events);
+                // TAC-1: charge eligibility.
+                if self.figures[id.index()].specialty() == Some(Specialty::CloseCombat) {
+                    let adj = self.enemies_adjacent(id, at);
+                    self.figures[id.index()].turn.charge = adj;
+                }
+            }
+        }
+    }
+
+    /// TAC-5 / DOR-1: a TE Specialist or a Security Download carrier
+    /// draws no door card.
+    fn door_hacker(&self, id: FigureId) -> bool {
+        let f = &self.figures[id.index()];
+        f.specialty() == Some(Specialty::Tech)
+            || f.items.iter().any(|i| {
+                self.rules
+                    .tables
+                    .equipment
+                    .iter()
+                    .any(|d| &d.id == i && d.effect == EquipmentEffect::SecurityDownload)
+            })
+    }
+
+    /// DOR-2: draw a door card, reveal it, put it back and reshuffle.
+    fn door_card(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) -> DoorCardKind {
+        let card = self.door_deck.pop().unwrap_or(DoorCardKind::AllClear);
+        events.push(Event::DoorCard { card });
+        self.door_deck.push(card);
+        crate::dice::shuffle_with(dice, &mut self.door_deck);
+        card
+    }
+}
+
+fn start_square(p: Place) -> Option<Square> {
+    match p {
+        Place::Board { square } => Some(square),
+        _ => None,
+    }
+}
+
+/// Order of levels L–S1–S2–S3–U (MOV-2 (5)).
+fn level_rank(l: Level) -> u8 {
+    match l {
+        Level::Lower => 0,
+        Level::S1 => 1,
+        Level::S2 => 2,
+        Level::S3 => 3,
+        Level::Upper => 4,
+    }
+}

@@ -1,0 +1,110 @@
+//! The unchecked description of a game, validated into a [`super::Game`].
+
+use crate::content::{Corporation, Specialty};
+use serde::{Deserialize, Serialize};
+
+/// One player's seat (core CONV-7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSetup {
+    /// The corporation this player plays (ce.md COR-1).
+    pub corporation: Corporation,
+    /// The two Doomtroopers of the team, by specialty (SET-8). Default: the
+    /// FA and CC Specialists (SET-13).
+    #[serde(default)]
+    pub doomtroopers: Option<[Specialty; 2]>,
+    /// Starting PP, for campaigns (CMP-3). Default: `10·(R0−1)` (RNK-4).
+    #[serde(default)]
+    pub pp: Option<i32>,
+}
+
+/// Who commands the Dark Legion (SET-2, SET-12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "mode", content = "seat")]
+pub enum DarkLegionSetup {
+    /// Drawn at random from all players (core CMP-2, single mission).
+    Drawn,
+    /// This seat, chosen by the host or by the campaign.
+    Seat(u8),
+    /// The AI (core AI-*); every seat plays a corporation.
+    Ai,
+}
+
+/// Everything needed to start a game. With the same setup, seed and
+/// commands, a game always replays identically.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// Mission id, e.g. `ce-c1m1`.
+    pub mission: String,
+    /// Seats in seat order.
+    pub seats: Vec<SeatSetup>,
+    /// The Dark Legion.
+    pub dark_legion: DarkLegionSetup,
+    /// The agreed starting rank R0 (RNK-4), 1..=12.
+    #[serde(default = "default_rank")]
+    pub starting_rank: u8,
+    /// The seed of the game's dice.
+    pub seed: u64,
+}
+
+fn default_rank() -> u8 {
+    1
+}
+
+impl Setup {
+    /// A single mission with default choices.
+    pub fn new(mission: &str, corporations: &[Corporation], dark_legion: DarkLegionSetup) -> Self {
+        Setup {
+            mission: mission.to_string(),
+            seats: corporations
+                .iter()
+                .map(|c| SeatSetup {
+                    corporation: *c,
+                    doomtroopers: None,
+                    pp: None,
+                })
+                .collect(),
+            dark_legion,
+            starting_rank: 1,
+            seed: 0,
+        }
+    }
+
+    /// The same setup with another seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+}
+
+/// Why a setup was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "snake_case", tag = "error", content = "detail")]
+pub enum SetupError {
+    /// The content failed to load (a build defect).
+    #[error("content: {0}")]
+    Content(String),
+    /// No mission with that id.
+    #[error("unknown mission {0}")]
+    UnknownMission(String),
+    /// The mission's edition is not playable yet.
+    #[error("mission {0} is not playable yet")]
+    MissionNotPlayable(String),
+    /// Player counts (SET-12).
+    #[error("a game needs 2-5 players with a Dark Legion player, or 1-5 with the AI")]
+    PlayerCount,
+    /// Two seats picked the same corporation (COR-1).
+    #[error("each player needs a different corporation")]
+    DuplicateCorporation,
+    /// The DL seat is not a seat.
+    #[error("the Dark Legion seat does not exist")]
+    BadDarkLegionSeat,
+    /// R0 out of 1..=12.
+    #[error("the starting rank must be 1-12")]
+    BadRank,
+    /// Two DTs of the same specialty.
+    #[error("a team is two different Doomtroopers")]
+    BadTeam,
+    /// The board or mission data is invalid.
+    #[error("mission data: {0}")]
+    BadMission(String),
+}

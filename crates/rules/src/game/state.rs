@@ -1,0 +1,849 @@
+//! The game state and its construction from a [`Setup`] (ce.md SET-1..7).
+
+use super::event::{Event, Place};
+use super::ids::{FigureId, Seat, Side};
+use super::setup::{DarkLegionSetup, Setup, SetupError};
+use crate::content::missions::{Entrance, MissionDef, TokenKind};
+use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
+use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
+use crate::dice::{shuffle_with, Dice};
+use crate::geometry::{Board, Edge, Square, Walls};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// What never changes during a game: the mission, its board and the
+/// edition tables. Shared by clones of the game (bots clone often).
+#[derive(Debug)]
+pub struct Rules {
+    /// The mission record.
+    pub mission: MissionDef,
+    /// The board.
+    pub board: Board,
+    /// The CE tables.
+    pub tables: CeTables,
+    /// White entrances, in mission order.
+    pub white: Vec<Entrance>,
+    /// Red entrances, in mission order.
+    pub red: Vec<Entrance>,
+    /// Exits, in mission order.
+    pub exits: Vec<Entrance>,
+    /// Door groups: their edges.
+    pub doors: Vec<Vec<Edge>>,
+    /// Door groups: the squares that have one of the group's edges as a side.
+    pub door_squares: Vec<Vec<Square>>,
+}
+
+/// What a figure is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FigureKind {
+    /// A Doomtrooper of a team.
+    Doomtrooper {
+        /// Team index.
+        team: u8,
+        /// Specialty.
+        specialty: Specialty,
+    },
+    /// A Dark Legion creature.
+    Creature {
+        /// Creature type.
+        creature: CreatureKind,
+    },
+}
+
+/// A figure's progress in the current turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activation {
+    /// Not activated yet this turn.
+    #[default]
+    Ready,
+    /// Acting now.
+    Active,
+    /// Finished for this turn.
+    Done,
+}
+
+/// Per-turn bookkeeping of one figure.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FigureTurn {
+    /// Activation state.
+    pub activation: Activation,
+    /// Actions taken this turn.
+    pub used: u8,
+    /// Actions available this turn (base + extras, cap 4, TRN-6).
+    pub allowed: u8,
+    /// Enemies adjacent at the end of its last Move (TAC-1 charge).
+    pub charge: Vec<FigureId>,
+    /// The previous action, for charge and concentration (TAC-1, TAC-3).
+    pub last: Option<LastAction>,
+    /// Concentrated fire bonus dice (TAC-3).
+    pub fire_bonus: u8,
+    /// Concentrated tech bonus dice (TAC-4).
+    pub tech_bonus: u8,
+    /// Phasing this activation (Molecular Phaser).
+    pub phasing: bool,
+    /// Movement Boost pending (allowance 5, not blocked).
+    pub boost: bool,
+    /// Rapid Reload pending (+1R on the next FA/TE attack).
+    pub rapid_reload: bool,
+    /// Weak Spot pending (next attack: DV −1, no defense die).
+    pub weak_spot: bool,
+}
+
+/// The previous action of a figure this activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LastAction {
+    /// A Move action.
+    Move,
+    /// A firearm attack on a figure.
+    Fire(FigureId),
+    /// A tech attack on a figure.
+    Tech(FigureId),
+    /// Anything else.
+    Other,
+}
+
+/// One figure: a Doomtrooper or a miniature of the DL pool.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Figure {
+    /// Index in the figure table.
+    pub id: FigureId,
+    /// Stable name (CONV-5): `bauhaus-max_steiner`, `legionnaire#3`.
+    pub name: String,
+    /// What it is.
+    pub kind: FigureKind,
+    /// Where it is.
+    pub place: Place,
+    /// Health (DTs; DL figures have 1).
+    pub health: u8,
+    /// Weapon id (DTs).
+    pub weapon: Option<String>,
+    /// Non-weapon cards carried (DTs), in pick order.
+    pub items: Vec<String>,
+    /// Per-turn bookkeeping.
+    pub turn: FigureTurn,
+    /// Skips its next DL activation (Commanding Voice).
+    pub skip_activation: bool,
+}
+
+impl Figure {
+    /// The square, if on the board.
+    pub fn square(&self) -> Option<Square> {
+        match self.place {
+            Place::Board { square } => Some(square),
+            _ => None,
+        }
+    }
+
+    /// The team index, for a DT.
+    pub fn team(&self) -> Option<u8> {
+        match self.kind {
+            FigureKind::Doomtrooper { team, .. } => Some(team),
+            FigureKind::Creature { .. } => None,
+        }
+    }
+
+    /// The creature type, for a DL figure.
+    pub fn creature(&self) -> Option<CreatureKind> {
+        match self.kind {
+            FigureKind::Creature { creature } => Some(creature),
+            FigureKind::Doomtrooper { .. } => None,
+        }
+    }
+
+    /// The specialty, for a DT.
+    pub fn specialty(&self) -> Option<Specialty> {
+        match self.kind {
+            FigureKind::Doomtrooper { specialty, .. } => Some(specialty),
+            FigureKind::Creature { .. } => None,
+        }
+    }
+
+    /// The side it fights for.
+    pub fn side(&self) -> Side {
+        match self.kind {
+            FigureKind::Doomtrooper { team, .. } => Side::Team(team),
+            FigureKind::Creature { .. } => Side::DarkLegion,
+        }
+    }
+
+    /// Still in the mission: on the board or waiting to enter (TRN-2).
+    pub fn in_play(&self) -> bool {
+        matches!(self.place, Place::Board { .. } | Place::Waiting { .. })
+    }
+}
+
+/// A corporation team (one player's two DTs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Team {
+    /// The player's seat.
+    pub seat: Seat,
+    /// Corporation.
+    pub corporation: Corporation,
+    /// The two Doomtroopers.
+    pub figures: [FigureId; 2],
+    /// Promotion points (PRM-1).
+    pub pp: i32,
+    /// Current rank (RNK-1, at once).
+    pub rank: u8,
+    /// Rank at mission start (credits, DT cards, abilities other than re-rolls).
+    pub start_rank: u8,
+    /// Credits left in the equipment draft.
+    pub credits: u8,
+    /// Doomtrooper cards in hand (secret, HID-2).
+    pub hand: Vec<DtCardKind>,
+    /// The white entrance chosen (MOV-12), index into `Rules::white`.
+    pub entrance: Option<u8>,
+    /// Other teams may pass through (MOV-6).
+    pub allow_pass: bool,
+    /// Reckless-manoeuvre tokens (PPC-3).
+    pub reckless: u8,
+    /// Holds the commander token (SET-6).
+    pub commander: bool,
+    /// Passed in the equipment draft.
+    pub passed: bool,
+    /// PP earned from eliminations this mission.
+    pub kill_pp: i32,
+}
+
+/// The Dark Legion side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DarkLegion {
+    /// The DL player's seat; with an AI DL, the extra seat the AI uses.
+    pub seat: Seat,
+    /// AI-controlled (SET-12).
+    pub ai: bool,
+    /// Promotion points.
+    pub pp: i32,
+    /// Band (DLB-1), fixed for the mission.
+    pub band: u8,
+}
+
+/// A token on a square (BRD-4). Mission features that are not tokens
+/// (desks) are not listed here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Token {
+    /// Square.
+    pub square: Square,
+    /// What it is.
+    pub kind: TokenState,
+}
+
+/// Token kinds the game tracks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "token", rename_all = "snake_case")]
+pub enum TokenState {
+    /// A mission token.
+    Mission {
+        /// Kind.
+        kind: TokenKind,
+        /// Name, if any.
+        name: Option<String>,
+    },
+    /// A trap owned by a DT (WPN-1); `None` for an unowned trap.
+    Trap {
+        /// Owner.
+        owner: Option<FigureId>,
+    },
+    /// A time bomb of a team, exploding at the next DL turn.
+    Bomb {
+        /// Team.
+        team: u8,
+    },
+}
+
+impl TokenState {
+    /// Blocks movement (BRD-4 table).
+    pub fn blocking(&self) -> bool {
+        match self {
+            TokenState::Mission { kind, .. } => !matches!(kind, TokenKind::Desk),
+            TokenState::Trap { .. } | TokenState::Bomb { .. } => false,
+        }
+    }
+
+    /// Gives cover (BRD-4 table).
+    pub fn cover(&self) -> bool {
+        matches!(
+            self,
+            TokenState::Mission {
+                kind: TokenKind::Debris | TokenKind::Terminal | TokenKind::Turret
+                    | TokenKind::Container,
+                ..
+            }
+        )
+    }
+}
+
+/// State of one tile.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TileState {
+    /// Face-down force cards (hidden, FRC-3).
+    pub face_down: Vec<u32>,
+    /// Teams whose token is on the tile (FOR-2), in marking order.
+    pub marked: Vec<u8>,
+    /// Smoke until the end of the round.
+    pub smoke: bool,
+}
+
+/// Effects that last beyond one action (EVT-3).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effects {
+    /// #1 rest of round.
+    pub no_close_combat: bool,
+    /// #5 rest of round.
+    pub no_firearms: bool,
+    /// #13 rest of round.
+    pub no_tech: bool,
+    /// #4 DL turn.
+    pub cc_frenzy: bool,
+    /// #7 DL turn.
+    pub fa_wave: bool,
+    /// #6 DL turn.
+    pub necrofrenzy: bool,
+    /// #9: single DL actions left this DL turn.
+    pub dark_influence: u8,
+    /// #8: DTs with 1 base action on their next turn.
+    pub intercepted: Vec<FigureId>,
+    /// #10: DTs blocked for the rest of the round.
+    pub restrained: Vec<FigureId>,
+    /// #11: teams that may not play DT cards on their next turn.
+    pub no_cards: Vec<u8>,
+    /// #2: a DL figure that loses 1 action this turn.
+    pub teleported: Vec<FigureId>,
+}
+
+/// The phase of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// The equipment draft (EQP-5): `order` lists teams, `next` indexes it.
+    Equipment {
+        /// Teams in picking order.
+        order: Vec<u8>,
+        /// Index of the team to pick.
+        next: usize,
+    },
+    /// A corporation team's turn.
+    Corporation {
+        /// Team.
+        team: u8,
+    },
+    /// The Dark Legion turn, at a step of DL-3.
+    DarkLegion {
+        /// Step.
+        step: DlStep,
+    },
+    /// The mission is over.
+    Finished,
+}
+
+/// Steps of the Dark Legion turn (DL-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DlStep {
+    /// Before step 1 (time bombs).
+    Start,
+    /// Step 2.
+    Reinforcements,
+    /// Step 3.
+    Reveal,
+    /// Step 4, waiting for the DL's actions.
+    Activation,
+}
+
+/// A decision the game waits for (core CONV-8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum Decision {
+    /// MOV-12: pick a white entrance for the team.
+    WhiteEntrance {
+        /// Team.
+        team: u8,
+    },
+    /// DL-4: pick a red entrance for a reinforcement.
+    RedEntrance {
+        /// Creature to send.
+        kind: CreatureKind,
+    },
+    /// A choice force card (FRC-5, FOR-3).
+    ForceOption {
+        /// Card.
+        card: u32,
+        /// Where the figures go: a tile, or red entrances if `None`.
+        tile: Option<usize>,
+    },
+    /// FRC-5: place figures on a tile, one per answer.
+    PlaceFigures {
+        /// Tile.
+        tile: usize,
+        /// Creatures still to place.
+        kinds: Vec<CreatureKind>,
+    },
+    /// DL-3 step 3: the tile whose face-down card is turned over.
+    RevealTile,
+    /// An event target figure (#2 figure, #3, #8, #12).
+    EventFigure {
+        /// Event card.
+        card: u32,
+    },
+    /// An event target tile (#2 destination, #10).
+    EventTile {
+        /// Event card.
+        card: u32,
+        /// For #2: the figure being teleported.
+        figure: Option<FigureId>,
+    },
+    /// #2: the square on the chosen tile.
+    EventSquare {
+        /// Event card.
+        card: u32,
+        /// Figure.
+        figure: FigureId,
+        /// Tile.
+        tile: usize,
+    },
+    /// #11: a corporation.
+    EventCorporation {
+        /// Event card.
+        card: u32,
+    },
+    /// #12: the owner picks a non-weapon card to discard.
+    DiscardItem {
+        /// The DT.
+        figure: FigureId,
+    },
+}
+
+/// A decision and who must answer it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pending {
+    /// Who answers.
+    pub seat: Seat,
+    /// What.
+    pub decision: Decision,
+}
+
+/// A game of Siege of the Citadel in progress.
+///
+/// Built by [`Game::new`]; changed only by [`Game::apply`], which either
+/// applies a whole command or leaves the game untouched.
+#[derive(Clone, Debug, Serialize)]
+pub struct Game {
+    #[serde(skip)]
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) setup: Setup,
+    pub(crate) phase: Phase,
+    pub(crate) round: u32,
+    pub(crate) final_round: bool,
+    pub(crate) teams: Vec<Team>,
+    pub(crate) dl: DarkLegion,
+    pub(crate) figures: Vec<Figure>,
+    #[serde(skip)]
+    pub(crate) walls: Walls,
+    /// Door groups: removed (BRD-6).
+    pub(crate) door_removed: Vec<bool>,
+    pub(crate) tokens: Vec<Token>,
+    pub(crate) tiles: Vec<TileState>,
+    pub(crate) force_pile: Vec<u32>,
+    pub(crate) force_discard: Vec<u32>,
+    pub(crate) event_deck: Vec<u32>,
+    pub(crate) event_discard: Vec<u32>,
+    pub(crate) current_event: Option<u32>,
+    pub(crate) door_deck: Vec<DoorCardKind>,
+    pub(crate) dt_deck: Vec<DtCardKind>,
+    /// Markers not yet drawn this round (hidden order: drawn at random).
+    pub(crate) markers: Vec<Side>,
+    pub(crate) pending: VecDeque<Pending>,
+    /// The figure acting now.
+    pub(crate) active: Option<FigureId>,
+    /// A DT card was played this turn (DTC-CE-1).
+    pub(crate) card_played: bool,
+    /// TAC-2: the CC Specialist may step into this square now.
+    pub(crate) overrun: Option<(FigureId, Square)>,
+    pub(crate) effects: Effects,
+    /// MSN-3 counters: (action id, times).
+    pub(crate) specials: Vec<(String, u32)>,
+    /// Figure on each square, indexed `y * width + x`.
+    #[serde(skip)]
+    pub(crate) occupancy: Vec<Option<FigureId>>,
+    /// Mission result once finished.
+    pub(crate) result: Option<super::event::MissionResult>,
+}
+
+impl Game {
+    /// Validate `setup` and start the game (SET-1..7): the DL is drawn,
+    /// decks are shuffled, force cards dealt and the equipment draft opens.
+    /// All chance comes from `dice`.
+    ///
+    /// # Errors
+    /// [`SetupError`] says what is wrong with the setup.
+    pub fn new(setup: Setup, dice: &mut dyn Dice) -> Result<(Game, Vec<Event>), SetupError> {
+        let content = Content::embedded().map_err(|e| SetupError::Content(e.to_string()))?;
+        Game::with_content(setup, content, dice)
+    }
+
+    /// [`Game::new`] with replacement content.
+    ///
+    /// # Errors
+    /// [`SetupError`] says what is wrong with the setup.
+    pub fn with_content(
+        setup: Setup,
+        content: &Content,
+        dice: &mut dyn Dice,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
+        let mission = content
+            .mission(&setup.mission)
+            .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
+            .clone();
+        if mission.edition != Edition::Ce {
+            return Err(SetupError::MissionNotPlayable(mission.id));
+        }
+        validate_seats(&setup)?;
+        let board = Board::build(&mission.layout, content.tiles(mission.edition), mission.citadel)
+            .map_err(SetupError::BadMission)?;
+        let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
+            list.iter()
+                .map(|(id, e)| MissionDef::resolve_entrance(&board, id, e))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(SetupError::BadMission)
+        };
+        let white = resolve(&mission.white)?;
+        let red = resolve(&mission.red)?;
+        let exits = resolve(&mission.exits)?;
+        let doors = mission.doors.clone();
+        let door_squares = doors
+            .iter()
+            .map(|g| {
+                let mut v: Vec<Square> = g
+                    .iter()
+                    .flat_map(|e| {
+                        let (a, b) = e.squares();
+                        [a, b]
+                    })
+                    .filter(|s| board.on_board(*s))
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            })
+            .collect();
+        let tables = content.ce.clone();
+        let rules = Rules {
+            mission,
+            board,
+            tables,
+            white,
+            red,
+            exits,
+            doors,
+            door_squares,
+        };
+        Ok(Game::start(Arc::new(rules), setup, dice))
+    }
+
+    fn start(rules: Arc<Rules>, setup: Setup, dice: &mut dyn Dice) -> (Game, Vec<Event>) {
+        let mut events = Vec::new();
+        let players = setup.seats.len() as u8;
+        // SET-2: the DL player (core CMP-2: at random among all players).
+        let (dl_seat, ai) = match setup.dark_legion {
+            DarkLegionSetup::Ai => (Seat(players), true),
+            DarkLegionSetup::Seat(s) => (Seat(s), false),
+            DarkLegionSetup::Drawn => (Seat(dice.below(u32::from(players)) as u8), false),
+        };
+        let start_pp = 10 * (i32::from(setup.starting_rank) - 1);
+        let tables = &rules.tables;
+
+        // Figures: the DTs of each corporation team, then the DL pool (DL-1).
+        let mut figures = Vec::new();
+        let mut teams = Vec::new();
+        for (i, seat) in setup.seats.iter().enumerate() {
+            let seat_id = Seat(i as u8);
+            if !ai && seat_id == dl_seat {
+                continue; // SET-2: the DL's own DTs sit out.
+            }
+            let team = teams.len() as u8;
+            let picks = seat
+                .doomtroopers
+                .unwrap_or([Specialty::Firearms, Specialty::CloseCombat]);
+            let corp = tables
+                .corporations
+                .iter()
+                .find(|c| c.id == seat.corporation);
+            let mut ids = [FigureId(0); 2];
+            for (k, spec) in picks.iter().enumerate() {
+                let name = corp
+                    .and_then(|c| c.roster.iter().find(|r| r.specialty == *spec))
+                    .map(|r| r.name.clone())
+                    .unwrap_or_else(|| format!("{spec:?}"));
+                let id = FigureId(figures.len() as u16);
+                ids[k] = id;
+                figures.push(Figure {
+                    id,
+                    name: format!(
+                        "{}-{}",
+                        seat.corporation.id(),
+                        name.to_lowercase().replace([' ', '.'], "_").replace("__", "_")
+                    ),
+                    kind: FigureKind::Doomtrooper {
+                        team,
+                        specialty: *spec,
+                    },
+                    place: Place::Reserve,
+                    health: 5,
+                    weapon: Some(base_weapon(*spec).to_string()),
+                    items: Vec::new(),
+                    turn: FigureTurn::default(),
+                    skip_activation: false,
+                });
+            }
+            let pp = seat.pp.unwrap_or(start_pp).max(0);
+            let rank = rank_for(pp);
+            let capitol_bonus = if seat.corporation == Corporation::Capitol {
+                ability_n(rank)
+            } else {
+                0
+            };
+            let credits = tables
+                .ranks
+                .get(usize::from(rank) - 1)
+                .map_or(0, |r| r.credits)
+                + capitol_bonus;
+            teams.push(Team {
+                seat: seat_id,
+                corporation: seat.corporation,
+                figures: ids,
+                pp,
+                rank,
+                start_rank: rank,
+                credits,
+                hand: Vec::new(),
+                entrance: None,
+                allow_pass: true,
+                reckless: 0,
+                commander: false,
+                passed: false,
+                kill_pp: 0,
+            });
+        }
+        for def in &tables.creatures {
+            for n in 1..=def.pool {
+                let id = FigureId(figures.len() as u16);
+                figures.push(Figure {
+                    id,
+                    name: format!("{}#{n}", def.kind.id()),
+                    kind: FigureKind::Creature { creature: def.kind },
+                    place: Place::Reserve,
+                    health: 1,
+                    weapon: None,
+                    items: Vec::new(),
+                    turn: FigureTurn::default(),
+                    skip_activation: false,
+                });
+            }
+        }
+        let dl_pp = if ai {
+            start_pp
+        } else {
+            setup
+                .seats
+                .get(usize::from(dl_seat.0))
+                .and_then(|s| s.pp)
+                .unwrap_or(start_pp)
+                .max(0)
+        };
+        // DLB-1: the rank of the second corporation player by PP (or the only one).
+        let mut pps: Vec<i32> = teams.iter().map(|t| t.pp).collect();
+        pps.sort_unstable_by(|a, b| b.cmp(a));
+        let r = rank_for(pps.get(1).or(pps.first()).copied().unwrap_or(0));
+        let band = r.div_ceil(2);
+        // SET-6: commander.
+        let commander = if teams.len() >= 2 {
+            let max = pps[0];
+            let top: Vec<usize> = (0..teams.len()).filter(|&i| teams[i].pp == max).collect();
+            if top.len() == 1 {
+                teams[top[0]].commander = true;
+                Some(teams[top[0]].seat)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+
+        // SET-4: event deck (EVT-1).
+        let mut event_deck: Vec<u32> = rules.mission.events.clone();
+        shuffle_with(dice, &mut event_deck);
+        event_deck.truncate(rules.mission.rounds as usize);
+        // SET-5: force cards (FOR-1): all of a tile's cards at once, tiles
+        // in layout order, from the top of the shuffled deck.
+        let mut force: Vec<u32> = rules.mission.force_cards.clone();
+        shuffle_with(dice, &mut force);
+        let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
+        let per_tile = teams.len();
+        let mut deal = Vec::new();
+        for (t, placed) in rules.board.tiles.iter().enumerate() {
+            if placed.no_force {
+                continue;
+            }
+            let n = per_tile.min(force.len());
+            // The pile's top is its end.
+            tiles[t].face_down = force.split_off(force.len() - n);
+            deal.push((t, n as u8));
+        }
+        // Door and DT card decks (DOR-2, DTC-CE-2).
+        let mut door_deck: Vec<DoorCardKind> = tables
+            .door_cards
+            .iter()
+            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
+            .collect();
+        shuffle_with(dice, &mut door_deck);
+        let mut dt_deck: Vec<DtCardKind> = tables
+            .dt_cards
+            .iter()
+            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
+            .collect();
+        shuffle_with(dice, &mut dt_deck);
+
+        // Mission tokens (desks are features, not tokens).
+        let tokens = rules
+            .mission
+            .tokens
+            .iter()
+            .filter(|t| t.kind != TokenKind::Desk)
+            .map(|t| Token {
+                square: t.square,
+                kind: TokenState::Mission {
+                    kind: t.kind,
+                    name: t.name.clone(),
+                },
+            })
+            .collect();
+
+        // EQP-5: single mission order starts after the DL in seat order.
+        let mut order: Vec<u8> = (0..teams.len() as u8).collect();
+        if !ai {
+            order.sort_by_key(|&t| {
+                let s = teams[usize::from(t)].seat.0;
+                (s + players - dl_seat.0 - 1) % players
+            });
+        }
+        let mut walls = Walls::new(&rules.board);
+        walls.set_closed_doors(rules.doors.iter().flatten().copied());
+        let area = (rules.board.width() * rules.board.height()) as usize;
+        let door_count = rules.doors.len();
+        let mut game = Game {
+            rules,
+            setup,
+            phase: Phase::Equipment { order, next: 0 },
+            round: 0,
+            final_round: false,
+            teams,
+            dl: DarkLegion {
+                seat: dl_seat,
+                ai,
+                pp: dl_pp,
+                band,
+            },
+            figures,
+            walls,
+            door_removed: vec![false; door_count],
+            tokens,
+            tiles,
+            force_pile: force,
+            force_discard: Vec::new(),
+            event_deck,
+            event_discard: Vec::new(),
+            current_event: None,
+            door_deck,
+            dt_deck,
+            markers: Vec::new(),
+            pending: VecDeque::new(),
+            active: None,
+            card_played: false,
+            overrun: None,
+            effects: Effects::default(),
+            specials: Vec::new(),
+            occupancy: vec![None; area],
+            result: None,
+        };
+        events.push(Event::GameStarted {
+            dark_legion: (!ai).then_some(dl_seat),
+            band,
+            commander,
+        });
+        for (tile, count) in deal {
+            events.push(Event::ForceCardsDealt { tile, count });
+        }
+        (game.clone_with_advance(dice, &mut events), events)
+    }
+
+    /// Runs the automatic parts of the game after setup.
+    fn clone_with_advance(mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) -> Game {
+        self.advance(dice, events);
+        self
+    }
+}
+
+fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
+    let n = setup.seats.len();
+    match setup.dark_legion {
+        DarkLegionSetup::Ai => {
+            if !(1..=5).contains(&n) {
+                return Err(SetupError::PlayerCount);
+            }
+        }
+        DarkLegionSetup::Seat(s) => {
+            if !(2..=5).contains(&n) {
+                return Err(SetupError::PlayerCount);
+            }
+            if usize::from(s) >= n {
+                return Err(SetupError::BadDarkLegionSeat);
+            }
+        }
+        DarkLegionSetup::Drawn => {
+            if !(2..=5).contains(&n) {
+                return Err(SetupError::PlayerCount);
+            }
+        }
+    }
+    for (i, a) in setup.seats.iter().enumerate() {
+        if setup.seats[..i].iter().any(|b| b.corporation == a.corporation) {
+            return Err(SetupError::DuplicateCorporation);
+        }
+        if let Some([x, y]) = a.doomtroopers {
+            if x == y {
+                return Err(SetupError::BadTeam);
+            }
+        }
+    }
+    if !(1..=12).contains(&setup.starting_rank) {
+        return Err(SetupError::BadRank);
+    }
+    Ok(())
+}
+
+/// RNK-1: rank from PP.
+pub fn rank_for(pp: i32) -> u8 {
+    (1 + pp.max(0) / 10).min(12) as u8
+}
+
+/// COR-1: N by rank.
+pub fn ability_n(rank: u8) -> u8 {
+    match rank {
+        0..=6 => 1,
+        7..=11 => 2,
+        _ => 3,
+    }
+}
+
+/// EQP-3: the base weapon of a specialty.
+pub fn base_weapon(specialty: Specialty) -> &'static str {
+    match specialty {
+        Specialty::CloseCombat => "punisher_short_sword",
+        Specialty::Firearms => "plasma_carbine",
+        Specialty::Tech => "tentacle_kit",
+    }
+}

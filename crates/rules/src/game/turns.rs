@@ -1,0 +1,277 @@
+//! Rounds and turns (core TRN-1..11), the equipment draft (ce.md EQP-5,
+//! SET-11), the end-of-round check (MSN-5) and scoring (SCR, PPC-4).
+
+use super::event::{Event, MissionResult, Place};
+use super::ids::{Seat, Side};
+use super::state::{Activation, Decision, DlStep, Game, Pending, Phase};
+use crate::content::missions::Goal;
+use crate::content::Corporation;
+use crate::dice::Dice;
+
+impl Game {
+    /// Run everything that needs no player input, until someone must act.
+    pub(crate) fn advance(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        loop {
+            // A decision waits for its seat, unless it has lapsed.
+            if let Some(head) = self.pending.front() {
+                if self.decision_possible(&head.decision) {
+                    return;
+                }
+                if let Some(Pending { decision: Decision::PlaceFigures { kinds, .. }, .. }) =
+                    self.pending.pop_front()
+                {
+                    for kind in kinds {
+                        events.push(Event::NotPlaced { kind });
+                    }
+                }
+                continue;
+            }
+            match self.phase.clone() {
+                Phase::Finished => return,
+                Phase::Equipment { order, next } => {
+                    if order.iter().all(|t| self.teams[usize::from(*t)].passed) {
+                        self.deal_dt_cards(&order, events);
+                        self.start_round(dice, events);
+                        continue;
+                    }
+                    if self.teams[usize::from(order[next])].passed {
+                        self.phase = Phase::Equipment { next: (next + 1) % order.len(), order };
+                        continue;
+                    }
+                    return;
+                }
+                Phase::Corporation { team } => {
+                    if self.team_can_act(team) {
+                        return;
+                    }
+                    self.end_corporation_turn(team, dice, events);
+                }
+                Phase::DarkLegion { step: DlStep::Activation } => {
+                    if self.dl_can_act() {
+                        return;
+                    }
+                    self.end_dl_turn(events);
+                    self.next_marker(dice, events);
+                }
+                Phase::DarkLegion { step } => self.dl_step(step, dice, events),
+            }
+        }
+    }
+
+    fn start_round(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        self.round += 1;
+        events.push(Event::RoundStarted { round: self.round });
+        self.markers = self.pool_markers();
+        self.next_marker(dice, events);
+    }
+
+    /// The marker's id for CONV-5 ordering.
+    fn marker_id(&self, side: Side) -> &'static str {
+        match side {
+            Side::DarkLegion => "dark_legion",
+            Side::Team(t) => self.teams[usize::from(t)].corporation.id(),
+        }
+    }
+
+    /// TRN-3: draw the next marker at random, or end the round.
+    pub(crate) fn next_marker(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        if self.markers.is_empty() {
+            self.end_of_round(dice, events);
+            return;
+        }
+        let mut markers = std::mem::take(&mut self.markers);
+        markers.sort_by_key(|m| self.marker_id(*m));
+        let side = markers.remove(dice.below(markers.len() as u32) as usize);
+        self.markers = markers;
+        self.active = None;
+        self.card_played = false;
+        self.overrun = None;
+        match side {
+            Side::DarkLegion => {
+                events.push(Event::TurnStarted { side, seat: (!self.dl.ai).then_some(self.dl.seat) });
+                self.phase = Phase::DarkLegion { step: DlStep::Start };
+            }
+            Side::Team(team) => self.begin_corporation_turn(team, events),
+        }
+    }
+
+    fn begin_corporation_turn(&mut self, team: u8, events: &mut Vec<Event>) {
+        let t = &self.teams[usize::from(team)];
+        events.push(Event::TurnStarted { side: Side::Team(team), seat: Some(t.seat) });
+        self.phase = Phase::Corporation { team };
+        for f in t.figures {
+            let base = if self.effects.intercepted.contains(&f) { 1 } else { 2 };
+            let fig = &mut self.figures[f.index()];
+            fig.turn = Default::default();
+            fig.turn.allowed = base;
+        }
+        if t.entrance.is_none() {
+            // MOV-12: the first marker draw asks for a white entrance.
+            let seat = t.seat;
+            self.pending.push_back(Pending { seat, decision: Decision::WhiteEntrance { team } });
+        }
+    }
+
+    /// TRN-4: can the team still do anything this turn?
+    pub(crate) fn team_can_act(&self, team: u8) -> bool {
+        if self.overrun.is_some() {
+            return true;
+        }
+        let t = &self.teams[usize::from(team)];
+        let cards = !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team);
+        t.figures.iter().any(|id| {
+            let f = &self.figures[id.index()];
+            f.in_play()
+                && f.turn.activation != Activation::Done
+                && (f.turn.used < f.turn.allowed || (cards && f.turn.allowed < 4))
+        })
+    }
+
+    pub(crate) fn end_corporation_turn(&mut self, team: u8, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let figs = self.teams[usize::from(team)].figures;
+        for f in figs {
+            let fig = &mut self.figures[f.index()];
+            fig.turn.activation = Activation::Done;
+            fig.turn.phasing = false;
+        }
+        // EVT-3: "target's next turn" effects end with this turn.
+        self.effects.intercepted.retain(|f| !figs.contains(f));
+        self.effects.no_cards.retain(|t| *t != team);
+        self.overrun = None;
+        self.active = None;
+        events.push(Event::TurnEnded { side: Side::Team(team) });
+        self.next_marker(dice, events);
+    }
+
+    /// TRN-9 / MSN-5: the end-of-round check.
+    fn end_of_round(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let e = &mut self.effects;
+        e.no_close_combat = false;
+        e.no_firearms = false;
+        e.no_tech = false;
+        e.restrained.clear();
+        for t in &mut self.tiles {
+            t.smoke = false;
+        }
+        let goal = self.goal_holds(&self.rules.mission.goal);
+        let result = if goal && self.rules.mission.ends_early {
+            Some(MissionResult::Success)
+        } else if self.final_round || self.corporations_in_pool() == 0 {
+            Some(if goal { MissionResult::Success } else { MissionResult::Failure })
+        } else {
+            None
+        };
+        match result {
+            Some(r) => self.finish(r, events),
+            None => self.start_round(dice, events),
+        }
+    }
+
+    /// MSN-2 goal predicates. Latching ones are latched by the counters
+    /// they read (specials done, exits, kills never decrease).
+    pub(crate) fn goal_holds(&self, goal: &Goal) -> bool {
+        match goal {
+            Goal::And(v) => v.iter().all(|g| self.goal_holds(g)),
+            Goal::Or(v) => v.iter().any(|g| self.goal_holds(g)),
+            Goal::SpecialDone { action, times } => self
+                .specials
+                .iter()
+                .find(|(a, _)| a == action)
+                .is_some_and(|(_, n)| n >= times),
+            Goal::Exited { count, .. } => {
+                let need = if *count == 0 { self.teams.len() as u32 } else { *count };
+                let exited = self.figures.iter().filter(|f| f.place == Place::Exited).count() as u32;
+                exited >= need
+            }
+            Goal::PpEarned(n) => self.teams.iter().map(|t| t.kill_pp).sum::<i32>() >= *n as i32,
+            Goal::AllDlEliminated => {
+                !self.figures.iter().any(|f| f.creature().is_some() && f.in_play())
+                    && self.tiles.iter().all(|t| t.face_down.is_empty())
+            }
+            Goal::Alive(n) => self.dts_on_board().count() as u32 >= *n,
+            // Not needed by the playable missions yet.
+            Goal::CarriedOut { .. } | Goal::Eliminated(_) | Goal::Destroyed(_) | Goal::Hacked(_) => {
+                false
+            }
+        }
+    }
+
+    /// SCR-1 / PPC-4: score the mission and name the winners (SCR-2).
+    fn finish(&mut self, result: MissionResult, events: &mut Vec<Event>) {
+        let rewards = self.rules.mission.rewards.clone();
+        match result {
+            MissionResult::Success => {
+                for t in 0..self.teams.len() as u8 {
+                    let any_alive = self.teams[usize::from(t)]
+                        .figures
+                        .iter()
+                        .any(|f| self.figures[f.index()].place != Place::Eliminated);
+                    if any_alive {
+                        self.award(Side::Team(t), rewards.success, "primary mission success", events);
+                    }
+                }
+            }
+            MissionResult::Failure => {
+                self.award(Side::DarkLegion, rewards.failure, "primary mission failure", events);
+                if let Some(t) = self.teams.iter().position(|t| t.commander) {
+                    self.award(Side::Team(t as u8), rewards.commander, "commander penalty", events);
+                }
+            }
+        }
+        for t in 0..self.teams.len() as u8 {
+            let tokens = i32::from(self.teams[usize::from(t)].reckless);
+            self.award(Side::Team(t), -3 * tokens, "reckless manoeuvres", events);
+        }
+        let best = self.teams.iter().map(|t| t.pp).max().unwrap_or(0);
+        let dl_wins = self.dl.pp >= best;
+        let winners: Vec<Seat> = if dl_wins {
+            if self.dl.ai { Vec::new() } else { vec![self.dl.seat] }
+        } else {
+            self.teams.iter().filter(|t| t.pp == best).map(|t| t.seat).collect()
+        };
+        self.result = Some(result);
+        self.phase = Phase::Finished;
+        self.pending.clear();
+        events.push(Event::MissionEnded { result, winners, dl_wins });
+    }
+
+    /// SET-11: deal DT cards one at a time in equipment order.
+    fn deal_dt_cards(&mut self, order: &[u8], events: &mut Vec<Event>) {
+        let counts: Vec<u8> = order
+            .iter()
+            .map(|&t| {
+                let team = &self.teams[usize::from(t)];
+                let base = self
+                    .rules
+                    .tables
+                    .ranks
+                    .get(usize::from(team.start_rank.max(1)) - 1)
+                    .map_or(0, |r| r.dt_cards);
+                let imperial = if team.corporation == Corporation::Imperial {
+                    super::state::ability_n(team.start_rank)
+                } else {
+                    0
+                };
+                base + imperial
+            })
+            .collect();
+        let max = counts.iter().copied().max().unwrap_or(0);
+        for round in 0..max {
+            for (i, &t) in order.iter().enumerate() {
+                if round < counts[i] {
+                    if let Some(card) = self.dt_deck.pop() {
+                        self.teams[usize::from(t)].hand.push(card);
+                    }
+                }
+            }
+        }
+        for &t in order {
+            let team = &self.teams[usize::from(t)];
+            events.push(Event::CardsDealt {
+                seat: team.seat,
+                count: team.hand.len() as u8,
+                cards: Some(team.hand.clone()),
+            });
+        }
+    }
+}
