@@ -1154,3 +1154,123 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DieColor::{Black as B, Red as R, White as W};
+
+    #[test]
+    fn dice_1_pool_notation() {
+        assert_eq!(parse_dice("2W 1R"), Ok(vec![W, W, R]));
+        assert_eq!(parse_dice("W W R"), Ok(vec![W, W, R]));
+        assert_eq!(parse_dice("1R 2B"), Ok(vec![R, B, B]));
+        assert_eq!(parse_dice("—"), Ok(vec![]));
+        assert_eq!(parse_dice("-"), Ok(vec![]));
+        for bad in ["", "2X", "0W", "W2", "2 W", "1.5R"] {
+            let e = parse_dice(bad).expect_err(bad);
+            assert!(e.starts_with("bad dice"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn dice_2_weapon_dice_notation() {
+        let wd = |rank_dice, extra: &[DieColor]| {
+            Some(WeaponDice {
+                rank_dice,
+                extra: extra.to_vec(),
+            })
+        };
+        assert_eq!(parse_weapon_dice("3"), Ok(wd(3, &[])));
+        assert_eq!(parse_weapon_dice("1"), Ok(wd(1, &[])));
+        assert_eq!(parse_weapon_dice("3+1R"), Ok(wd(3, &[R])));
+        assert_eq!(parse_weapon_dice("3 + 1W"), Ok(wd(3, &[W])));
+        assert_eq!(parse_weapon_dice("0"), Ok(None));
+        assert_eq!(parse_weapon_dice("—"), Ok(None));
+        for bad in ["4", "3+", "3+1X", "x", "3+—"] {
+            assert!(parse_weapon_dice(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dlb_2_cell_notation() {
+        let c = parse_creature_cell("2R / 2W / 0+W / 1").expect("cell");
+        assert_eq!((c.cc, c.fa, c.dv, c.defense_die, c.pp), (vec![R, R], vec![W, W], 0, Some(W), 1));
+        let c = parse_creature_cell("5R / — / 2+R / 8").expect("cell");
+        assert!(c.fa.is_empty());
+        let c = parse_creature_cell("3W / 4W / 1 / 3").expect("cell");
+        assert_eq!((c.dv, c.defense_die), (1, None));
+        assert!(parse_creature_cell("3W / 4W / 1").is_err());
+        assert!(parse_creature_cell("3W / 4W / 1+WW / 3").is_err());
+        assert!(parse_creature_cell("— / — / 1 / 3").is_err());
+        assert!(parse_creature_cell("3W / 4W / x / 3").is_err());
+    }
+
+    #[test]
+    fn for_card_numbers_and_figures_notation() {
+        assert_eq!(parse_numbers("1-3, 15-17"), Ok(vec![1, 2, 3, 15, 16, 17]));
+        assert_eq!(parse_numbers("24"), Ok(vec![24]));
+        assert_eq!(parse_numbers("7–8"), Ok(vec![7, 8]));
+        assert!(parse_numbers("3-1").is_err());
+        assert!(parse_numbers("a").is_err());
+        use CreatureKind::{Centurion, Legionnaire, Necromutant, PraetorianStalker};
+        assert_eq!(parse_option("2 Legionnaires"), Ok(vec![Legionnaire, Legionnaire]));
+        assert_eq!(
+            parse_option("1 Centurion + 1 Necromutant"),
+            Ok(vec![Centurion, Necromutant])
+        );
+        assert_eq!(parse_option("1 Praetorian Stalker"), Ok(vec![PraetorianStalker]));
+        assert_eq!(parse_option("none"), Ok(vec![]));
+        let e = parse_option("1 Goblin").expect_err("goblin");
+        assert!(e.contains("unknown creature `Goblin`"), "{e}");
+        assert!(parse_option("Legionnaire").is_err());
+        assert!(parse_option("0 Legionnaires").is_err());
+    }
+
+    #[test]
+    fn eve_reinf_notation() {
+        let (g, f) = parse_reinf("F").expect("F");
+        assert!(g.is_empty() && f);
+        let (g, f) = parse_reinf("1 Centurion + F").expect("+F");
+        assert!(f);
+        assert_eq!((g[0].kind, g[0].count), (CreatureKind::Centurion, 1));
+        let (g, f) =
+            parse_reinf("1 Centurion, 1 Necromutant, 2 Legionnaires per corporation player")
+                .expect("15");
+        assert!(!f);
+        let scaled: Vec<bool> = g.iter().map(|r| r.per_corporation).collect();
+        assert_eq!(scaled, vec![false, false, true]);
+        assert!(parse_reinf("F + F").is_err());
+    }
+
+    #[test]
+    fn content_error_lines_from_offsets() {
+        let src = Src {
+            file: "x.toml",
+            text: "a = 1\nb = 2\n\nc = [\n",
+        };
+        assert_eq!(src.line_of(0), 1);
+        assert_eq!(src.line_of(6), 2);
+        assert_eq!(src.line_of(999), 5);
+        let e = src.parse::<toml::Value>().expect_err("syntax");
+        assert_eq!((e.file.as_str(), e.line), ("x.toml", 5), "{e}");
+        let src = Src {
+            file: "ce/dice.toml",
+            text: "# c\nwhite = [1, 4]\nred = [1, 4, 6]\nblack = [1, 2, 9]\n",
+        };
+        let e = load_dice(src).expect_err("face 9");
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.message.contains("face 9"), "{e}");
+    }
+
+    #[test]
+    fn for_1_missing_card_reported_at_end() {
+        let src = Src {
+            file: "ce/force_cards.toml",
+            text: "card = [\n  { numbers = \"1-43\", name = \"X\", figures = \"1 Legionnaire\" },\n]\n",
+        };
+        let e = load_force_cards(src).expect_err("44 missing");
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("force card 44 is missing"), "{e}");
+    }
+}
