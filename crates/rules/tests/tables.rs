@@ -15,16 +15,34 @@ use citadel_rules::DieColor::{self, Black as B, Red as R, White as W};
 const FILES: &[(&str, &str)] = &[
     ("ce/dice.toml", include_str!("../data/ce/dice.toml")),
     ("ce/ranks.toml", include_str!("../data/ce/ranks.toml")),
-    ("ce/corporations.toml", include_str!("../data/ce/corporations.toml")),
+    (
+        "ce/corporations.toml",
+        include_str!("../data/ce/corporations.toml"),
+    ),
     ("ce/weapons.toml", include_str!("../data/ce/weapons.toml")),
-    ("ce/equipment.toml", include_str!("../data/ce/equipment.toml")),
-    ("ce/creatures.toml", include_str!("../data/ce/creatures.toml")),
+    (
+        "ce/equipment.toml",
+        include_str!("../data/ce/equipment.toml"),
+    ),
+    (
+        "ce/creatures.toml",
+        include_str!("../data/ce/creatures.toml"),
+    ),
     ("ce/terrain.toml", include_str!("../data/ce/terrain.toml")),
-    ("ce/force_cards.toml", include_str!("../data/ce/force_cards.toml")),
+    (
+        "ce/force_cards.toml",
+        include_str!("../data/ce/force_cards.toml"),
+    ),
     ("ce/events.toml", include_str!("../data/ce/events.toml")),
     ("ce/dt_cards.toml", include_str!("../data/ce/dt_cards.toml")),
-    ("ce/door_cards.toml", include_str!("../data/ce/door_cards.toml")),
-    ("ce/secondary.toml", include_str!("../data/ce/secondary.toml")),
+    (
+        "ce/door_cards.toml",
+        include_str!("../data/ce/door_cards.toml"),
+    ),
+    (
+        "ce/secondary.toml",
+        include_str!("../data/ce/secondary.toml"),
+    ),
 ];
 
 fn tables() -> CeTables {
@@ -120,22 +138,44 @@ fn dlb_1_band_for_rank() {
 fn cor_3_rosters() {
     let t = tables();
     let want = [
-        (Corporation::Bauhaus, ["Max Steiner", "Valerie Duval", "Carl Lind"]),
-        (Corporation::Capitol, ["Big Bob Watts", "Mitch Hunter", "Angelina Drake"]),
-        (Corporation::Cybertronic, ["Vince Diamond", "Coral Beach", "Lori Faust"]),
-        (Corporation::Imperial, ["Edward S. Murdoch", "Sean Gallagher", "Selina Kingsfield"]),
-        (Corporation::Mishima, ["Tatsu", "Oshiro Makiko", "Tetsukage"]),
+        (
+            Corporation::Bauhaus,
+            ["Max Steiner", "Valerie Duval", "Carl Lind"],
+        ),
+        (
+            Corporation::Capitol,
+            ["Big Bob Watts", "Mitch Hunter", "Angelina Drake"],
+        ),
+        (
+            Corporation::Cybertronic,
+            ["Vince Diamond", "Coral Beach", "Lori Faust"],
+        ),
+        (
+            Corporation::Imperial,
+            ["Edward S. Murdoch", "Sean Gallagher", "Selina Kingsfield"],
+        ),
+        (
+            Corporation::Mishima,
+            ["Tatsu", "Oshiro Makiko", "Tetsukage"],
+        ),
     ];
     assert_eq!(t.corporations.len(), 5);
     for (i, (id, [fa, cc, te])) in want.into_iter().enumerate() {
         let c = &t.corporations[i];
         assert_eq!(c.id, id);
         assert_eq!(Some(c), t.corporation(id));
-        let names: Vec<(&str, Specialty)> =
-            c.roster.iter().map(|e| (e.name.as_str(), e.specialty)).collect();
+        let names: Vec<(&str, Specialty)> = c
+            .roster
+            .iter()
+            .map(|e| (e.name.as_str(), e.specialty))
+            .collect();
         assert_eq!(
             names,
-            vec![(fa, Specialty::Firearms), (cc, Specialty::CloseCombat), (te, Specialty::Tech)]
+            vec![
+                (fa, Specialty::Firearms),
+                (cc, Specialty::CloseCombat),
+                (te, Specialty::Tech)
+            ]
         );
     }
 }
@@ -186,7 +226,10 @@ fn wpn_profiles_icons_dice_ranges_and_copies() {
     assert_eq!(carbine.icons, vec![Specialty::Firearms]);
     assert_eq!(carbine.cc, Some(wd(1, &[])));
     let fa = carbine.fa.expect("carbine FA");
-    assert_eq!((fa.dice, fa.min_range, fa.max_range, fa.barrels, fa.line), (wd(3, &[]), 2, 16, 1, None));
+    assert_eq!(
+        (fa.dice, fa.min_range, fa.max_range, fa.barrels, fa.line),
+        (wd(3, &[]), 2, 16, 1, None)
+    );
     assert!(carbine.te.is_none());
 
     let tentacle = w("tentacle_kit");
@@ -205,7 +248,10 @@ fn wpn_profiles_icons_dice_ranges_and_copies() {
 
     assert_eq!(w("deathlockdrum").fa.expect("FA").dice, wd(3, &[R]));
     let punisher_combo = w("punisher_combo");
-    assert_eq!(punisher_combo.icons, vec![Specialty::CloseCombat, Specialty::Firearms]);
+    assert_eq!(
+        punisher_combo.icons,
+        vec![Specialty::CloseCombat, Specialty::Firearms]
+    );
     assert_eq!(punisher_combo.fa.expect("FA").max_range, 8);
 
     let talon = w("talon_combo");
@@ -228,7 +274,11 @@ fn wpn_profiles_icons_dice_ranges_and_copies() {
 
     assert_eq!(w("tentacle_combo").copies, Some(1));
     for wpn in &t.weapons {
-        assert!(wpn.cc.is_some() || wpn.fa.is_some() || wpn.te.is_some(), "{}", wpn.id);
+        assert!(
+            wpn.cc.is_some() || wpn.fa.is_some() || wpn.te.is_some(),
+            "{}",
+            wpn.id
+        );
     }
 }
 
@@ -244,7 +294,12 @@ fn eqp_3_base_weapons_are_unlimited_and_free() {
         assert_eq!(w.cost == 0, base, "{}", w.id);
     }
     // Limited weapon copies (authored): 16 cards.
-    let limited: u32 = t.weapons.iter().filter_map(|w| w.copies).map(u32::from).sum();
+    let limited: u32 = t
+        .weapons
+        .iter()
+        .filter_map(|w| w.copies)
+        .map(u32::from)
+        .sum();
     assert_eq!(limited, 16);
 }
 
@@ -292,11 +347,19 @@ fn eqi_augments_and_effects() {
     assert_eq!(aug("rune_inscribed_pommel"), Some(AttackType::CloseCombat));
     assert_eq!(aug("glyph_decrypter"), Some(AttackType::Tech));
     assert_eq!(aug("neural_jack"), Some(AttackType::Tech));
-    for id in ["smoke_grenade", "time_bomb", "security_download", "combat_medic_unit"] {
+    for id in [
+        "smoke_grenade",
+        "time_bomb",
+        "security_download",
+        "combat_medic_unit",
+    ] {
         assert_eq!(aug(id), None, "{id}");
     }
     assert_eq!(e("disruptor").effect, EquipmentEffect::NoDefenseDie);
-    assert_eq!(e("rune_inscribed_pommel").effect, EquipmentEffect::NoDefenseDie);
+    assert_eq!(
+        e("rune_inscribed_pommel").effect,
+        EquipmentEffect::NoDefenseDie
+    );
     assert_eq!(e("laser_sight").effect, EquipmentEffect::RerollOne);
     assert_eq!(e("neural_jack").effect, EquipmentEffect::ExtraDie);
     assert_eq!(e("time_bomb").effect, EquipmentEffect::TimeBomb);
@@ -311,14 +374,30 @@ fn dl_1_pool_counts() {
     let pool: Vec<(CreatureKind, u8)> = t.creatures.iter().map(|c| (c.kind, c.pool)).collect();
     assert_eq!(
         pool,
-        vec![(Leg, 12), (Nec, 9), (Cen, 3), (Raz, 2), (Sta, 2), (Nep, 1), (Ezo, 1)]
+        vec![
+            (Leg, 12),
+            (Nec, 9),
+            (Cen, 3),
+            (Raz, 2),
+            (Sta, 2),
+            (Nep, 1),
+            (Ezo, 1)
+        ]
     );
 }
 
 #[test]
 fn dlb_2_band_1_pp_facts() {
     let t = tables();
-    for (kind, pp) in [(Leg, 1), (Nec, 2), (Cen, 3), (Raz, 4), (Sta, 5), (Nep, 6), (Ezo, 8)] {
+    for (kind, pp) in [
+        (Leg, 1),
+        (Nec, 2),
+        (Cen, 3),
+        (Raz, 4),
+        (Sta, 5),
+        (Nep, 6),
+        (Ezo, 8),
+    ] {
         assert_eq!(t.creature_stats(kind, 1).expect("band 1").pp, pp, "{kind}");
     }
 }
@@ -345,16 +424,25 @@ fn dlb_2_creature_cells() {
     let s = |k, b| t.creature_stats(k, b).expect("cell").clone();
     // Legionnaire band 1: 2R / 2W / 0+W / 1.
     let leg1 = s(Leg, 1);
-    assert_eq!((leg1.cc, leg1.fa, leg1.dv, leg1.defense_die, leg1.pp), (vec![R, R], vec![W, W], 0, Some(W), 1));
+    assert_eq!(
+        (leg1.cc, leg1.fa, leg1.dv, leg1.defense_die, leg1.pp),
+        (vec![R, R], vec![W, W], 0, Some(W), 1)
+    );
     // Necromutant band 2: 2W 1R / 1R 1B / 0+B / 2.
     let nec2 = s(Nec, 2);
-    assert_eq!((nec2.cc, nec2.fa, nec2.defense_die), (vec![W, W, R], vec![R, B], Some(B)));
+    assert_eq!(
+        (nec2.cc, nec2.fa, nec2.defense_die),
+        (vec![W, W, R], vec![R, B], Some(B))
+    );
     // Centurion band 1 has DV 1 and no defense die; Nepharite band 1 DV 2, none.
     assert_eq!((s(Cen, 1).dv, s(Cen, 1).defense_die), (1, None));
     assert_eq!((s(Nep, 1).dv, s(Nep, 1).defense_die), (2, None));
     // Nepharite band 6: 4B / 5R / 2+R / 8.
     let nep6 = s(Nep, 6);
-    assert_eq!((nep6.cc, nep6.fa, nep6.dv, nep6.defense_die, nep6.pp), (vec![B; 4], vec![R; 5], 2, Some(R), 8));
+    assert_eq!(
+        (nep6.cc, nep6.fa, nep6.dv, nep6.defense_die, nep6.pp),
+        (vec![B; 4], vec![R; 5], 2, Some(R), 8)
+    );
     // The Ezoghoul never has a firearm attack.
     for b in 1..=6 {
         assert!(s(Ezo, b).fa.is_empty());
@@ -379,8 +467,16 @@ fn dlb_3_terrain_rows() {
     for (band, dice, dv, pp) in want {
         let row = t.terrain(band).expect("band");
         assert_eq!(row.trap_dice, dice, "band {band}");
-        assert_eq!([row.terminal_dv, row.turret_dv, row.trap_dv, row.portal_dv], dv, "band {band}");
-        assert_eq!([row.pp_terminal, row.pp_turret, row.pp_trap, row.pp_portal], pp, "band {band}");
+        assert_eq!(
+            [row.terminal_dv, row.turret_dv, row.trap_dv, row.portal_dv],
+            dv,
+            "band {band}"
+        );
+        assert_eq!(
+            [row.pp_terminal, row.pp_turret, row.pp_trap, row.pp_portal],
+            pp,
+            "band {band}"
+        );
     }
 }
 
@@ -442,14 +538,24 @@ fn dlb_balance_check_table_recomputes() {
             let total = 6u64.pow(4);
             // Within half a hundredth of the printed value...
             let diff = (wins * 200).abs_diff(want * 2 * total);
-            assert!(diff <= total, "band {band} {kind}: {wins}/{total} vs 0.{want:02}");
+            assert!(
+                diff <= total,
+                "band {band} {kind}: {wins}/{total} vs 0.{want:02}"
+            );
             // ...and equal to it rounded half to even.
-            assert_eq!(hundredths_half_even(wins, total), want, "band {band} {kind}");
+            assert_eq!(
+                hundredths_half_even(wins, total),
+                want,
+                "band {band} {kind}"
+            );
         }
     }
     // The worked example: 3 white dice vs a band-1 Legionnaire = 5/9.
     let s = t.creature_stats(Leg, 1).expect("cell");
-    assert_eq!(elimination_outcomes(&t, &[W, W, W], s.dv, s.defense_die) * 9, 5 * 1296);
+    assert_eq!(
+        elimination_outcomes(&t, &[W, W, W], s.dv, s.defense_die) * 9,
+        5 * 1296
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -486,17 +592,31 @@ fn for_1_forty_four_cards() {
 #[test]
 fn for_3_draw_one_more_on_cards_1_to_3_and_15_to_17() {
     let t = tables();
-    let drawing: Vec<u32> =
-        t.force_cards.iter().filter(|c| c.draw_one_more).map(|c| c.number).collect();
+    let drawing: Vec<u32> = t
+        .force_cards
+        .iter()
+        .filter(|c| c.draw_one_more)
+        .map(|c| c.number)
+        .collect();
     assert_eq!(drawing, vec![1, 2, 3, 15, 16, 17]);
 }
 
 #[test]
 fn for_3_stop_and_remove_flags() {
     let t = tables();
-    let stop: Vec<u32> = t.force_cards.iter().filter(|c| c.stop).map(|c| c.number).collect();
+    let stop: Vec<u32> = t
+        .force_cards
+        .iter()
+        .filter(|c| c.stop)
+        .map(|c| c.number)
+        .collect();
     assert_eq!(stop, vec![25, 26, 27, 32, 33, 34, 35, 42, 43, 44]);
-    let remove: Vec<u32> = t.force_cards.iter().filter(|c| c.remove).map(|c| c.number).collect();
+    let remove: Vec<u32> = t
+        .force_cards
+        .iter()
+        .filter(|c| c.remove)
+        .map(|c| c.number)
+        .collect();
     assert_eq!(remove, vec![27, 33, 34, 35, 44]);
     let c27 = t.force_card(27).expect("27");
     assert!(c27.stop && c27.remove && !c27.draw_one_more);
@@ -542,7 +662,12 @@ fn eve_events_1_to_12_all_have_f() {
         assert!(e.reinforcements.is_empty(), "event {n}");
         assert_ne!(e.effect, EventEffect::None, "event {n}");
     }
-    let with_f: Vec<u32> = t.events.iter().filter(|e| !e.force_draw).map(|e| e.number).collect();
+    let with_f: Vec<u32> = t
+        .events
+        .iter()
+        .filter(|e| !e.force_draw)
+        .map(|e| e.number)
+        .collect();
     assert_eq!(with_f, vec![15, 20, 21, 22]);
 }
 
@@ -550,22 +675,31 @@ fn eve_events_1_to_12_all_have_f() {
 fn eve_event_15_scales_legionnaires_only() {
     let t = tables();
     let e = t.event(15).expect("15");
-    let r: Vec<(CreatureKind, u8, bool)> =
-        e.reinforcements.iter().map(|r| (r.kind, r.count, r.per_corporation)).collect();
+    let r: Vec<(CreatureKind, u8, bool)> = e
+        .reinforcements
+        .iter()
+        .map(|r| (r.kind, r.count, r.per_corporation))
+        .collect();
     assert_eq!(r, vec![(Cen, 1, false), (Nec, 1, false), (Leg, 2, true)]);
     assert!(!e.force_draw);
     assert_eq!(e.effect, EventEffect::None);
-    assert!(t.events.iter().filter(|e| e.number != 15).all(|e| e
-        .reinforcements
+    assert!(t
+        .events
         .iter()
-        .all(|r| !r.per_corporation)));
+        .filter(|e| e.number != 15)
+        .all(|e| e.reinforcements.iter().all(|r| !r.per_corporation)));
 }
 
 #[test]
 fn eve_fixed_reinforcements_of_events_20_to_22_and_plus_f() {
     let t = tables();
     let r = |n: u32| -> Vec<(CreatureKind, u8)> {
-        t.event(n).expect("event").reinforcements.iter().map(|r| (r.kind, r.count)).collect()
+        t.event(n)
+            .expect("event")
+            .reinforcements
+            .iter()
+            .map(|r| (r.kind, r.count))
+            .collect()
     };
     assert_eq!(r(20), vec![(Sta, 2)]);
     assert_eq!(r(21), vec![(Nep, 1), (Nec, 1), (Leg, 1)]);
@@ -580,11 +714,29 @@ fn eve_fixed_reinforcements_of_events_20_to_22_and_plus_f() {
 fn eve_effects_and_durations() {
     let t = tables();
     let ev = |n: u32| t.event(n).expect("event").clone();
-    assert_eq!((ev(1).effect, ev(1).duration), (EventEffect::CloseCombatPhobia, EventDuration::RestOfRound));
-    assert_eq!((ev(8).effect, ev(8).duration), (EventEffect::InterceptedOrders, EventDuration::TargetsNextTurn));
-    assert_eq!((ev(21).effect, ev(21).duration), (EventEffect::NephariteTimeRift, EventDuration::DlTurn));
-    assert_eq!((ev(28).effect, ev(28).duration), (EventEffect::Surrounded, EventDuration::DlStep2));
-    assert_eq!((ev(2).effect, ev(2).duration), (EventEffect::DarkTeleportation, EventDuration::Instant));
+    assert_eq!(
+        (ev(1).effect, ev(1).duration),
+        (EventEffect::CloseCombatPhobia, EventDuration::RestOfRound)
+    );
+    assert_eq!(
+        (ev(8).effect, ev(8).duration),
+        (
+            EventEffect::InterceptedOrders,
+            EventDuration::TargetsNextTurn
+        )
+    );
+    assert_eq!(
+        (ev(21).effect, ev(21).duration),
+        (EventEffect::NephariteTimeRift, EventDuration::DlTurn)
+    );
+    assert_eq!(
+        (ev(28).effect, ev(28).duration),
+        (EventEffect::Surrounded, EventDuration::DlStep2)
+    );
+    assert_eq!(
+        (ev(2).effect, ev(2).duration),
+        (EventEffect::DarkTeleportation, EventDuration::Instant)
+    );
     for n in [15, 18, 19, 20, 30] {
         assert_eq!(ev(n).effect, EventEffect::None, "event {n}");
     }
@@ -599,11 +751,19 @@ fn dtc_ce_2_deck_has_22_cards() {
     assert_eq!(t.dt_deck().len(), 22);
     assert_eq!(t.dt_cards.len(), 11);
     assert!(t.dt_cards.iter().all(|c| c.copies == 2));
-    let reactions: Vec<DtCardKind> =
-        t.dt_cards.iter().filter(|c| c.reaction).map(|c| c.kind).collect();
+    let reactions: Vec<DtCardKind> = t
+        .dt_cards
+        .iter()
+        .filter(|c| c.reaction)
+        .map(|c| c.kind)
+        .collect();
     assert_eq!(
         reactions,
-        vec![DtCardKind::LastStand, DtCardKind::CombatAura, DtCardKind::DudRound]
+        vec![
+            DtCardKind::LastStand,
+            DtCardKind::CombatAura,
+            DtCardKind::DudRound
+        ]
     );
 }
 
@@ -623,8 +783,24 @@ fn dor_deck_has_6_cards() {
 fn sec_18_cards_rewards_and_penalties() {
     let t = tables();
     let want: [(i32, i32); 18] = [
-        (3, -1), (4, -2), (4, -2), (4, -2), (3, -1), (4, -2), (3, -1), (3, -1), (3, -2),
-        (4, -2), (4, -1), (3, -1), (3, -1), (3, -1), (4, -2), (3, -1), (2, -1), (3, -1),
+        (3, -1),
+        (4, -2),
+        (4, -2),
+        (4, -2),
+        (3, -1),
+        (4, -2),
+        (3, -1),
+        (3, -1),
+        (3, -2),
+        (4, -2),
+        (4, -1),
+        (3, -1),
+        (3, -1),
+        (3, -1),
+        (4, -2),
+        (3, -1),
+        (2, -1),
+        (3, -1),
     ];
     assert_eq!(t.secondary.len(), 18);
     for (i, (s, f)) in want.into_iter().enumerate() {
@@ -647,7 +823,16 @@ fn cmd_3_commander_penalty_is_minus_2_on_every_card() {
 fn with_file(name: &str, text: String) -> Vec<(&'static str, String)> {
     FILES
         .iter()
-        .map(|(n, t)| (*n, if *n == name { text.clone() } else { (*t).to_string() }))
+        .map(|(n, t)| {
+            (
+                *n,
+                if *n == name {
+                    text.clone()
+                } else {
+                    (*t).to_string()
+                },
+            )
+        })
         .collect()
 }
 
@@ -655,11 +840,21 @@ fn with_file(name: &str, text: String) -> Vec<(&'static str, String)> {
 /// replaced by `replace`. Returns the error and the 1-based line edited.
 fn broken(name: &str, find: &str, replace: &str) -> (ContentError, usize) {
     let original = FILES.iter().find(|(n, _)| *n == name).expect("file").1;
-    let line = original.lines().position(|l| l.contains(find)).expect("pattern") + 1;
+    let line = original
+        .lines()
+        .position(|l| l.contains(find))
+        .expect("pattern")
+        + 1;
     let text: Vec<String> = original
         .lines()
         .enumerate()
-        .map(|(i, l)| if i + 1 == line { l.replacen(find, replace, 1) } else { l.to_string() })
+        .map(|(i, l)| {
+            if i + 1 == line {
+                l.replacen(find, replace, 1)
+            } else {
+                l.to_string()
+            }
+        })
         .collect();
     let files = with_file(name, text.join("\n"));
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
@@ -684,22 +879,46 @@ fn rnk_2_ranks_out_of_order_names_line() {
 
 #[test]
 fn for_unknown_creature_names_line() {
-    let (e, line) = broken("ce/force_cards.toml", "\"2 Legionnaires\" }", "\"2 Legionaires\" }");
-    assert_eq!((e.file.as_str(), e.line), ("ce/force_cards.toml", line), "{e}");
+    let (e, line) = broken(
+        "ce/force_cards.toml",
+        "\"2 Legionnaires\" }",
+        "\"2 Legionaires\" }",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/force_cards.toml", line),
+        "{e}"
+    );
     assert!(e.message.contains("unknown creature `Legionaires`"), "{e}");
 }
 
 #[test]
 fn dlb_2_unknown_creature_kind_names_line() {
-    let (e, line) = broken("ce/creatures.toml", "kind = \"razide\"", "kind = \"gargoyle\"");
-    assert_eq!((e.file.as_str(), e.line), ("ce/creatures.toml", line), "{e}");
+    let (e, line) = broken(
+        "ce/creatures.toml",
+        "kind = \"razide\"",
+        "kind = \"gargoyle\"",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/creatures.toml", line),
+        "{e}"
+    );
     assert!(e.message.contains("unknown creature"), "{e}");
 }
 
 #[test]
 fn dlb_2_bad_dice_string_names_line() {
-    let (e, line) = broken("ce/creatures.toml", "\"2W 1R / 3W 1R / 1+W / 3\"", "\"2W 1X / 3W 1R / 1+W / 3\"");
-    assert_eq!((e.file.as_str(), e.line), ("ce/creatures.toml", line), "{e}");
+    let (e, line) = broken(
+        "ce/creatures.toml",
+        "\"2W 1R / 3W 1R / 1+W / 3\"",
+        "\"2W 1X / 3W 1R / 1+W / 3\"",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/creatures.toml", line),
+        "{e}"
+    );
     assert!(e.message.contains("bad dice `2W 1X`"), "{e}");
 }
 
@@ -707,9 +926,25 @@ fn dlb_2_bad_dice_string_names_line() {
 fn dlb_2_creature_without_6_bands_names_line() {
     let (e, line) = broken("ce/creatures.toml", "  \"5B / — / 2+B / 10\",", "");
     // The error points at the `bands` array of the Ezoghoul.
-    let text = FILES.iter().find(|(n, _)| *n == "ce/creatures.toml").expect("file").1;
-    let bands_line = text.lines().take(line).enumerate().filter(|(_, l)| l.starts_with("bands")).last().expect("bands").0 + 1;
-    assert_eq!((e.file.as_str(), e.line), ("ce/creatures.toml", bands_line), "{e}");
+    let text = FILES
+        .iter()
+        .find(|(n, _)| *n == "ce/creatures.toml")
+        .expect("file")
+        .1;
+    let bands_line = text
+        .lines()
+        .take(line)
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("bands"))
+        .last()
+        .expect("bands")
+        .0
+        + 1;
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/creatures.toml", bands_line),
+        "{e}"
+    );
     assert!(e.message.contains("exactly 6"), "{e}");
 }
 
@@ -725,26 +960,67 @@ fn wpn_bad_weapon_dice_and_no_attack_name_line() {
     assert_eq!((e.file.as_str(), e.line), ("ce/weapons.toml", line), "{e}");
     assert!(e.message.contains("bad weapon dice"), "{e}");
     // The Punisher Short Sword with no CC has no attack at all.
-    let original = FILES.iter().find(|(n, _)| *n == "ce/weapons.toml").expect("file").1;
-    let id_line = original.lines().position(|l| l.contains("\"punisher_short_sword\"")).expect("id") + 1;
-    let cc_line = original.lines().skip(id_line).position(|l| l.starts_with("cc =")).expect("cc") + id_line;
-    let text: Vec<&str> = original.lines().enumerate().filter(|(i, _)| *i != cc_line).map(|(_, l)| l).collect();
+    let original = FILES
+        .iter()
+        .find(|(n, _)| *n == "ce/weapons.toml")
+        .expect("file")
+        .1;
+    let id_line = original
+        .lines()
+        .position(|l| l.contains("\"punisher_short_sword\""))
+        .expect("id")
+        + 1;
+    let cc_line = original
+        .lines()
+        .skip(id_line)
+        .position(|l| l.starts_with("cc ="))
+        .expect("cc")
+        + id_line;
+    let text: Vec<&str> = original
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != cc_line)
+        .map(|(_, l)| l)
+        .collect();
     let files = with_file("ce/weapons.toml", text.join("\n"));
     let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
     let e = load_ce_tables(&refs).expect_err("no attack");
-    assert_eq!((e.file.as_str(), e.line), ("ce/weapons.toml", id_line), "{e}");
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/weapons.toml", id_line),
+        "{e}"
+    );
     assert!(e.message.contains("no attack"), "{e}");
 }
 
 #[test]
 fn for_1_duplicate_and_missing_card_numbers_name_line() {
-    let (e, line) = broken("ce/force_cards.toml", "numbers = \"24\"", "numbers = \"23\"");
-    assert_eq!((e.file.as_str(), e.line), ("ce/force_cards.toml", line), "{e}");
+    let (e, line) = broken(
+        "ce/force_cards.toml",
+        "numbers = \"24\"",
+        "numbers = \"23\"",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/force_cards.toml", line),
+        "{e}"
+    );
     assert!(e.message.contains("duplicate force card 23"), "{e}");
-    let (e, _) = broken("ce/force_cards.toml", "numbers = \"24\"", "numbers = \"45\"");
+    let (e, _) = broken(
+        "ce/force_cards.toml",
+        "numbers = \"24\"",
+        "numbers = \"45\"",
+    );
     assert!(e.message.contains("out of range"), "{e}");
-    let (e, _) = broken("ce/force_cards.toml", "numbers = \"36\"", "numbers = \"37\"");
-    assert!(e.line > 0 && e.message.contains("duplicate force card 37"), "{e}");
+    let (e, _) = broken(
+        "ce/force_cards.toml",
+        "numbers = \"36\"",
+        "numbers = \"37\"",
+    );
+    assert!(
+        e.line > 0 && e.message.contains("duplicate force card 37"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -758,13 +1034,21 @@ fn eve_missing_and_duplicate_event_numbers_name_line() {
 
 #[test]
 fn eve_unknown_effect_names_line() {
-    let (e, line) = broken("ce/events.toml", "effect = \"mitosis\"", "effect = \"meiosis\"");
+    let (e, line) = broken(
+        "ce/events.toml",
+        "effect = \"mitosis\"",
+        "effect = \"meiosis\"",
+    );
     assert_eq!((e.file.as_str(), e.line), ("ce/events.toml", line), "{e}");
 }
 
 #[test]
 fn dtc_ce_2_deck_not_22_is_an_error() {
-    let (e, _) = broken("ce/dt_cards.toml", "name = \"Medic\", copies = 2", "name = \"Medic\", copies = 3");
+    let (e, _) = broken(
+        "ce/dt_cards.toml",
+        "name = \"Medic\", copies = 2",
+        "name = \"Medic\", copies = 3",
+    );
     assert_eq!(e.file, "ce/dt_cards.toml");
     assert!(e.line > 0 && e.message.contains("must total 22"), "{e}");
 }
@@ -778,14 +1062,25 @@ fn dor_deck_not_6_is_an_error() {
 
 #[test]
 fn sec_unknown_field_names_line() {
-    let (e, line) = broken("ce/secondary.toml", "commander_penalty = -2 },", "commander_penaltyy = -2 },");
-    assert_eq!((e.file.as_str(), e.line), ("ce/secondary.toml", line), "{e}");
+    let (e, line) = broken(
+        "ce/secondary.toml",
+        "commander_penalty = -2 },",
+        "commander_penaltyy = -2 },",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/secondary.toml", line),
+        "{e}"
+    );
 }
 
 #[test]
 fn cor_missing_file_is_an_error() {
-    let files: Vec<(&str, &str)> =
-        FILES.iter().copied().filter(|(n, _)| *n != "ce/corporations.toml").collect();
+    let files: Vec<(&str, &str)> = FILES
+        .iter()
+        .copied()
+        .filter(|(n, _)| *n != "ce/corporations.toml")
+        .collect();
     let e = load_ce_tables(&files).expect_err("missing file");
     assert_eq!(e.file, "ce/corporations.toml");
 }

@@ -166,7 +166,9 @@ fn parse_weapon_dice(s: &str) -> Result<Option<WeaponDice>, String> {
         return Ok(None);
     }
     let bad = || {
-        format!("bad weapon dice `{s}`: expected rank dice 0..=3, optionally `+` extras, like `3+1R`")
+        format!(
+            "bad weapon dice `{s}`: expected rank dice 0..=3, optionally `+` extras, like `3+1R`"
+        )
     };
     let (rank, extra) = match s.split_once('+') {
         Some((r, e)) => (r.trim(), Some(e.trim())),
@@ -177,7 +179,10 @@ fn parse_weapon_dice(s: &str) -> Result<Option<WeaponDice>, String> {
         return Err(bad());
     }
     let extra = match extra {
-        Some(e) => parse_dice(e).ok().filter(|d| !d.is_empty()).ok_or_else(bad)?,
+        Some(e) => parse_dice(e)
+            .ok()
+            .filter(|d| !d.is_empty())
+            .ok_or_else(bad)?,
         None => Vec::new(),
     };
     if rank_dice == 0 && extra.is_empty() {
@@ -208,9 +213,9 @@ fn parse_creature_name(s: &str) -> Result<CreatureKind, String> {
 /// One figure group: `2 Legionnaires`.
 fn parse_group(s: &str) -> Result<(CreatureKind, u8), String> {
     let s = s.trim();
-    let (count, name) = s
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("bad figures `{s}`: expected a count and a creature, like `2 Legionnaires`"))?;
+    let (count, name) = s.split_once(char::is_whitespace).ok_or_else(|| {
+        format!("bad figures `{s}`: expected a count and a creature, like `2 Legionnaires`")
+    })?;
     let count: u8 = count
         .parse()
         .ok()
@@ -258,7 +263,9 @@ fn parse_specialty(s: &str) -> Result<Specialty, String> {
         "CC" => Ok(Specialty::CloseCombat),
         "FA" => Ok(Specialty::Firearms),
         "TE" => Ok(Specialty::Tech),
-        other => Err(format!("unknown specialty icon `{other}` (expected CC, FA or TE)")),
+        other => Err(format!(
+            "unknown specialty icon `{other}` (expected CC, FA or TE)"
+        )),
     }
 }
 
@@ -268,7 +275,9 @@ fn parse_attack_type(s: &str) -> Result<AttackType, String> {
         "CC" => Ok(AttackType::CloseCombat),
         "FA" => Ok(AttackType::Firearm),
         "TE" => Ok(AttackType::Tech),
-        other => Err(format!("unknown attack type `{other}` (expected CC, FA or TE)")),
+        other => Err(format!(
+            "unknown attack type `{other}` (expected CC, FA or TE)"
+        )),
     }
 }
 
@@ -328,12 +337,18 @@ fn check_numbering(
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
     for &(n, at) in numbers {
         if n == 0 || n > max {
-            return Err(src.err(at, format!("{what} {n} is out of range: numbers must be 1..={max}")));
+            return Err(src.err(
+                at,
+                format!("{what} {n} is out of range: numbers must be 1..={max}"),
+            ));
         }
         if let Some(&first) = seen.get(&n) {
             return Err(src.err(
                 at,
-                format!("duplicate {what} {n} (already on line {})", src.line_of(first)),
+                format!(
+                    "duplicate {what} {n} (already on line {})",
+                    src.line_of(first)
+                ),
             ));
         }
         seen.insert(n, at);
@@ -612,7 +627,10 @@ fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
             None => None,
         };
         if row.swing && cc.is_none() {
-            return Err(src.at(&row.id, format!("weapon `{id}` has a swing but no close combat dice")));
+            return Err(src.at(
+                &row.id,
+                format!("weapon `{id}` has a swing but no close combat dice"),
+            ));
         }
         let fa = match &row.fa {
             Some(fa) => {
@@ -777,7 +795,10 @@ fn load_creatures(src: Src<'_>) -> Result<Vec<CreatureDef>, ContentError> {
         if cells.len() != BANDS {
             return Err(src.at(
                 &row.bands,
-                format!("creature `{kind}` has {} bands; it needs exactly {BANDS}", cells.len()),
+                format!(
+                    "creature `{kind}` has {} bands; it needs exactly {BANDS}",
+                    cells.len()
+                ),
             ));
         }
         let mut bands = Vec::new();
@@ -833,7 +854,11 @@ fn load_terrain(src: Src<'_>) -> Result<Vec<TerrainBand>, ContentError> {
         if usize::from(*row.band.get_ref()) != i + 1 || i >= BANDS {
             return Err(src.at(
                 &row.band,
-                format!("terrain bands must be 1..={BANDS} in order: found {} at position {}", row.band.get_ref(), i + 1),
+                format!(
+                    "terrain bands must be 1..={BANDS} in order: found {} at position {}",
+                    row.band.get_ref(),
+                    i + 1
+                ),
             ));
         }
         let trap_dice = cell(src, &row.trap_dice, parse_dice(row.trap_dice.get_ref()))?;
@@ -854,7 +879,10 @@ fn load_terrain(src: Src<'_>) -> Result<Vec<TerrainBand>, ContentError> {
         });
     }
     if out.len() != BANDS {
-        return Err(src.at_end(format!("{} terrain bands; there must be {BANDS}", out.len())));
+        return Err(src.at_end(format!(
+            "{} terrain bands; there must be {BANDS}",
+            out.len()
+        )));
     }
     Ok(out)
 }
@@ -898,12 +926,10 @@ fn load_force_cards(src: Src<'_>) -> Result<Vec<ForceCardDef>, ContentError> {
                 }
                 opts
             }
-            _ => {
-                return Err(src.at(
-                    &row.numbers,
-                    "a force card needs either `figures = \"...\"` or `choice = [two or more options]`",
-                ))
-            }
+            _ => return Err(src.at(
+                &row.numbers,
+                "a force card needs either `figures = \"...\"` or `choice = [two or more options]`",
+            )),
         };
         let (mut draw_one_more, mut stop, mut remove) = (false, false, false);
         for flag in &row.flags {
@@ -1004,7 +1030,10 @@ fn load_events(src: Src<'_>) -> Result<Vec<EventDef>, ContentError> {
             }
         };
         if reinforcements.is_empty() && !force_draw && row.effect == EventEffect::None {
-            return Err(src.at(&row.number, "an event must place figures, draw (F) or have an effect"));
+            return Err(src.at(
+                &row.number,
+                "an event must place figures, draw (F) or have an effect",
+            ));
         }
         numbers.push((*row.number.get_ref(), row.number.span().start));
         events.push(EventDef {
@@ -1126,7 +1155,10 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
         if usize::try_from(n).ok() != Some(i + 1) || n > SECONDARY {
             return Err(src.at(
                 &row.number,
-                format!("secondary missions must be 1..={SECONDARY} in order: found {n} at position {}", i + 1),
+                format!(
+                    "secondary missions must be 1..={SECONDARY} in order: found {n} at position {}",
+                    i + 1
+                ),
             ));
         }
         if *row.success.get_ref() <= 0 {
@@ -1136,7 +1168,10 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
             return Err(src.at(&row.failure, "failure PP must be negative"));
         }
         if *row.commander_penalty.get_ref() > 0 {
-            return Err(src.at(&row.commander_penalty, "commander penalty must be 0 or negative"));
+            return Err(src.at(
+                &row.commander_penalty,
+                "commander penalty must be 0 or negative",
+            ));
         }
         out.push(SecondaryDef {
             number: n,
@@ -1195,7 +1230,10 @@ mod tests {
     #[test]
     fn dlb_2_cell_notation() {
         let c = parse_creature_cell("2R / 2W / 0+W / 1").expect("cell");
-        assert_eq!((c.cc, c.fa, c.dv, c.defense_die, c.pp), (vec![R, R], vec![W, W], 0, Some(W), 1));
+        assert_eq!(
+            (c.cc, c.fa, c.dv, c.defense_die, c.pp),
+            (vec![R, R], vec![W, W], 0, Some(W), 1)
+        );
         let c = parse_creature_cell("5R / — / 2+R / 8").expect("cell");
         assert!(c.fa.is_empty());
         let c = parse_creature_cell("3W / 4W / 1 / 3").expect("cell");
@@ -1214,12 +1252,18 @@ mod tests {
         assert!(parse_numbers("3-1").is_err());
         assert!(parse_numbers("a").is_err());
         use CreatureKind::{Centurion, Legionnaire, Necromutant, PraetorianStalker};
-        assert_eq!(parse_option("2 Legionnaires"), Ok(vec![Legionnaire, Legionnaire]));
+        assert_eq!(
+            parse_option("2 Legionnaires"),
+            Ok(vec![Legionnaire, Legionnaire])
+        );
         assert_eq!(
             parse_option("1 Centurion + 1 Necromutant"),
             Ok(vec![Centurion, Necromutant])
         );
-        assert_eq!(parse_option("1 Praetorian Stalker"), Ok(vec![PraetorianStalker]));
+        assert_eq!(
+            parse_option("1 Praetorian Stalker"),
+            Ok(vec![PraetorianStalker])
+        );
         assert_eq!(parse_option("none"), Ok(vec![]));
         let e = parse_option("1 Goblin").expect_err("goblin");
         assert!(e.contains("unknown creature `Goblin`"), "{e}");
