@@ -455,7 +455,9 @@ fn dlb_2_creature_cells() {
 fn dlb_3_terrain_rows() {
     let t = tables();
     // band, trap dice, terminal, turret, trap, portal DV, PP terminal/turret/trap/portal
-    let want: [(u8, Vec<DieColor>, [u8; 4], [u8; 4]); 6] = [
+    /// band, trap dice, DVs, PPs.
+    type Row = (u8, Vec<DieColor>, [u8; 4], [u8; 4]);
+    let want: [Row; 6] = [
         (1, vec![W, W, W], [1, 1, 0, 2], [2, 3, 1, 4]),
         (2, vec![W, W, R], [1, 1, 0, 2], [2, 3, 1, 4]),
         (3, vec![W, R, R], [2, 2, 1, 2], [3, 4, 2, 5]),
