@@ -464,3 +464,95 @@ pub struct CeTables {
     /// SEC.
     pub secondary: Vec<SecondaryDef>,
 }
+
+impl DiceFaces {
+    /// The hit faces of a colour.
+    pub fn hit_faces(&self, color: DieColor) -> &[u8] {
+        match color {
+            DieColor::White => &self.white,
+            DieColor::Red => &self.red,
+            DieColor::Black => &self.black,
+        }
+    }
+}
+
+impl CeTables {
+    /// The DL band of a rank (DLB-1): `ceil(rank / 2)`, clamped to 1..=6.
+    pub const fn band_for_rank(rank: u8) -> u8 {
+        let r = if rank < 1 {
+            1
+        } else if rank > 12 {
+            12
+        } else {
+            rank
+        };
+        r.div_ceil(2)
+    }
+
+    /// The rank card of `rank` (1..=12).
+    pub fn rank(&self, rank: u8) -> Option<&RankCard> {
+        self.ranks.iter().find(|r| r.rank == rank)
+    }
+
+    /// A corporation and its roster.
+    pub fn corporation(&self, id: Corporation) -> Option<&CorporationDef> {
+        self.corporations.iter().find(|c| c.id == id)
+    }
+
+    /// A weapon by id (`plasma_carbine`).
+    pub fn weapon(&self, id: &str) -> Option<&WeaponDef> {
+        self.weapons.iter().find(|w| w.id == id)
+    }
+
+    /// A non-weapon equipment card by id (`smoke_grenade`).
+    pub fn equipment(&self, id: &str) -> Option<&EquipmentDef> {
+        self.equipment.iter().find(|e| e.id == id)
+    }
+
+    /// A creature row of the DL board.
+    pub fn creature(&self, kind: CreatureKind) -> Option<&CreatureDef> {
+        self.creatures.iter().find(|c| c.kind == kind)
+    }
+
+    /// A creature's stats at `band` (1..=6).
+    pub fn creature_stats(&self, kind: CreatureKind, band: u8) -> Option<&CreatureStats> {
+        let i = usize::from(band).checked_sub(1)?;
+        self.creature(kind)?.bands.get(i)
+    }
+
+    /// The terrain row of `band` (1..=6).
+    pub fn terrain(&self, band: u8) -> Option<&TerrainBand> {
+        self.terrain.iter().find(|t| t.band == band)
+    }
+
+    /// A force card by printed number (1..=44).
+    pub fn force_card(&self, number: u32) -> Option<&ForceCardDef> {
+        self.force_cards.iter().find(|c| c.number == number)
+    }
+
+    /// An event by printed number (1..=30).
+    pub fn event(&self, number: u32) -> Option<&EventDef> {
+        self.events.iter().find(|e| e.number == number)
+    }
+
+    /// A secondary mission by number (1..=18).
+    pub fn secondary(&self, number: u32) -> Option<&SecondaryDef> {
+        self.secondary.iter().find(|s| s.number == number)
+    }
+
+    /// The Doomtrooper deck, one entry per physical card, in table order.
+    pub fn dt_deck(&self) -> Vec<DtCardKind> {
+        self.dt_cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.kind, usize::from(c.copies)))
+            .collect()
+    }
+
+    /// The door deck, one entry per physical card, in table order.
+    pub fn door_deck(&self) -> Vec<DoorCardKind> {
+        self.door_cards
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.kind, usize::from(c.copies)))
+            .collect()
+    }
+}
