@@ -1,1 +1,31 @@
-//! The game state machine (placeholder until the engine lands).
+//! The game: setup, commands, events, rejections, legal commands and
+//! per-viewer views. Pure and deterministic: chance comes from a [`Dice`]
+//! argument, and nothing here reads a clock or does I/O.
+//!
+//! [`Dice`]: crate::dice::Dice
+
+mod actions;
+mod apply;
+mod combat;
+pub mod command;
+mod dark_legion;
+mod decisions;
+pub mod event;
+mod force;
+pub mod ids;
+mod legal;
+mod movement;
+mod positions;
+pub mod rejection;
+pub mod setup;
+pub mod state;
+mod turns;
+pub mod view;
+
+pub use command::{CardPlay, Command};
+pub use event::{DieRoll, Event, MissionResult, Place};
+pub use ids::{FigureId, Seat, Side, Viewer};
+pub use rejection::Rejection;
+pub use setup::{DarkLegionSetup, SeatSetup, Setup, SetupError};
+pub use state::{Decision, Figure, FigureKind, Game, Phase};
+pub use view::GameView;

@@ -108,6 +108,10 @@ pub enum Rejection {
     SpecialNotAvailable,
     #[error("overrun is not available now")]
     OverrunNotAvailable,
+    #[error("that card is not available in this version of the engine")]
+    ItemUnavailable,
+    #[error("no figure is activated")]
+    NoActiveFigure,
 }
 
 impl Rejection {

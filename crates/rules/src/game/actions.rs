@@ -1,0 +1,521 @@
+//! Actions of figures (core TRN-4..7): checks first, then changes, so a
+//! rejected command leaves the game untouched.
+
+use super::command::{CardPlay, Command};
+use super::event::{Event, Place};
+use super::ids::{FigureId, Side};
+use super::rejection::Rejection;
+use super::state::{Activation, Game, LastAction, Phase, Token, TokenState};
+use crate::content::missions::TokenKind;
+use crate::content::tables::{DtCardKind, EquipmentEffect};
+use crate::content::AttackType;
+use crate::dice::{Dice, DieColor};
+use crate::geometry::{line_of_sight, Square};
+
+/// How an action will be paid for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cost {
+    /// One of the figure's actions.
+    Action,
+    /// One of Dark Influence's single actions (event 9).
+    DarkInfluence,
+    /// Free.
+    Free,
+}
+
+impl Game {
+    /// The side whose figures act now, if any.
+    pub(crate) fn acting_side(&self) -> Option<Side> {
+        match self.phase {
+            Phase::Corporation { team } => Some(Side::Team(team)),
+            Phase::DarkLegion { step: super::state::DlStep::Activation } => Some(Side::DarkLegion),
+            _ => None,
+        }
+    }
+
+    /// May `figure` take an action now (TRN-4..6, DL-5)? `needs_board`:
+    /// the action needs the figure on the board.
+    pub(crate) fn check_actor(&self, figure: FigureId, needs_board: bool, cost: Cost) -> Result<Cost, Rejection> {
+        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+        let side = self.acting_side().ok_or(Rejection::WrongPhase)?;
+        if f.side() != side {
+            return Err(Rejection::NotYourFigure);
+        }
+        match f.place {
+            Place::Board { .. } => {}
+            Place::Waiting { .. } if !needs_board => {}
+            Place::Waiting { .. } => return Err(Rejection::FigureNotOnBoard),
+            _ => return Err(Rejection::FigureNotOnBoard),
+        }
+        if cost == Cost::Free {
+            return if f.turn.activation == Activation::Done {
+                Err(Rejection::AlreadyActivated)
+            } else {
+                Ok(Cost::Free)
+            };
+        }
+        match f.turn.activation {
+            Activation::Done => {
+                if side == Side::DarkLegion && self.effects.dark_influence > 0 {
+                    Ok(Cost::DarkInfluence)
+                } else {
+                    Err(Rejection::AlreadyActivated)
+                }
+            }
+            _ if f.turn.used >= f.turn.allowed => {
+                if f.turn.used >= 4 {
+                    Err(Rejection::ActionCapReached)
+                } else {
+                    Err(Rejection::NoActionsLeft)
+                }
+            }
+            _ => Ok(Cost::Action),
+        }
+    }
+
+    /// Make `figure` the active figure (ending another's activation).
+    pub(crate) fn activate(&mut self, figure: FigureId, events: &mut Vec<Event>) {
+        if self.active == Some(figure) {
+            return;
+        }
+        if let Some(other) = self.active.take() {
+            self.end_activation_of(other, events);
+        }
+        let f = &mut self.figures[figure.index()];
+        f.turn.activation = Activation::Active;
+        self.active = Some(figure);
+        events.push(Event::Activated { figure });
+    }
+
+    pub(crate) fn end_activation_of(&mut self, figure: FigureId, events: &mut Vec<Event>) {
+        let f = &mut self.figures[figure.index()];
+        if f.turn.activation == Activation::Active {
+            f.turn.activation = Activation::Done;
+            f.turn.phasing = false;
+            events.push(Event::ActivationEnded { figure });
+        }
+        if self.active == Some(figure) {
+            self.active = None;
+        }
+    }
+
+    /// Pay for an action that has passed every check.
+    fn begin_action(&mut self, figure: FigureId, cost: Cost, events: &mut Vec<Event>) {
+        self.overrun = None;
+        match cost {
+            Cost::DarkInfluence => {
+                // A single-action activation between activations.
+                if let Some(other) = self.active.take() {
+                    self.end_activation_of(other, events);
+                }
+                self.effects.dark_influence -= 1;
+                let f = &mut self.figures[figure.index()];
+                f.turn.allowed = f.turn.used + 1;
+                f.turn.activation = Activation::Active;
+                self.active = Some(figure);
+                events.push(Event::Activated { figure });
+            }
+            Cost::Action | Cost::Free => self.activate(figure, events),
+        }
+        if cost != Cost::Free {
+            self.figures[figure.index()].turn.used += 1;
+        }
+    }
+
+    /// After an action: a DL activation ends when its actions are spent.
+    fn end_action(&mut self, figure: FigureId, events: &mut Vec<Event>) {
+        let f = &self.figures[figure.index()];
+        if f.creature().is_some() && f.turn.used >= f.turn.allowed {
+            self.end_activation_of(figure, events);
+        }
+        if !self.figures[figure.index()].in_play() && self.active == Some(figure) {
+            self.active = None;
+        }
+    }
+
+    /// A Move action (MOV-1).
+    pub(crate) fn do_move(
+        &mut self,
+        figure: FigureId,
+        path: &[Square],
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
+        let cost = self.check_actor(figure, false, Cost::Action)?;
+        let targets = self.check_path(figure, path)?;
+        self.begin_action(figure, cost, events);
+        self.figures[figure.index()].turn.charge.clear();
+        self.execute_move(figure, path, &targets, dice, events);
+        let f = &mut self.figures[figure.index()];
+        f.turn.last = Some(LastAction::Move);
+        f.turn.boost = false;
+        self.end_action(figure, events);
+        Ok(())
+    }
+
+    /// An Attack action (ATK-2).
+    pub(crate) fn do_attack(
+        &mut self,
+        figure: FigureId,
+        target: FigureId,
+        attack: AttackType,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
+        let cost = self.check_actor(figure, true, Cost::Action)?;
+        let plan = self.check_attack(figure, target, attack)?;
+        self.begin_action(figure, cost, events);
+        self.resolve_attack(plan, dice, events);
+        self.end_action(figure, events);
+        Ok(())
+    }
+
+    /// A mission Special action (MSN-3).
+    pub(crate) fn do_special(&mut self, figure: FigureId, action: &str, events: &mut Vec<Event>) -> Result<(), Rejection> {
+        let cost = self.check_actor(figure, true, Cost::Action)?;
+        let f = &self.figures[figure.index()];
+        let def = self
+            .rules
+            .mission
+            .special_actions
+            .iter()
+            .find(|s| s.id == action)
+            .ok_or(Rejection::SpecialNotAvailable)?;
+        if f.team().is_none() {
+            return Err(Rejection::SpecialNotAvailable);
+        }
+        let at = f.square().ok_or(Rejection::FigureNotOnBoard)?;
+        let board = &self.rules.board;
+        let near = self.rules.mission.tokens.iter().any(|t| {
+            t.kind == def.adjacent_to && (t.square == at || self.walls.adjacent(board, at, t.square))
+        });
+        if !near {
+            return Err(Rejection::SpecialNotAvailable);
+        }
+        self.begin_action(figure, cost, events);
+        match self.specials.iter_mut().find(|(a, _)| a == action) {
+            Some((_, n)) => *n += 1,
+            None => self.specials.push((action.to_string(), 1)),
+        }
+        self.figures[figure.index()].turn.last = Some(LastAction::Other);
+        events.push(Event::SpecialDone { figure, action: action.to_string() });
+        self.end_action(figure, events);
+        Ok(())
+    }
+
+    fn item_effect(&self, figure: FigureId, item: &str) -> Result<EquipmentEffect, Rejection> {
+        if !self.figures[figure.index()].items.iter().any(|i| i == item) {
+            return Err(Rejection::ItemNotCarried);
+        }
+        self.rules
+            .tables
+            .equipment
+            .iter()
+            .find(|e| e.id == item)
+            .map(|e| e.effect)
+            .ok_or(Rejection::UnknownItem)
+    }
+
+    /// Use a carried item (ce.md EQI).
+    pub(crate) fn do_use_item(
+        &mut self,
+        figure: FigureId,
+        item: &str,
+        square: Option<Square>,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
+        let effect = self.item_effect(figure, item)?;
+        let board = &self.rules.board;
+        let free = matches!(effect, EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser);
+        let cost = self.check_actor(figure, !free, if free { Cost::Free } else { Cost::Action })?;
+        let at = self.figures[figure.index()].square();
+        match effect {
+            EquipmentEffect::CoagulantAutoinjector
+            | EquipmentEffect::SmokeGrenade
+            | EquipmentEffect::CombatMedicUnit => {}
+            EquipmentEffect::TimeBomb => {
+                let s = square.ok_or(Rejection::InvalidSquare)?;
+                let ok = at.is_some_and(|a| self.walls.adjacent(board, a, s))
+                    && board.passable(s)
+                    && self.figure_at(s).is_none()
+                    && self.token_at(s).is_none();
+                if !ok {
+                    return Err(Rejection::InvalidSquare);
+                }
+            }
+            EquipmentEffect::CommandHelmet => {
+                if self.figures[figure.index()].turn.allowed >= 4 {
+                    return Err(Rejection::ActionCapReached);
+                }
+            }
+            EquipmentEffect::MolecularPhaser => {}
+            _ => return Err(Rejection::ItemNotUsable),
+        }
+        self.begin_action(figure, cost, events);
+        let f = &mut self.figures[figure.index()];
+        if let Some(i) = f.items.iter().position(|x| x == item) {
+            f.items.remove(i); // Every usable item is discarded after use.
+        }
+        f.turn.last = Some(LastAction::Other);
+        events.push(Event::ItemUsed { figure, item: item.to_string() });
+        match effect {
+            EquipmentEffect::CoagulantAutoinjector => {
+                let (rolls, hits) = self.roll_pool(&[DieColor::Red; 3], 0, dice);
+                events.push(Event::AttackRolled { attacker: Some(figure), target: figure, attack: None, dice: rolls, hits });
+                self.heal(figure, hits, events);
+            }
+            EquipmentEffect::CombatMedicUnit => self.heal(figure, 3, events),
+            EquipmentEffect::SmokeGrenade => {
+                if let Some(tile) = at.and_then(|s| self.rules.board.tile_of(s)) {
+                    self.tiles[tile].smoke = true;
+                    events.push(Event::Smoke { tile });
+                }
+            }
+            EquipmentEffect::TimeBomb => {
+                if let (Some(s), Some(team)) = (square, self.figures[figure.index()].team()) {
+                    self.tokens.push(Token { square: s, kind: TokenState::Bomb { team } });
+                    events.push(Event::BombPlaced { square: s, team });
+                }
+            }
+            EquipmentEffect::CommandHelmet => self.figures[figure.index()].turn.allowed += 1,
+            EquipmentEffect::MolecularPhaser => self.figures[figure.index()].turn.phasing = true,
+            _ => {}
+        }
+        self.end_action(figure, events);
+        Ok(())
+    }
+
+    pub(crate) fn heal(&mut self, figure: FigureId, amount: u8, events: &mut Vec<Event>) {
+        let f = &mut self.figures[figure.index()];
+        let healed = amount.min(5 - f.health.min(5));
+        f.health += healed;
+        events.push(Event::Healed { figure, amount: healed, health: f.health });
+    }
+
+    /// TAC-2 overrun.
+    pub(crate) fn do_overrun(&mut self, figure: FigureId, events: &mut Vec<Event>) -> Result<(), Rejection> {
+        match self.overrun {
+            Some((f, s)) if f == figure && self.may_end_on(figure, s) => {
+                self.overrun = None;
+                self.set_place(figure, Place::Board { square: s });
+                events.push(Event::Relocated { figure, to: s });
+                Ok(())
+            }
+            _ => Err(Rejection::OverrunNotAvailable),
+        }
+    }
+
+    /// DTC-CE-1: play a Doomtrooper card.
+    pub(crate) fn do_play_card(
+        &mut self,
+        team: u8,
+        card: usize,
+        figure: FigureId,
+        play: &CardPlay,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
+        let kind = *self.teams[usize::from(team)].hand.get(card).ok_or(Rejection::NoSuchCard)?;
+        if self.card_played {
+            return Err(Rejection::CardLimitReached);
+        }
+        if self.effects.no_cards.contains(&team) {
+            return Err(Rejection::CardsForbidden);
+        }
+        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+        if f.team() != Some(team) {
+            return Err(Rejection::NotYourFigure);
+        }
+        if !f.in_play() {
+            return Err(Rejection::FigureNotOnBoard);
+        }
+        let mut relocate = None;
+        match play {
+            CardPlay::ExtraAction => {
+                if f.turn.activation == Activation::Done {
+                    return Err(Rejection::AlreadyActivated);
+                }
+                if f.turn.allowed >= 4 {
+                    return Err(Rejection::ActionCapReached);
+                }
+            }
+            CardPlay::Text { target, square } => match kind {
+                DtCardKind::Medic | DtCardKind::MovementBoost | DtCardKind::RapidReload | DtCardKind::WeakSpot => {}
+                DtCardKind::ControlDefenseSystem => {
+                    let t = target.ok_or(Rejection::InvalidChoice)?;
+                    let tf = self.figures.get(t.index()).ok_or(Rejection::NoSuchFigure)?;
+                    if tf.creature().is_none() || tf.square().is_none() {
+                        return Err(Rejection::InvalidChoice);
+                    }
+                }
+                DtCardKind::CommandingVoice => {
+                    let t = target.ok_or(Rejection::InvalidChoice)?;
+                    let tf = self.figures.get(t.index()).ok_or(Rejection::NoSuchFigure)?;
+                    let (Some(a), Some(b)) = (f.square(), tf.square()) else {
+                        return Err(Rejection::FigureNotOnBoard);
+                    };
+                    let seen = line_of_sight(&self.rules.board, &self.walls, self, a, b).is_clear();
+                    if tf.creature().is_none() || a.dist(b) > 6 || !seen {
+                        return Err(Rejection::InvalidChoice);
+                    }
+                }
+                DtCardKind::LimitedTeleportation => {
+                    let s = square.ok_or(Rejection::InvalidSquare)?;
+                    let from = f.square().ok_or(Rejection::FigureNotOnBoard)?;
+                    if !self.teleport_ok(figure, from, s) {
+                        return Err(Rejection::InvalidSquare);
+                    }
+                    relocate = Some(s);
+                }
+                // Reactions and Heroic Luck have windows the engine does
+                // not open yet; they still give +1 action.
+                DtCardKind::LastStand | DtCardKind::CombatAura | DtCardKind::DudRound | DtCardKind::HeroicLuck => {
+                    return Err(Rejection::CardNotPlayable)
+                }
+            },
+        }
+        // All checks passed.
+        self.overrun = None;
+        self.teams[usize::from(team)].hand.remove(card);
+        self.card_played = true;
+        let extra = matches!(play, CardPlay::ExtraAction);
+        events.push(Event::CardPlayed { seat: self.teams[usize::from(team)].seat, card: kind, extra_action: extra, figure });
+        let f = &mut self.figures[figure.index()];
+        match (play, kind) {
+            (CardPlay::ExtraAction, _) => f.turn.allowed += 1,
+            (_, DtCardKind::Medic) => self.heal(figure, 2, events),
+            (_, DtCardKind::MovementBoost) => f.turn.boost = true,
+            (_, DtCardKind::RapidReload) => f.turn.rapid_reload = true,
+            (_, DtCardKind::WeakSpot) => f.turn.weak_spot = true,
+            (CardPlay::Text { target: Some(t), .. }, DtCardKind::ControlDefenseSystem) => {
+                self.fixed_attack(*t, &[DieColor::Black; 3], Some(team), dice, events);
+            }
+            (CardPlay::Text { target: Some(t), .. }, DtCardKind::CommandingVoice) => {
+                self.figures[t.index()].skip_activation = true;
+            }
+            (_, DtCardKind::LimitedTeleportation) => {
+                if let Some(s) = relocate {
+                    self.set_place(figure, Place::Board { square: s });
+                    events.push(Event::Relocated { figure, to: s });
+                    // It counts as having ended a Move there (FOR-2).
+                    self.force_reveal_on_entry(figure, s, dice, events);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Limited Teleportation: an empty square of a tile sharing a side with
+    /// the DT's tile, not adjacent to a DL figure.
+    fn teleport_ok(&self, figure: FigureId, from: Square, to: Square) -> bool {
+        let b = &self.rules.board;
+        let (Some(ta), Some(tb)) = (b.tile_of(from), b.tile_of(to)) else {
+            return false;
+        };
+        let (oa, ob) = (b.tiles[ta].origin, b.tiles[tb].origin);
+        let touching = (oa.x - ob.x).abs() + (oa.y - ob.y).abs() == 8;
+        touching
+            && self.may_end_on(figure, to)
+            && !to.ring().iter().any(|n| {
+                self.figure_at(*n)
+                    .is_some_and(|o| self.figures[o.index()].creature().is_some() && self.walls.adjacent(b, to, *n))
+            })
+    }
+
+    /// End the active figure's activation (TRN-4, DL-5).
+    pub(crate) fn do_end_activation(&mut self, events: &mut Vec<Event>) -> Result<(), Rejection> {
+        let f = self.active.ok_or(Rejection::NoActiveFigure)?;
+        self.overrun = None;
+        self.end_activation_of(f, events);
+        Ok(())
+    }
+
+    /// The commands a figure of the acting side could take now (for
+    /// `legal()`): moves, attacks, specials, items, overrun.
+    pub(crate) fn figure_commands(&self, figure: FigureId, out: &mut Vec<Command>) {
+        let f = &self.figures[figure.index()];
+        if self.overrun.is_some_and(|(o, s)| o == figure && self.may_end_on(figure, s)) {
+            out.push(Command::Overrun { figure });
+        }
+        if self.check_actor(figure, false, Cost::Action).is_ok() {
+            for path in self.reachable(figure) {
+                out.push(Command::Move { figure, path });
+            }
+        }
+        if self.check_actor(figure, true, Cost::Action).is_ok() {
+            let enemies: Vec<FigureId> = self
+                .figures
+                .iter()
+                .filter(|t| t.square().is_some() && self.enemies(figure, t.id))
+                .map(|t| t.id)
+                .collect();
+            for t in enemies {
+                for attack in [AttackType::CloseCombat, AttackType::Firearm, AttackType::Tech] {
+                    if self.check_attack(figure, t, attack).is_ok() {
+                        out.push(Command::Attack { figure, target: t, attack });
+                    }
+                }
+            }
+            if f.team().is_some() {
+                for s in &self.rules.mission.special_actions {
+                    if let Some(at) = f.square() {
+                        let near = self.rules.mission.tokens.iter().any(|t| {
+                            t.kind == s.adjacent_to
+                                && (t.square == at || self.walls.adjacent(&self.rules.board, at, t.square))
+                        });
+                        if near {
+                            out.push(Command::Special { figure, action: s.id.clone() });
+                        }
+                    }
+                }
+            }
+        }
+        for item in &f.items {
+            let needs_square = self.item_effect(figure, item) == Ok(EquipmentEffect::TimeBomb);
+            if needs_square {
+                if let Some(at) = f.square() {
+                    for s in at.ring() {
+                        let c = Command::UseItem { figure, item: item.clone(), square: Some(s) };
+                        if self.clone_check_item(figure, item, Some(s)) {
+                            out.push(c);
+                        }
+                    }
+                }
+            } else if self.clone_check_item(figure, item, None) {
+                out.push(Command::UseItem { figure, item: item.clone(), square: None });
+            }
+        }
+    }
+
+    /// Would `UseItem` be accepted? (Checks only; no change.)
+    fn clone_check_item(&self, figure: FigureId, item: &str, square: Option<Square>) -> bool {
+        let Ok(effect) = self.item_effect(figure, item) else {
+            return false;
+        };
+        let free = matches!(effect, EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser);
+        if self.check_actor(figure, !free, if free { Cost::Free } else { Cost::Action }).is_err() {
+            return false;
+        }
+        let f = &self.figures[figure.index()];
+        let board = &self.rules.board;
+        match effect {
+            EquipmentEffect::CoagulantAutoinjector | EquipmentEffect::SmokeGrenade | EquipmentEffect::CombatMedicUnit => true,
+            EquipmentEffect::MolecularPhaser => !f.turn.phasing,
+            EquipmentEffect::CommandHelmet => f.turn.allowed < 4,
+            EquipmentEffect::TimeBomb => square.is_some_and(|s| {
+                f.square().is_some_and(|a| self.walls.adjacent(board, a, s))
+                    && board.passable(s)
+                    && self.figure_at(s).is_none()
+                    && self.token_at(s).is_none()
+            }),
+            _ => false,
+        }
+    }
+
+    /// Desk squares of the mission (features), for views and bots.
+    pub fn desks(&self) -> Vec<Square> {
+        self.rules.mission.tokens.iter().filter(|t| t.kind == TokenKind::Desk).map(|t| t.square).collect()
+    }
+}

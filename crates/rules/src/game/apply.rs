@@ -1,0 +1,256 @@
+//! `Game::apply`: one command from one seat, all or nothing.
+
+use super::command::Command;
+use super::event::Event;
+use super::ids::{FigureId, Seat, Side};
+use super::rejection::Rejection;
+use super::state::{DlStep, Game, Phase};
+use crate::content::Specialty;
+use crate::dice::Dice;
+
+/// Cards whose effects the engine does not implement yet; the draft does
+/// not offer them (see docs/RULES-COVERAGE.md).
+const UNAVAILABLE: &[&str] = &[
+    "manus_kit",
+    "manus_combo",
+    "gehenna_puker",
+    "nimrod_autocannon",
+    "grenade_launcher",
+    "dark_energy_shift",
+    "glyph_decrypter",
+];
+
+impl Game {
+    /// Apply `command` from `seat`.
+    ///
+    /// On success the game has changed and the returned events say how, in
+    /// order. All chance comes from `dice`.
+    ///
+    /// # Errors
+    /// A [`Rejection`] saying why the command is not legal now; the game is
+    /// then exactly as it was, and `dice` has not been used.
+    pub fn apply(&mut self, seat: Seat, command: Command, dice: &mut dyn Dice) -> Result<Vec<Event>, Rejection> {
+        let mut events = Vec::new();
+        self.dispatch(seat, command, dice, &mut events)?;
+        self.advance(dice, &mut events);
+        Ok(events)
+    }
+
+    fn team_of_seat(&self, seat: Seat) -> Option<u8> {
+        self.teams.iter().position(|t| t.seat == seat).map(|i| i as u8)
+    }
+
+    fn dispatch(&mut self, seat: Seat, command: Command, dice: &mut dyn Dice, events: &mut Vec<Event>) -> Result<(), Rejection> {
+        if self.phase == Phase::Finished {
+            return Err(Rejection::GameOver);
+        }
+        let my_team = self.team_of_seat(seat);
+        if my_team.is_none() && seat != self.dl.seat {
+            return Err(Rejection::NoSuchSeat);
+        }
+        // MOV-6: the pass-through flag may be toggled at any time.
+        if let Command::SetAllowPass { allow } = command {
+            let team = my_team.ok_or(Rejection::WrongPhase)?;
+            self.teams[usize::from(team)].allow_pass = allow;
+            return Ok(());
+        }
+        if let Some(head) = self.pending.front() {
+            if head.seat != seat {
+                return Err(if self.seat_to_act() == Some(seat) {
+                    Rejection::DecisionPending
+                } else {
+                    Rejection::NotYourTurn
+                });
+            }
+            let d = head.decision.clone();
+            self.check_answer(&d, &command)?;
+            self.answer(command, dice, events);
+            return Ok(());
+        }
+        match self.phase.clone() {
+            Phase::Equipment { order, next } => {
+                let team = order[next];
+                if my_team != Some(team) {
+                    return Err(Rejection::NotYourTurn);
+                }
+                match command {
+                    Command::PickEquipment { item, figure } => {
+                        self.check_pick(team, &item, figure)?;
+                        self.pick(team, item, figure, events);
+                    }
+                    Command::PassEquipment => {
+                        self.teams[usize::from(team)].passed = true;
+                        events.push(Event::EquipmentPassed { seat });
+                    }
+                    _ => return Err(Rejection::WrongPhase),
+                }
+                if let Phase::Equipment { order, next } = &mut self.phase {
+                    *next = (*next + 1) % order.len();
+                }
+                Ok(())
+            }
+            Phase::Corporation { team } => {
+                if my_team != Some(team) {
+                    return Err(Rejection::NotYourTurn);
+                }
+                self.figure_command(Side::Team(team), command, dice, events)
+            }
+            Phase::DarkLegion { step: DlStep::Activation } => {
+                if seat != self.dl.seat {
+                    return Err(Rejection::NotYourTurn);
+                }
+                self.figure_command(Side::DarkLegion, command, dice, events)
+            }
+            Phase::DarkLegion { .. } | Phase::Finished => Err(Rejection::NotYourTurn),
+        }
+    }
+
+    fn figure_command(&mut self, side: Side, command: Command, dice: &mut dyn Dice, events: &mut Vec<Event>) -> Result<(), Rejection> {
+        match command {
+            Command::Move { figure, path } => self.do_move(figure, &path, dice, events),
+            Command::Attack { figure, target, attack } => self.do_attack(figure, target, attack, dice, events),
+            Command::Special { figure, action } => self.do_special(figure, &action, events),
+            Command::UseItem { figure, item, square } => self.do_use_item(figure, &item, square, dice, events),
+            Command::Overrun { figure } => self.do_overrun(figure, events),
+            Command::PlayCard { card, figure, play } => match side {
+                Side::Team(team) => self.do_play_card(team, card, figure, &play, dice, events),
+                Side::DarkLegion => Err(Rejection::WrongPhase),
+            },
+            Command::EndActivation => self.do_end_activation(events),
+            Command::EndTurn => {
+                match side {
+                    Side::Team(team) => self.end_corporation_turn(team, dice, events),
+                    Side::DarkLegion => {
+                        self.end_dl_turn(events);
+                        self.next_marker(dice, events);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(Rejection::NoSuchDecision),
+        }
+    }
+
+    /// EQP-2..4: may `team` take `item` for `figure`?
+    pub(crate) fn check_pick(&self, team: u8, item: &str, figure: FigureId) -> Result<(), Rejection> {
+        let t = &self.teams[usize::from(team)];
+        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+        if f.team() != Some(team) {
+            return Err(Rejection::NotYourFigure);
+        }
+        let spec = f.specialty().unwrap_or(Specialty::Firearms);
+        let tables = &self.rules.tables;
+        let max_rank = t.start_rank + u8::from(t.corporation == crate::content::Corporation::Capitol);
+        let taken = |id: &str| {
+            self.figures
+                .iter()
+                .filter(|g| g.weapon.as_deref() == Some(id) || g.items.iter().any(|i| i == id))
+                .count()
+        };
+        if let Some(w) = tables.weapons.iter().find(|w| w.id == item) {
+            if w.copies.is_none() {
+                return Err(Rejection::NotEligible); // Base weapons come free.
+            }
+            if UNAVAILABLE.contains(&item) {
+                return Err(Rejection::ItemUnavailable);
+            }
+            if w.rank > max_rank {
+                return Err(Rejection::RankTooLow);
+            }
+            if w.cost > t.credits {
+                return Err(Rejection::NotAffordable);
+            }
+            if taken(item) >= usize::from(w.copies.unwrap_or(0)) {
+                return Err(Rejection::NoCopiesLeft);
+            }
+            let base = f.weapon.as_deref() == Some(super::state::base_weapon(spec));
+            if !w.icons.contains(&spec) || !base {
+                return Err(Rejection::NotEligible);
+            }
+            return Ok(());
+        }
+        let e = tables.equipment.iter().find(|e| e.id == item).ok_or(Rejection::UnknownItem)?;
+        if UNAVAILABLE.contains(&item) {
+            return Err(Rejection::ItemUnavailable);
+        }
+        if e.rank > max_rank {
+            return Err(Rejection::RankTooLow);
+        }
+        if e.cost > t.credits {
+            return Err(Rejection::NotAffordable);
+        }
+        if taken(item) >= usize::from(e.copies) {
+            return Err(Rejection::NoCopiesLeft);
+        }
+        if f.items.len() >= 3 {
+            return Err(Rejection::NotEligible);
+        }
+        if let Some(kind) = e.augment {
+            let has_aug = f
+                .items
+                .iter()
+                .any(|i| tables.equipment.iter().any(|d| &d.id == i && d.augment.is_some()));
+            let weapon = f.weapon.as_deref().and_then(|w| tables.weapons.iter().find(|d| d.id == w));
+            let fits = weapon.is_some_and(|w| match kind {
+                crate::content::AttackType::CloseCombat => w.cc.is_some(),
+                crate::content::AttackType::Firearm => w.fa.is_some(),
+                crate::content::AttackType::Tech => w.te.is_some(),
+            });
+            if has_aug || !fits {
+                return Err(Rejection::NotEligible);
+            }
+        }
+        Ok(())
+    }
+
+    fn pick(&mut self, team: u8, item: String, figure: FigureId, events: &mut Vec<Event>) {
+        let tables = &self.rules.tables;
+        let (cost, weapon) = match tables.weapons.iter().find(|w| w.id == item) {
+            Some(w) => (w.cost, true),
+            None => (tables.equipment.iter().find(|e| e.id == item).map_or(0, |e| e.cost), false),
+        };
+        let t = &mut self.teams[usize::from(team)];
+        t.credits = t.credits.saturating_sub(cost);
+        let f = &mut self.figures[figure.index()];
+        if weapon {
+            f.weapon = Some(item.clone());
+        } else {
+            f.items.push(item.clone());
+        }
+        events.push(Event::EquipmentPicked { seat: t.seat, figure, item });
+    }
+
+    /// Every item `team` could pick now, with a DT that may carry it.
+    pub(crate) fn pick_options(&self, team: u8) -> Vec<Command> {
+        let t = &self.teams[usize::from(team)];
+        let ids = self
+            .rules
+            .tables
+            .weapons
+            .iter()
+            .map(|w| w.id.as_str())
+            .chain(self.rules.tables.equipment.iter().map(|e| e.id.as_str()));
+        let mut out = Vec::new();
+        for id in ids {
+            for figure in t.figures {
+                if self.check_pick(team, id, figure).is_ok() {
+                    out.push(Command::PickEquipment { item: id.to_string(), figure });
+                }
+            }
+        }
+        out
+    }
+
+    /// The seat whose input the game waits for, if any.
+    pub fn seat_to_act(&self) -> Option<Seat> {
+        if let Some(p) = self.pending.front() {
+            return Some(p.seat);
+        }
+        match &self.phase {
+            Phase::Equipment { order, next } => Some(self.teams[usize::from(order[*next])].seat),
+            Phase::Corporation { team } => Some(self.teams[usize::from(*team)].seat),
+            Phase::DarkLegion { step: DlStep::Activation } => Some(self.dl.seat),
+            _ => None,
+        }
+    }
+}

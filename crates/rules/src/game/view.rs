@@ -1,0 +1,354 @@
+//! `Game::view`: what one viewer may see (core HID-1..3). Built fresh from
+//! the state, so nothing hidden can leak through a forgotten field: hidden
+//! collections appear only as counts.
+
+use super::event::{Event, MissionResult, Place};
+use super::ids::{FigureId, Seat, Viewer};
+use super::state::{Activation, Decision, Effects, FigureKind, Game, Phase, Token};
+use crate::content::tables::DtCardKind;
+use crate::content::Corporation;
+use crate::geometry::{Board, Edge, Square};
+use serde::{Deserialize, Serialize};
+
+/// One team as a viewer sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TeamView {
+    /// Team index.
+    pub team: u8,
+    /// Seat.
+    pub seat: Seat,
+    /// Corporation.
+    pub corporation: Corporation,
+    /// PP.
+    pub pp: i32,
+    /// Current rank.
+    pub rank: u8,
+    /// Credits left (draft).
+    pub credits: u8,
+    /// Cards in hand.
+    pub hand_size: usize,
+    /// The hand itself: only for its owner (HID-2).
+    pub hand: Option<Vec<DtCardKind>>,
+    /// Chosen white entrance id.
+    pub entrance: Option<String>,
+    /// MOV-6 flag.
+    pub allow_pass: bool,
+    /// Reckless tokens.
+    pub reckless: u8,
+    /// Commander token.
+    pub commander: bool,
+    /// The two DTs.
+    pub figures: [FigureId; 2],
+}
+
+/// The Dark Legion as seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DarkLegionView {
+    /// The DL player's seat (`None` for the AI).
+    pub seat: Option<Seat>,
+    /// The seat the AI acts through, for an AI DL.
+    pub ai_seat: Option<Seat>,
+    /// PP.
+    pub pp: i32,
+    /// Band.
+    pub band: u8,
+}
+
+/// One figure as seen (all figure state is public, HID-3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FigureView {
+    /// Id.
+    pub id: FigureId,
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub kind: FigureKind,
+    /// Place.
+    pub place: Place,
+    /// Health.
+    pub health: u8,
+    /// Weapon id.
+    pub weapon: Option<String>,
+    /// Items.
+    pub items: Vec<String>,
+    /// Activation this turn.
+    pub activation: Activation,
+    /// Actions used.
+    pub actions_used: u8,
+    /// Actions available.
+    pub actions_allowed: u8,
+}
+
+/// A door group as seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DoorView {
+    /// Its edges.
+    pub edges: Vec<Edge>,
+    /// `closed`, `open` or `removed` (BRD-6).
+    pub state: DoorState,
+}
+
+/// BRD-6 door states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoorState {
+    /// Acts as a wall.
+    Closed,
+    /// Held open by a DL figure.
+    Open,
+    /// Gone for good.
+    Removed,
+}
+
+/// A tile as seen: face-down cards only as a count (FRC-3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TileView {
+    /// Tile id.
+    pub id: u32,
+    /// Name.
+    pub name: String,
+    /// Origin.
+    pub origin: Square,
+    /// Rotation.
+    pub rotation: u16,
+    /// Face-down force cards on it.
+    pub face_down: usize,
+    /// Teams whose token is on it.
+    pub marked: Vec<u8>,
+    /// Smoke.
+    pub smoke: bool,
+}
+
+/// The phase as seen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum PhaseView {
+    /// Equipment draft; `team` picks.
+    Equipment {
+        /// Team to pick.
+        team: u8,
+    },
+    /// A corporation turn.
+    Corporation {
+        /// Team.
+        team: u8,
+    },
+    /// The DL turn.
+    DarkLegion,
+    /// Over.
+    Finished {
+        /// Result.
+        result: Option<MissionResult>,
+    },
+}
+
+/// Everything one viewer may see of a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameView {
+    /// Who this is for.
+    pub viewer: Viewer,
+    /// Mission id.
+    pub mission: String,
+    /// Round.
+    pub round: u32,
+    /// The final round has begun.
+    pub final_round: bool,
+    /// Phase.
+    pub phase: PhaseView,
+    /// Whose input the game waits for.
+    pub to_act: Option<Seat>,
+    /// The decision waited for, if any.
+    pub pending: Option<Decision>,
+    /// The figure acting now.
+    pub active: Option<FigureId>,
+    /// Teams.
+    pub teams: Vec<TeamView>,
+    /// The DL.
+    pub dark_legion: DarkLegionView,
+    /// Figures.
+    pub figures: Vec<FigureView>,
+    /// Tokens.
+    pub tokens: Vec<Token>,
+    /// Doors.
+    pub doors: Vec<DoorView>,
+    /// Tiles.
+    pub tiles: Vec<TileView>,
+    /// Force draw pile size (its order is hidden).
+    pub force_pile: usize,
+    /// Force discard pile (public).
+    pub force_discard: Vec<u32>,
+    /// Event deck size (its order is hidden).
+    pub event_deck: usize,
+    /// The event card in play.
+    pub current_event: Option<u32>,
+    /// Discarded events.
+    pub event_discard: Vec<u32>,
+    /// Markers still to be drawn this round: how many (TRN-3).
+    pub markers_left: usize,
+    /// Lasting effects.
+    pub effects: Effects,
+    /// Mission Special actions done.
+    pub specials: Vec<(String, u32)>,
+    /// A DT card was played this turn.
+    pub card_played: bool,
+}
+
+impl Game {
+    /// What `viewer` may see now. A spectator sees only public state; a
+    /// seat also sees its own hand. No viewer sees face-down force cards,
+    /// deck orders or the remaining marker order (HID-1, HID-2).
+    pub fn view(&self, viewer: Viewer) -> GameView {
+        let teams = self
+            .teams
+            .iter()
+            .enumerate()
+            .map(|(i, t)| TeamView {
+                team: i as u8,
+                seat: t.seat,
+                corporation: t.corporation,
+                pp: t.pp,
+                rank: t.rank,
+                credits: t.credits,
+                hand_size: t.hand.len(),
+                hand: (viewer == Viewer::Seat(t.seat)).then(|| t.hand.clone()),
+                entrance: t
+                    .entrance
+                    .and_then(|e| self.rules.white.get(usize::from(e)))
+                    .map(|e| e.id.clone()),
+                allow_pass: t.allow_pass,
+                reckless: t.reckless,
+                commander: t.commander,
+                figures: t.figures,
+            })
+            .collect();
+        let figures = self
+            .figures
+            .iter()
+            .map(|f| FigureView {
+                id: f.id,
+                name: f.name.clone(),
+                kind: f.kind.clone(),
+                place: f.place,
+                health: f.health,
+                weapon: f.weapon.clone(),
+                items: f.items.clone(),
+                activation: f.turn.activation,
+                actions_used: f.turn.used,
+                actions_allowed: f.turn.allowed,
+            })
+            .collect();
+        let doors = (0..self.rules.doors.len())
+            .map(|g| DoorView {
+                edges: self.rules.doors[g].clone(),
+                state: if self.door_removed[g] {
+                    DoorState::Removed
+                } else if self.door_open(g, None) {
+                    DoorState::Open
+                } else {
+                    DoorState::Closed
+                },
+            })
+            .collect();
+        let tiles = self
+            .rules
+            .board
+            .tiles
+            .iter()
+            .zip(&self.tiles)
+            .map(|(p, s)| TileView {
+                id: p.id,
+                name: p.name.clone(),
+                origin: p.origin,
+                rotation: p.rotation,
+                face_down: s.face_down.len(),
+                marked: s.marked.clone(),
+                smoke: s.smoke,
+            })
+            .collect();
+        let phase = match &self.phase {
+            Phase::Equipment { order, next } => PhaseView::Equipment { team: order[*next] },
+            Phase::Corporation { team } => PhaseView::Corporation { team: *team },
+            Phase::DarkLegion { .. } => PhaseView::DarkLegion,
+            Phase::Finished => PhaseView::Finished { result: self.result },
+        };
+        GameView {
+            viewer,
+            mission: self.rules.mission.id.clone(),
+            round: self.round,
+            final_round: self.final_round,
+            phase,
+            to_act: self.seat_to_act(),
+            pending: self.pending.front().map(|p| p.decision.clone()),
+            active: self.active,
+            teams,
+            dark_legion: DarkLegionView {
+                seat: (!self.dl.ai).then_some(self.dl.seat),
+                ai_seat: self.dl.ai.then_some(self.dl.seat),
+                pp: self.dl.pp,
+                band: self.dl.band,
+            },
+            figures,
+            tokens: self.tokens.clone(),
+            doors,
+            tiles,
+            force_pile: self.force_pile.len(),
+            force_discard: self.force_discard.clone(),
+            event_deck: self.event_deck.len(),
+            current_event: self.current_event,
+            event_discard: self.event_discard.clone(),
+            markers_left: self.markers.len(),
+            effects: self.effects.clone(),
+            specials: self.specials.clone(),
+            card_played: self.card_played,
+        }
+    }
+
+    /// `events` as `viewer` may see them: same length, same order, secrets
+    /// replaced (lichess-style stubs keep numbering contiguous).
+    pub fn filter_events(events: &[Event], viewer: Viewer) -> Vec<Event> {
+        events.iter().map(|e| e.for_viewer(viewer)).collect()
+    }
+
+    /// The static board (public).
+    pub fn board(&self) -> &Board {
+        &self.rules.board
+    }
+
+    /// The mission record (public).
+    pub fn mission(&self) -> &crate::content::MissionDef {
+        &self.rules.mission
+    }
+
+    /// The setup this game started from.
+    pub fn setup(&self) -> &super::setup::Setup {
+        &self.setup
+    }
+
+    /// True once the mission has ended.
+    pub fn is_finished(&self) -> bool {
+        self.phase == Phase::Finished
+    }
+
+    /// The mission result, once finished.
+    pub fn result(&self) -> Option<MissionResult> {
+        self.result
+    }
+
+    /// The seat the Dark Legion acts through (an extra seat for the AI).
+    pub fn dark_legion_seat(&self) -> Seat {
+        self.dl.seat
+    }
+
+    /// All seats that take part, in seat order, the AI DL's seat last.
+    pub fn seats(&self) -> Vec<Seat> {
+        let mut v: Vec<Seat> = self.teams.iter().map(|t| t.seat).collect();
+        v.push(self.dl.seat);
+        v.sort();
+        v
+    }
+
+    /// The current round.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+}
