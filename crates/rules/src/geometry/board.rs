@@ -2,6 +2,7 @@
 
 use super::edge::Edge;
 use super::square::{Side, Square};
+use super::walls::Walls;
 use crate::content::ids::Edition;
 use crate::content::layout::Layout;
 use crate::content::tiles::TileDef;
@@ -332,6 +333,66 @@ impl Board {
     /// Index of the placed tile with this id.
     pub fn tile_index(&self, id: u32) -> Option<usize> {
         self.tiles.iter().position(|t| t.id == id)
+    }
+
+    /// MOV-2 (5): on a stairs tile a step may change level by at most one
+    /// in the order L–S1–S2–S3–U. Squares without a level never restrict.
+    pub fn levels_step_ok(&self, a: Square, b: Square) -> bool {
+        match (self.level(a), self.level(b)) {
+            (Some(la), Some(lb)) => (la as i32 - lb as i32).abs() <= 1,
+            _ => true,
+        }
+    }
+
+    /// Fewest steps from any of `starts` to every square (ADJ-7 without
+    /// figures): index `y * width + x`, `u32::MAX` where unreachable.
+    ///
+    /// A step needs open adjacency under `walls` (ADJ-4), a passable target
+    /// that `blocked` does not reject, and the MOV-2 (5) level rule. With
+    /// `dt_doors`, an orthogonal step whose only obstacle is a closed door
+    /// edge is allowed too, as for a DT (MOV-2 (1)). Starts are at 0.
+    pub fn step_distances(
+        &self,
+        walls: &Walls,
+        starts: &[Square],
+        blocked: impl Fn(Square) -> bool,
+        dt_doors: bool,
+    ) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.cells.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for &s in starts {
+            if let Some(i) = self.index(s) {
+                if dist[i] == u32::MAX {
+                    dist[i] = 0;
+                    queue.push_back(s);
+                }
+            }
+        }
+        while let Some(a) = queue.pop_front() {
+            let Some(ia) = self.index(a) else { continue };
+            let d = dist[ia];
+            for b in a.ring() {
+                let Some(ib) = self.index(b) else { continue };
+                if dist[ib] != u32::MAX || !self.passable(b) || blocked(b) {
+                    continue;
+                }
+                let open = walls.adjacent(self, a, b)
+                    || (dt_doors
+                        && a.is_orthogonal_neighbour(b)
+                        && Edge::between(a, b).is_some_and(|e| !self.is_wall(e)));
+                if open && self.levels_step_ok(a, b) {
+                    dist[ib] = d + 1;
+                    queue.push_back(b);
+                }
+            }
+        }
+        dist
+    }
+
+    /// Index of an on-board square into [`Board::step_distances`]' result.
+    pub fn index(&self, s: Square) -> Option<usize> {
+        self.cell(s)?;
+        usize::try_from(s.y * self.width + s.x).ok()
     }
 
     /// The Citadel point, if the mission declares one.
