@@ -794,6 +794,8 @@ struct Draft {
     doors: Vec<Vec<Edge>>,
     specials: Vec<SpecialActionDef>,
     goal: Option<Goal>,
+    /// Line of the GOAL field, where its cross-reference errors belong.
+    goal_line: usize,
     ends_early: Option<bool>,
     rewards: Option<Rewards>,
     secondary: Option<bool>,
@@ -812,7 +814,7 @@ fn once<T>(slot: &mut Option<T>, kw: &str, v: T) -> Result<(), String> {
 impl Draft {
     /// Apply one field line (already tokenized; `rest` is the raw text after
     /// the keyword, for LAYOUT and GOAL whose syntax has its own spaces).
-    fn field(&mut self, toks: &[String], rest: &str) -> Result<(), String> {
+    fn field(&mut self, toks: &[String], rest: &str, line: usize) -> Result<(), String> {
         let kw = toks[0].as_str();
         let args = &toks[1..];
         let one = || -> Result<&str, String> {
@@ -934,7 +936,10 @@ impl Draft {
                     once_per_feature,
                 });
             }
-            "GOAL" => once(&mut self.goal, kw, parse_goal(rest)?)?,
+            "GOAL" => {
+                once(&mut self.goal, kw, parse_goal(rest)?)?;
+                self.goal_line = line;
+            }
             "ENDS_EARLY" => once(&mut self.ends_early, kw, parse_flag(one()?)?)?,
             "SECONDARY" => once(&mut self.secondary, kw, parse_flag(one()?)?)?,
             "REWARDS" => {
@@ -967,9 +972,11 @@ impl Draft {
         Ok(())
     }
 
-    /// Check cross-references and build the record (at the `END` line).
-    fn finish(self) -> Result<MissionDef, String> {
-        let missing = |f: &str| format!("mission {}: {f} missing", self.id);
+    /// Check cross-references and build the record. Errors carry the line
+    /// they belong to: the GOAL line for goal references, else `end_line`.
+    fn finish(self, end_line: usize) -> Result<MissionDef, (usize, String)> {
+        let missing = |f: &str| (end_line, format!("mission {}: {f} missing", self.id));
+        let at_end = |m: &str| (end_line, m.to_string());
         let goal = self.goal.ok_or_else(|| missing("GOAL"))?;
         let ids: Vec<&str> = self
             .white
@@ -978,9 +985,10 @@ impl Draft {
             .chain(&self.exits)
             .map(|(id, _)| id.as_str())
             .collect();
-        check_goal_refs(&goal, &self.specials, &self.tokens, &ids)?;
+        check_goal_refs(&goal, &self.specials, &self.tokens, &ids)
+            .map_err(|m| (self.goal_line, m))?;
         if self.start == Some(StartMode::Entrance) && self.white.is_empty() {
-            return Err("START entrance needs at least one WHITE entrance".into());
+            return Err(at_end("START entrance needs at least one WHITE entrance"));
         }
         let citadel_used = self
             .white
@@ -989,7 +997,7 @@ impl Draft {
             .chain(&self.exits)
             .any(|(_, e)| *e == EntranceRef::Citadel);
         if citadel_used && self.citadel.is_none() {
-            return Err("a CITADEL entrance needs a CITADEL point".into());
+            return Err(at_end("a CITADEL entrance needs a CITADEL point"));
         }
         Ok(MissionDef {
             name: self.name,
@@ -1130,10 +1138,10 @@ pub fn parse_missions(file: &str, text: &str) -> Result<Vec<MissionDef>, Content
                     return Err(err(n, "END takes no arguments".into()));
                 }
                 if let Some(d) = cur.take() {
-                    out.push(d.finish().map_err(|m| err(n, m))?);
+                    out.push(d.finish(n).map_err(|(l, m)| err(l, m))?);
                 }
             }
-            (_, Some(d)) => d.field(&toks, rest).map_err(|m| err(n, m))?,
+            (_, Some(d)) => d.field(&toks, rest, n).map_err(|m| err(n, m))?,
         }
     }
     if let Some(d) = cur {
