@@ -13,6 +13,7 @@ pub mod content;
 pub mod dice;
 pub mod game;
 pub mod geometry;
+pub mod sim;
 
 pub use content::Content;
 pub use dice::{Dice, DieColor, ScriptedDice, SeededDice};

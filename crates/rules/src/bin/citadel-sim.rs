@@ -1,2 +1,92 @@
-//! Placeholder: the simulator lands with the engine.
-fn main() {}
+//! `citadel-sim`: plays seeded games with random legal bots on every seat.
+//!
+//! The last line is machine-readable:
+//! `games=N commands=C invariant_violations=V corp_wins=A dl_wins=B ms_per_game=T`.
+//! Exits non-zero if any invariant breaks or a game gets stuck.
+
+use anyhow::{bail, Context, Result};
+use citadel_rules::content::Corporation;
+use citadel_rules::game::{DarkLegionSetup, Setup};
+use citadel_rules::sim::{random_playout, winners};
+use clap::Parser;
+use std::time::Instant;
+
+/// Play seeded random games headless.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Args {
+    /// Mission id (`ce-c1m1`).
+    #[arg(long, default_value = "ce-c1m1")]
+    mission: String,
+    /// Seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Corporation players (1-4).
+    #[arg(long, default_value_t = 2)]
+    corporations: usize,
+    /// Let the Dark Legion be a seat drawn at random (default) or the AI seat.
+    #[arg(long)]
+    ai_dark_legion: bool,
+    /// Print the first game as a readable log.
+    #[arg(long)]
+    log: bool,
+    /// Give up on a game after this many commands (it counts as stuck).
+    #[arg(long, default_value_t = 50_000)]
+    max_commands: usize,
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if !(1..=4).contains(&args.corporations) {
+        bail!("--corporations must be 1-4");
+    }
+    let (corps, dl) = if args.ai_dark_legion {
+        (&Corporation::ALL[..args.corporations], DarkLegionSetup::Ai)
+    } else {
+        // One more seat: the player drawn as the Dark Legion (SET-2).
+        (&Corporation::ALL[..args.corporations + 1], DarkLegionSetup::Drawn)
+    };
+    let start = Instant::now();
+    let (mut commands, mut violations, mut corp_wins, mut dl_wins, mut stuck) = (0, 0, 0, 0, 0);
+    for i in 0..args.games {
+        let setup = Setup::new(&args.mission, corps, dl);
+        let keep_log = args.log && i == 0;
+        let p = random_playout(setup, args.seed + i, args.max_commands, keep_log)
+            .with_context(|| format!("mission {}", args.mission))?;
+        if keep_log {
+            for (seat, cmd, events) in &p.log {
+                println!("seat {} > {}", seat.0, serde_json::to_string(cmd)?);
+                for e in events {
+                    println!("    {}", serde_json::to_string(e)?);
+                }
+            }
+        }
+        commands += p.commands;
+        violations += p.violations.len();
+        for v in &p.violations {
+            eprintln!("game seed {}: {v}", args.seed + i);
+        }
+        if !p.finished {
+            stuck += 1;
+            eprintln!("game seed {}: stuck after {} commands", args.seed + i, p.commands);
+        }
+        let all: Vec<_> = p.log.iter().flat_map(|(_, _, e)| e.clone()).collect();
+        let outcome = if keep_log { winners(&all) } else { p.game.outcome() };
+        if let Some((corp, dl, _)) = outcome {
+            corp_wins += usize::from(corp);
+            dl_wins += usize::from(dl);
+        }
+    }
+    let ms = start.elapsed().as_secs_f64() * 1000.0 / args.games.max(1) as f64;
+    println!(
+        "games={} commands={commands} invariant_violations={violations} corp_wins={corp_wins} dl_wins={dl_wins} ms_per_game={ms:.3}",
+        args.games
+    );
+    if violations > 0 || stuck > 0 {
+        bail!("{violations} invariant violations, {stuck} stuck games");
+    }
+    Ok(())
+}

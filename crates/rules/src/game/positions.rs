@@ -24,29 +24,22 @@ impl Game {
         self.tokens.iter().find(|t| t.square == s)
     }
 
-    /// Rebuild the occupancy grid from the figure table (after a clone the
-    /// grid is carried along; this is for construction and checks).
-    pub(crate) fn rebuild_occupancy(&mut self) {
-        self.occupancy.iter_mut().for_each(|c| *c = None);
-        for i in 0..self.figures.len() {
-            if let Some(s) = self.figures[i].square() {
-                if let Some(c) = self.cell_index(s) {
-                    self.occupancy[c] = Some(self.figures[i].id);
-                }
-            }
-        }
-    }
-
     /// Move a figure to a new place, keeping occupancy and doors right.
     pub(crate) fn set_place(&mut self, id: FigureId, place: Place) {
+        // A figure passing through a friend (MOV-6) shares its square for a
+        // moment: the grid keeps the figure that stands there.
         let old = self.figures[id.index()].square();
         if let Some(c) = old.and_then(|s| self.cell_index(s)) {
-            self.occupancy[c] = None;
+            if self.occupancy[c] == Some(id) {
+                self.occupancy[c] = None;
+            }
         }
         self.figures[id.index()].place = place;
         if let Place::Board { square } = place {
             if let Some(c) = self.cell_index(square) {
-                self.occupancy[c] = Some(id);
+                if self.occupancy[c].is_none() {
+                    self.occupancy[c] = Some(id);
+                }
             }
         }
         if self.figures[id.index()].creature().is_some() {

@@ -734,7 +734,7 @@ impl Game {
         walls.set_closed_doors(rules.doors.iter().flatten().copied());
         let area = (rules.board.width() * rules.board.height()) as usize;
         let door_count = rules.doors.len();
-        let mut game = Game {
+        let game = Game {
             rules,
             setup,
             phase: Phase::Equipment { order, next: 0 },

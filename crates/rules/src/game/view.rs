@@ -352,3 +352,13 @@ impl Game {
         self.round
     }
 }
+
+impl Game {
+    /// `(corporations won, Dark Legion won, result)` once finished (SCR-2).
+    pub fn outcome(&self) -> Option<(bool, bool, MissionResult)> {
+        let result = self.result?;
+        let best = self.teams.iter().map(|t| t.pp).max().unwrap_or(0);
+        let dl = self.dl.pp >= best;
+        Some((!dl, dl, result))
+    }
+}
