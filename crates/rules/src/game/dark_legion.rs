@@ -54,7 +54,7 @@ impl Game {
     }
 
     /// DL-5: every DL figure on the board or waiting may activate once.
-    fn prepare_dl_activation(&mut self) {
+    pub(crate) fn prepare_dl_activation(&mut self) {
         let band = usize::from(self.dl.band.max(1)) - 1;
         for i in 0..self.figures.len() {
             let Some(kind) = self.figures[i].creature() else {

@@ -15,6 +15,7 @@ mod force;
 pub mod ids;
 mod legal;
 mod movement;
+pub mod position;
 mod positions;
 pub mod rejection;
 pub mod setup;
