@@ -154,7 +154,10 @@ pub fn check_invariants(game: &Game) -> Result<(), String> {
                 return Err(format!("{} in play with 0 health", f.name));
             }
             if f.actions_used > 4 || f.actions_allowed > 4 {
-                return Err(format!("{} has {} of {} actions", f.name, f.actions_used, f.actions_allowed));
+                return Err(format!(
+                    "{} has {} of {} actions",
+                    f.name, f.actions_used, f.actions_allowed
+                ));
             }
         }
     }
@@ -174,9 +177,11 @@ pub fn check_invariants(game: &Game) -> Result<(), String> {
 /// Who won a finished playout, as `(corporations won, DL won)`.
 pub fn winners(events: &[Event]) -> Option<(bool, bool, MissionResult)> {
     events.iter().rev().find_map(|e| match e {
-        Event::MissionEnded { winners, dl_wins, result } => {
-            Some((!*dl_wins && !winners.is_empty(), *dl_wins, *result))
-        }
+        Event::MissionEnded {
+            winners,
+            dl_wins,
+            result,
+        } => Some((!*dl_wins && !winners.is_empty(), *dl_wins, *result)),
         _ => None,
     })
 }

@@ -9,11 +9,19 @@ fn trn_1_random_c1m1_games_finish_without_violations() {
     for seed in 0..20 {
         let setup = Setup::new(
             "ce-c1m1",
-            &[Corporation::Bauhaus, Corporation::Capitol, Corporation::Mishima],
+            &[
+                Corporation::Bauhaus,
+                Corporation::Capitol,
+                Corporation::Mishima,
+            ],
             DarkLegionSetup::Drawn,
         );
         let p = random_playout(setup, seed, 20_000, false).expect("setup");
         assert!(p.violations.is_empty(), "seed {seed}: {:?}", p.violations);
-        assert!(p.finished, "seed {seed}: not finished after {} commands", p.commands);
+        assert!(
+            p.finished,
+            "seed {seed}: not finished after {} commands",
+            p.commands
+        );
     }
 }

@@ -47,7 +47,10 @@ fn main() -> Result<()> {
         (&Corporation::ALL[..args.corporations], DarkLegionSetup::Ai)
     } else {
         // One more seat: the player drawn as the Dark Legion (SET-2).
-        (&Corporation::ALL[..args.corporations + 1], DarkLegionSetup::Drawn)
+        (
+            &Corporation::ALL[..args.corporations + 1],
+            DarkLegionSetup::Drawn,
+        )
     };
     let start = Instant::now();
     let (mut commands, mut violations, mut corp_wins, mut dl_wins, mut stuck) = (0, 0, 0, 0, 0);
@@ -71,10 +74,18 @@ fn main() -> Result<()> {
         }
         if !p.finished {
             stuck += 1;
-            eprintln!("game seed {}: stuck after {} commands", args.seed + i, p.commands);
+            eprintln!(
+                "game seed {}: stuck after {} commands",
+                args.seed + i,
+                p.commands
+            );
         }
         let all: Vec<_> = p.log.iter().flat_map(|(_, _, e)| e.clone()).collect();
-        let outcome = if keep_log { winners(&all) } else { p.game.outcome() };
+        let outcome = if keep_log {
+            winners(&all)
+        } else {
+            p.game.outcome()
+        };
         if let Some((corp, dl, _)) = outcome {
             corp_wins += usize::from(corp);
             dl_wins += usize::from(dl);

@@ -25,20 +25,53 @@ use std::sync::OnceLock;
 /// Names are relative to the crate's `data/` directory.
 const EMBEDDED: &[(&str, &str)] = &[
     ("tiles/ce.tiles", include_str!("../../data/tiles/ce.tiles")),
-    ("tiles/classic.tiles", include_str!("../../data/tiles/classic.tiles")),
-    ("missions/ce.missions", include_str!("../../data/missions/ce.missions")),
+    (
+        "tiles/classic.tiles",
+        include_str!("../../data/tiles/classic.tiles"),
+    ),
+    (
+        "missions/ce.missions",
+        include_str!("../../data/missions/ce.missions"),
+    ),
     ("ce/dice.toml", include_str!("../../data/ce/dice.toml")),
     ("ce/ranks.toml", include_str!("../../data/ce/ranks.toml")),
-    ("ce/corporations.toml", include_str!("../../data/ce/corporations.toml")),
-    ("ce/weapons.toml", include_str!("../../data/ce/weapons.toml")),
-    ("ce/equipment.toml", include_str!("../../data/ce/equipment.toml")),
-    ("ce/creatures.toml", include_str!("../../data/ce/creatures.toml")),
-    ("ce/terrain.toml", include_str!("../../data/ce/terrain.toml")),
-    ("ce/force_cards.toml", include_str!("../../data/ce/force_cards.toml")),
+    (
+        "ce/corporations.toml",
+        include_str!("../../data/ce/corporations.toml"),
+    ),
+    (
+        "ce/weapons.toml",
+        include_str!("../../data/ce/weapons.toml"),
+    ),
+    (
+        "ce/equipment.toml",
+        include_str!("../../data/ce/equipment.toml"),
+    ),
+    (
+        "ce/creatures.toml",
+        include_str!("../../data/ce/creatures.toml"),
+    ),
+    (
+        "ce/terrain.toml",
+        include_str!("../../data/ce/terrain.toml"),
+    ),
+    (
+        "ce/force_cards.toml",
+        include_str!("../../data/ce/force_cards.toml"),
+    ),
     ("ce/events.toml", include_str!("../../data/ce/events.toml")),
-    ("ce/dt_cards.toml", include_str!("../../data/ce/dt_cards.toml")),
-    ("ce/door_cards.toml", include_str!("../../data/ce/door_cards.toml")),
-    ("ce/secondary.toml", include_str!("../../data/ce/secondary.toml")),
+    (
+        "ce/dt_cards.toml",
+        include_str!("../../data/ce/dt_cards.toml"),
+    ),
+    (
+        "ce/door_cards.toml",
+        include_str!("../../data/ce/door_cards.toml"),
+    ),
+    (
+        "ce/secondary.toml",
+        include_str!("../../data/ce/secondary.toml"),
+    ),
 ];
 
 /// All content of both editions, validated.
@@ -96,8 +129,7 @@ impl Content {
                 .ok_or_else(|| ContentError::new(name, 0, "file missing"))
         };
         let ce_tiles = tiles::parse_tiles("tiles/ce.tiles", get("tiles/ce.tiles")?)?;
-        let classic_tiles =
-            tiles::parse_tiles("tiles/classic.tiles", get("tiles/classic.tiles")?)?;
+        let classic_tiles = tiles::parse_tiles("tiles/classic.tiles", get("tiles/classic.tiles")?)?;
         let missions =
             missions::parse_missions("missions/ce.missions", get("missions/ce.missions")?)?;
         let tables: Vec<(&str, &str)> = files

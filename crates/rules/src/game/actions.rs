@@ -28,15 +28,25 @@ impl Game {
     pub(crate) fn acting_side(&self) -> Option<Side> {
         match self.phase {
             Phase::Corporation { team } => Some(Side::Team(team)),
-            Phase::DarkLegion { step: super::state::DlStep::Activation } => Some(Side::DarkLegion),
+            Phase::DarkLegion {
+                step: super::state::DlStep::Activation,
+            } => Some(Side::DarkLegion),
             _ => None,
         }
     }
 
     /// May `figure` take an action now (TRN-4..6, DL-5)? `needs_board`:
     /// the action needs the figure on the board.
-    pub(crate) fn check_actor(&self, figure: FigureId, needs_board: bool, cost: Cost) -> Result<Cost, Rejection> {
-        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+    pub(crate) fn check_actor(
+        &self,
+        figure: FigureId,
+        needs_board: bool,
+        cost: Cost,
+    ) -> Result<Cost, Rejection> {
+        let f = self
+            .figures
+            .get(figure.index())
+            .ok_or(Rejection::NoSuchFigure)?;
         let side = self.acting_side().ok_or(Rejection::WrongPhase)?;
         if f.side() != side {
             return Err(Rejection::NotYourFigure);
@@ -171,7 +181,12 @@ impl Game {
     }
 
     /// A mission Special action (MSN-3).
-    pub(crate) fn do_special(&mut self, figure: FigureId, action: &str, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    pub(crate) fn do_special(
+        &mut self,
+        figure: FigureId,
+        action: &str,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
         let f = &self.figures[figure.index()];
         let def = self
@@ -187,7 +202,8 @@ impl Game {
         let at = f.square().ok_or(Rejection::FigureNotOnBoard)?;
         let board = &self.rules.board;
         let near = self.rules.mission.tokens.iter().any(|t| {
-            t.kind == def.adjacent_to && (t.square == at || self.walls.adjacent(board, at, t.square))
+            t.kind == def.adjacent_to
+                && (t.square == at || self.walls.adjacent(board, at, t.square))
         });
         if !near {
             return Err(Rejection::SpecialNotAvailable);
@@ -198,7 +214,10 @@ impl Game {
             None => self.specials.push((action.to_string(), 1)),
         }
         self.figures[figure.index()].turn.last = Some(LastAction::Other);
-        events.push(Event::SpecialDone { figure, action: action.to_string() });
+        events.push(Event::SpecialDone {
+            figure,
+            action: action.to_string(),
+        });
         self.end_action(figure, events);
         Ok(())
     }
@@ -227,7 +246,10 @@ impl Game {
     ) -> Result<(), Rejection> {
         let effect = self.item_effect(figure, item)?;
         let board = &self.rules.board;
-        let free = matches!(effect, EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser);
+        let free = matches!(
+            effect,
+            EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser
+        );
         let cost = self.check_actor(figure, !free, if free { Cost::Free } else { Cost::Action })?;
         let at = self.figures[figure.index()].square();
         match effect {
@@ -258,11 +280,20 @@ impl Game {
             f.items.remove(i); // Every usable item is discarded after use.
         }
         f.turn.last = Some(LastAction::Other);
-        events.push(Event::ItemUsed { figure, item: item.to_string() });
+        events.push(Event::ItemUsed {
+            figure,
+            item: item.to_string(),
+        });
         match effect {
             EquipmentEffect::CoagulantAutoinjector => {
                 let (rolls, hits) = self.roll_pool(&[DieColor::Red; 3], 0, dice);
-                events.push(Event::AttackRolled { attacker: Some(figure), target: figure, attack: None, dice: rolls, hits });
+                events.push(Event::AttackRolled {
+                    attacker: Some(figure),
+                    target: figure,
+                    attack: None,
+                    dice: rolls,
+                    hits,
+                });
                 self.heal(figure, hits, events);
             }
             EquipmentEffect::CombatMedicUnit => self.heal(figure, 3, events),
@@ -274,7 +305,10 @@ impl Game {
             }
             EquipmentEffect::TimeBomb => {
                 if let (Some(s), Some(team)) = (square, self.figures[figure.index()].team()) {
-                    self.tokens.push(Token { square: s, kind: TokenState::Bomb { team } });
+                    self.tokens.push(Token {
+                        square: s,
+                        kind: TokenState::Bomb { team },
+                    });
                     events.push(Event::BombPlaced { square: s, team });
                 }
             }
@@ -290,11 +324,19 @@ impl Game {
         let f = &mut self.figures[figure.index()];
         let healed = amount.min(5 - f.health.min(5));
         f.health += healed;
-        events.push(Event::Healed { figure, amount: healed, health: f.health });
+        events.push(Event::Healed {
+            figure,
+            amount: healed,
+            health: f.health,
+        });
     }
 
     /// TAC-2 overrun.
-    pub(crate) fn do_overrun(&mut self, figure: FigureId, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    pub(crate) fn do_overrun(
+        &mut self,
+        figure: FigureId,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
         match self.overrun {
             Some((f, s)) if f == figure && self.may_end_on(figure, s) => {
                 self.overrun = None;
@@ -316,14 +358,20 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
-        let kind = *self.teams[usize::from(team)].hand.get(card).ok_or(Rejection::NoSuchCard)?;
+        let kind = *self.teams[usize::from(team)]
+            .hand
+            .get(card)
+            .ok_or(Rejection::NoSuchCard)?;
         if self.card_played {
             return Err(Rejection::CardLimitReached);
         }
         if self.effects.no_cards.contains(&team) {
             return Err(Rejection::CardsForbidden);
         }
-        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+        let f = self
+            .figures
+            .get(figure.index())
+            .ok_or(Rejection::NoSuchFigure)?;
         if f.team() != Some(team) {
             return Err(Rejection::NotYourFigure);
         }
@@ -341,7 +389,10 @@ impl Game {
                 }
             }
             CardPlay::Text { target, square } => match kind {
-                DtCardKind::Medic | DtCardKind::MovementBoost | DtCardKind::RapidReload | DtCardKind::WeakSpot => {}
+                DtCardKind::Medic
+                | DtCardKind::MovementBoost
+                | DtCardKind::RapidReload
+                | DtCardKind::WeakSpot => {}
                 DtCardKind::ControlDefenseSystem => {
                     let t = target.ok_or(Rejection::InvalidChoice)?;
                     let tf = self.figures.get(t.index()).ok_or(Rejection::NoSuchFigure)?;
@@ -370,9 +421,10 @@ impl Game {
                 }
                 // Reactions and Heroic Luck have windows the engine does
                 // not open yet; they still give +1 action.
-                DtCardKind::LastStand | DtCardKind::CombatAura | DtCardKind::DudRound | DtCardKind::HeroicLuck => {
-                    return Err(Rejection::CardNotPlayable)
-                }
+                DtCardKind::LastStand
+                | DtCardKind::CombatAura
+                | DtCardKind::DudRound
+                | DtCardKind::HeroicLuck => return Err(Rejection::CardNotPlayable),
             },
         }
         // All checks passed.
@@ -380,7 +432,12 @@ impl Game {
         self.teams[usize::from(team)].hand.remove(card);
         self.card_played = true;
         let extra = matches!(play, CardPlay::ExtraAction);
-        events.push(Event::CardPlayed { seat: self.teams[usize::from(team)].seat, card: kind, extra_action: extra, figure });
+        events.push(Event::CardPlayed {
+            seat: self.teams[usize::from(team)].seat,
+            card: kind,
+            extra_action: extra,
+            figure,
+        });
         let f = &mut self.figures[figure.index()];
         match (play, kind) {
             (CardPlay::ExtraAction, _) => f.turn.allowed += 1,
@@ -388,10 +445,20 @@ impl Game {
             (_, DtCardKind::MovementBoost) => f.turn.boost = true,
             (_, DtCardKind::RapidReload) => f.turn.rapid_reload = true,
             (_, DtCardKind::WeakSpot) => f.turn.weak_spot = true,
-            (CardPlay::Text { target: Some(t), .. }, DtCardKind::ControlDefenseSystem) => {
+            (
+                CardPlay::Text {
+                    target: Some(t), ..
+                },
+                DtCardKind::ControlDefenseSystem,
+            ) => {
                 self.fixed_attack(*t, &[DieColor::Black; 3], Some(team), dice, events);
             }
-            (CardPlay::Text { target: Some(t), .. }, DtCardKind::CommandingVoice) => {
+            (
+                CardPlay::Text {
+                    target: Some(t), ..
+                },
+                DtCardKind::CommandingVoice,
+            ) => {
                 self.figures[t.index()].skip_activation = true;
             }
             (_, DtCardKind::LimitedTeleportation) => {
@@ -419,8 +486,9 @@ impl Game {
         touching
             && self.may_end_on(figure, to)
             && !to.ring().iter().any(|n| {
-                self.figure_at(*n)
-                    .is_some_and(|o| self.figures[o.index()].creature().is_some() && self.walls.adjacent(b, to, *n))
+                self.figure_at(*n).is_some_and(|o| {
+                    self.figures[o.index()].creature().is_some() && self.walls.adjacent(b, to, *n)
+                })
             })
     }
 
@@ -436,7 +504,10 @@ impl Game {
     /// `legal()`): moves, attacks, specials, items, overrun.
     pub(crate) fn figure_commands(&self, figure: FigureId, out: &mut Vec<Command>) {
         let f = &self.figures[figure.index()];
-        if self.overrun.is_some_and(|(o, s)| o == figure && self.may_end_on(figure, s)) {
+        if self
+            .overrun
+            .is_some_and(|(o, s)| o == figure && self.may_end_on(figure, s))
+        {
             out.push(Command::Overrun { figure });
         }
         if self.check_actor(figure, false, Cost::Action).is_ok() {
@@ -452,9 +523,17 @@ impl Game {
                 .map(|t| t.id)
                 .collect();
             for t in enemies {
-                for attack in [AttackType::CloseCombat, AttackType::Firearm, AttackType::Tech] {
+                for attack in [
+                    AttackType::CloseCombat,
+                    AttackType::Firearm,
+                    AttackType::Tech,
+                ] {
                     if self.check_attack(figure, t, attack).is_ok() {
-                        out.push(Command::Attack { figure, target: t, attack });
+                        out.push(Command::Attack {
+                            figure,
+                            target: t,
+                            attack,
+                        });
                     }
                 }
             }
@@ -463,10 +542,14 @@ impl Game {
                     if let Some(at) = f.square() {
                         let near = self.rules.mission.tokens.iter().any(|t| {
                             t.kind == s.adjacent_to
-                                && (t.square == at || self.walls.adjacent(&self.rules.board, at, t.square))
+                                && (t.square == at
+                                    || self.walls.adjacent(&self.rules.board, at, t.square))
                         });
                         if near {
-                            out.push(Command::Special { figure, action: s.id.clone() });
+                            out.push(Command::Special {
+                                figure,
+                                action: s.id.clone(),
+                            });
                         }
                     }
                 }
@@ -477,14 +560,22 @@ impl Game {
             if needs_square {
                 if let Some(at) = f.square() {
                     for s in at.ring() {
-                        let c = Command::UseItem { figure, item: item.clone(), square: Some(s) };
+                        let c = Command::UseItem {
+                            figure,
+                            item: item.clone(),
+                            square: Some(s),
+                        };
                         if self.clone_check_item(figure, item, Some(s)) {
                             out.push(c);
                         }
                     }
                 }
             } else if self.clone_check_item(figure, item, None) {
-                out.push(Command::UseItem { figure, item: item.clone(), square: None });
+                out.push(Command::UseItem {
+                    figure,
+                    item: item.clone(),
+                    square: None,
+                });
             }
         }
     }
@@ -494,14 +585,22 @@ impl Game {
         let Ok(effect) = self.item_effect(figure, item) else {
             return false;
         };
-        let free = matches!(effect, EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser);
-        if self.check_actor(figure, !free, if free { Cost::Free } else { Cost::Action }).is_err() {
+        let free = matches!(
+            effect,
+            EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser
+        );
+        if self
+            .check_actor(figure, !free, if free { Cost::Free } else { Cost::Action })
+            .is_err()
+        {
             return false;
         }
         let f = &self.figures[figure.index()];
         let board = &self.rules.board;
         match effect {
-            EquipmentEffect::CoagulantAutoinjector | EquipmentEffect::SmokeGrenade | EquipmentEffect::CombatMedicUnit => true,
+            EquipmentEffect::CoagulantAutoinjector
+            | EquipmentEffect::SmokeGrenade
+            | EquipmentEffect::CombatMedicUnit => true,
             EquipmentEffect::MolecularPhaser => !f.turn.phasing,
             EquipmentEffect::CommandHelmet => f.turn.allowed < 4,
             EquipmentEffect::TimeBomb => square.is_some_and(|s| {
@@ -516,6 +615,12 @@ impl Game {
 
     /// Desk squares of the mission (features), for views and bots.
     pub fn desks(&self) -> Vec<Square> {
-        self.rules.mission.tokens.iter().filter(|t| t.kind == TokenKind::Desk).map(|t| t.square).collect()
+        self.rules
+            .mission
+            .tokens
+            .iter()
+            .filter(|t| t.kind == TokenKind::Desk)
+            .map(|t| t.square)
+            .collect()
     }
 }

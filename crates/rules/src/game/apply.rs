@@ -29,7 +29,12 @@ impl Game {
     /// # Errors
     /// A [`Rejection`] saying why the command is not legal now; the game is
     /// then exactly as it was, and `dice` has not been used.
-    pub fn apply(&mut self, seat: Seat, command: Command, dice: &mut dyn Dice) -> Result<Vec<Event>, Rejection> {
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        command: Command,
+        dice: &mut dyn Dice,
+    ) -> Result<Vec<Event>, Rejection> {
         let mut events = Vec::new();
         self.dispatch(seat, command, dice, &mut events)?;
         self.advance(dice, &mut events);
@@ -37,10 +42,19 @@ impl Game {
     }
 
     fn team_of_seat(&self, seat: Seat) -> Option<u8> {
-        self.teams.iter().position(|t| t.seat == seat).map(|i| i as u8)
+        self.teams
+            .iter()
+            .position(|t| t.seat == seat)
+            .map(|i| i as u8)
     }
 
-    fn dispatch(&mut self, seat: Seat, command: Command, dice: &mut dyn Dice, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    fn dispatch(
+        &mut self,
+        seat: Seat,
+        command: Command,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
         if self.phase == Phase::Finished {
             return Err(Rejection::GameOver);
         }
@@ -95,7 +109,9 @@ impl Game {
                 }
                 self.figure_command(Side::Team(team), command, dice, events)
             }
-            Phase::DarkLegion { step: DlStep::Activation } => {
+            Phase::DarkLegion {
+                step: DlStep::Activation,
+            } => {
                 if seat != self.dl.seat {
                     return Err(Rejection::NotYourTurn);
                 }
@@ -105,12 +121,26 @@ impl Game {
         }
     }
 
-    fn figure_command(&mut self, side: Side, command: Command, dice: &mut dyn Dice, events: &mut Vec<Event>) -> Result<(), Rejection> {
+    fn figure_command(
+        &mut self,
+        side: Side,
+        command: Command,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
         match command {
             Command::Move { figure, path } => self.do_move(figure, &path, dice, events),
-            Command::Attack { figure, target, attack } => self.do_attack(figure, target, attack, dice, events),
+            Command::Attack {
+                figure,
+                target,
+                attack,
+            } => self.do_attack(figure, target, attack, dice, events),
             Command::Special { figure, action } => self.do_special(figure, &action, events),
-            Command::UseItem { figure, item, square } => self.do_use_item(figure, &item, square, dice, events),
+            Command::UseItem {
+                figure,
+                item,
+                square,
+            } => self.do_use_item(figure, &item, square, dice, events),
             Command::Overrun { figure } => self.do_overrun(figure, events),
             Command::PlayCard { card, figure, play } => match side {
                 Side::Team(team) => self.do_play_card(team, card, figure, &play, dice, events),
@@ -132,15 +162,24 @@ impl Game {
     }
 
     /// EQP-2..4: may `team` take `item` for `figure`?
-    pub(crate) fn check_pick(&self, team: u8, item: &str, figure: FigureId) -> Result<(), Rejection> {
+    pub(crate) fn check_pick(
+        &self,
+        team: u8,
+        item: &str,
+        figure: FigureId,
+    ) -> Result<(), Rejection> {
         let t = &self.teams[usize::from(team)];
-        let f = self.figures.get(figure.index()).ok_or(Rejection::NoSuchFigure)?;
+        let f = self
+            .figures
+            .get(figure.index())
+            .ok_or(Rejection::NoSuchFigure)?;
         if f.team() != Some(team) {
             return Err(Rejection::NotYourFigure);
         }
         let spec = f.specialty().unwrap_or(Specialty::Firearms);
         let tables = &self.rules.tables;
-        let max_rank = t.start_rank + u8::from(t.corporation == crate::content::Corporation::Capitol);
+        let max_rank =
+            t.start_rank + u8::from(t.corporation == crate::content::Corporation::Capitol);
         let taken = |id: &str| {
             self.figures
                 .iter()
@@ -169,7 +208,11 @@ impl Game {
             }
             return Ok(());
         }
-        let e = tables.equipment.iter().find(|e| e.id == item).ok_or(Rejection::UnknownItem)?;
+        let e = tables
+            .equipment
+            .iter()
+            .find(|e| e.id == item)
+            .ok_or(Rejection::UnknownItem)?;
         if UNAVAILABLE.contains(&item) {
             return Err(Rejection::ItemUnavailable);
         }
@@ -186,11 +229,16 @@ impl Game {
             return Err(Rejection::NotEligible);
         }
         if let Some(kind) = e.augment {
-            let has_aug = f
-                .items
-                .iter()
-                .any(|i| tables.equipment.iter().any(|d| &d.id == i && d.augment.is_some()));
-            let weapon = f.weapon.as_deref().and_then(|w| tables.weapons.iter().find(|d| d.id == w));
+            let has_aug = f.items.iter().any(|i| {
+                tables
+                    .equipment
+                    .iter()
+                    .any(|d| &d.id == i && d.augment.is_some())
+            });
+            let weapon = f
+                .weapon
+                .as_deref()
+                .and_then(|w| tables.weapons.iter().find(|d| d.id == w));
             let fits = weapon.is_some_and(|w| match kind {
                 crate::content::AttackType::CloseCombat => w.cc.is_some(),
                 crate::content::AttackType::Firearm => w.fa.is_some(),
@@ -207,7 +255,14 @@ impl Game {
         let tables = &self.rules.tables;
         let (cost, weapon) = match tables.weapons.iter().find(|w| w.id == item) {
             Some(w) => (w.cost, true),
-            None => (tables.equipment.iter().find(|e| e.id == item).map_or(0, |e| e.cost), false),
+            None => (
+                tables
+                    .equipment
+                    .iter()
+                    .find(|e| e.id == item)
+                    .map_or(0, |e| e.cost),
+                false,
+            ),
         };
         let t = &mut self.teams[usize::from(team)];
         t.credits = t.credits.saturating_sub(cost);
@@ -217,7 +272,11 @@ impl Game {
         } else {
             f.items.push(item.clone());
         }
-        events.push(Event::EquipmentPicked { seat: t.seat, figure, item });
+        events.push(Event::EquipmentPicked {
+            seat: t.seat,
+            figure,
+            item,
+        });
     }
 
     /// Every item `team` could pick now, with a DT that may carry it.
@@ -234,7 +293,10 @@ impl Game {
         for id in ids {
             for figure in t.figures {
                 if self.check_pick(team, id, figure).is_ok() {
-                    out.push(Command::PickEquipment { item: id.to_string(), figure });
+                    out.push(Command::PickEquipment {
+                        item: id.to_string(),
+                        figure,
+                    });
                 }
             }
         }
@@ -249,7 +311,9 @@ impl Game {
         match &self.phase {
             Phase::Equipment { order, next } => Some(self.teams[usize::from(order[*next])].seat),
             Phase::Corporation { team } => Some(self.teams[usize::from(*team)].seat),
-            Phase::DarkLegion { step: DlStep::Activation } => Some(self.dl.seat),
+            Phase::DarkLegion {
+                step: DlStep::Activation,
+            } => Some(self.dl.seat),
             _ => None,
         }
     }

@@ -3,7 +3,7 @@
 use super::event::{DieRoll, Event, Place};
 use super::ids::{FigureId, Side};
 use super::rejection::Rejection;
-use super::state::{rank_for, ability_n, FigureKind, Game, LastAction, Token, TokenState};
+use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, TokenState};
 use crate::content::tables::{CreatureStats, EquipmentEffect, WeaponDef};
 use crate::content::{AttackType, Corporation, Specialty};
 use crate::dice::{Dice, DieColor};
@@ -38,7 +38,12 @@ impl Game {
         self.rules.tables.weapons.iter().find(|d| d.id == w)
     }
 
-    fn has_item_effect(&self, id: FigureId, effect: EquipmentEffect, augment: Option<AttackType>) -> bool {
+    fn has_item_effect(
+        &self,
+        id: FigureId,
+        effect: EquipmentEffect,
+        augment: Option<AttackType>,
+    ) -> bool {
         self.figures[id.index()].items.iter().any(|i| {
             self.rules.tables.equipment.iter().any(|d| {
                 &d.id == i && d.effect == effect && (augment.is_none() || d.augment == augment)
@@ -48,7 +53,12 @@ impl Game {
 
     pub(crate) fn creature_stats(&self, id: FigureId) -> Option<&CreatureStats> {
         let kind = self.figures[id.index()].creature()?;
-        let def = self.rules.tables.creatures.iter().find(|c| c.kind == kind)?;
+        let def = self
+            .rules
+            .tables
+            .creatures
+            .iter()
+            .find(|c| c.kind == kind)?;
         def.bands.get(usize::from(self.dl.band.max(1)) - 1)
     }
 
@@ -134,7 +144,11 @@ impl Game {
                     return Err(Rejection::NotNextToWall);
                 }
                 if !(2..=3).contains(&dist) {
-                    return Err(if dist < 2 { Rejection::TooClose } else { Rejection::OutOfRange });
+                    return Err(if dist < 2 {
+                        Rejection::TooClose
+                    } else {
+                        Rejection::OutOfRange
+                    });
                 }
             }
         }
@@ -284,7 +298,12 @@ impl Game {
     /// Roll a pool (ATK-8) and re-roll up to `rerolls` failed dice, in
     /// pool order (ATK-9; re-rolling a failed die never hurts, so the
     /// engine always takes every re-roll it is given).
-    pub(crate) fn roll_pool(&self, pool: &[DieColor], rerolls: u8, dice: &mut dyn Dice) -> (Vec<DieRoll>, u8) {
+    pub(crate) fn roll_pool(
+        &self,
+        pool: &[DieColor],
+        rerolls: u8,
+        dice: &mut dyn Dice,
+    ) -> (Vec<DieRoll>, u8) {
         let faces = &self.rules.tables.dice;
         let mut out = Vec::with_capacity(pool.len() + usize::from(rerolls));
         let mut hits = 0u8;
@@ -292,12 +311,22 @@ impl Game {
         for &color in pool {
             let face = dice.d6();
             let h = faces.hits(color, face);
-            out.push(DieRoll { color, face, hits: h, reroll: false });
+            out.push(DieRoll {
+                color,
+                face,
+                hits: h,
+                reroll: false,
+            });
             if h == 0 && left > 0 {
                 left -= 1;
                 let face = dice.d6();
                 let h = faces.hits(color, face);
-                out.push(DieRoll { color, face, hits: h, reroll: true });
+                out.push(DieRoll {
+                    color,
+                    face,
+                    hits: h,
+                    reroll: true,
+                });
                 hits += h;
             } else {
                 hits += h;
@@ -307,7 +336,12 @@ impl Game {
     }
 
     /// Resolve a checked attack (ATK-8..12, DEF, TAC-1..4, WPN-1).
-    pub(crate) fn resolve_attack(&mut self, plan: AttackPlan, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+    pub(crate) fn resolve_attack(
+        &mut self,
+        plan: AttackPlan,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
         let (rolls, hits) = self.roll_pool(&plan.pool, plan.rerolls, dice);
         events.push(Event::AttackRolled {
             attacker: Some(plan.attacker),
@@ -318,7 +352,15 @@ impl Game {
         });
         let target_square = self.figures[plan.target.index()].square();
         let credit = self.figures[plan.attacker.index()].team();
-        let killed = self.apply_hits(plan.target, hits, plan.dv, plan.no_defense, credit, dice, events);
+        let killed = self.apply_hits(
+            plan.target,
+            hits,
+            plan.dv,
+            plan.no_defense,
+            credit,
+            dice,
+            events,
+        );
         let f = &mut self.figures[plan.attacker.index()];
         f.turn.weak_spot = false;
         if plan.attack != AttackType::CloseCombat {
@@ -349,7 +391,12 @@ impl Game {
 
     /// WPN-1: a trap on the victim's square; at most 2 per owner (the
     /// oldest goes first: the engine's fixed reading of "its choice").
-    fn place_trap(&mut self, owner: FigureId, square: crate::geometry::Square, events: &mut Vec<Event>) {
+    fn place_trap(
+        &mut self,
+        owner: FigureId,
+        square: crate::geometry::Square,
+        events: &mut Vec<Event>,
+    ) {
         if self.token_at(square).is_some() {
             return;
         }
@@ -437,12 +484,21 @@ impl Game {
                         let h = faces.hits(color, face);
                         events.push(Event::DefenseRolled {
                             figure: target,
-                            die: DieRoll { color, face, hits: h, reroll: false },
+                            die: DieRoll {
+                                color,
+                                face,
+                                hits: h,
+                                reroll: false,
+                            },
                         });
                         damage = damage.saturating_sub(h);
                     }
                 }
-                events.push(Event::Damage { figure: target, amount: damage, health: u8::from(damage == 0) });
+                events.push(Event::Damage {
+                    figure: target,
+                    amount: damage,
+                    health: u8::from(damage == 0),
+                });
                 if damage >= 1 {
                     self.eliminate_creature(target, credit, events);
                     return true;
@@ -456,7 +512,12 @@ impl Game {
                     let h = faces.hits(color, face);
                     events.push(Event::DefenseRolled {
                         figure: target,
-                        die: DieRoll { color, face, hits: h, reroll: false },
+                        die: DieRoll {
+                            color,
+                            face,
+                            hits: h,
+                            reroll: false,
+                        },
                     });
                     damage = damage.saturating_sub(h);
                 }
@@ -466,25 +527,46 @@ impl Game {
     }
 
     /// A DT loses health (ATK-11, PPC-2, PPC-3). Returns true on elimination.
-    pub(crate) fn damage_dt(&mut self, target: FigureId, damage: u8, credit: Option<u8>, events: &mut Vec<Event>) -> bool {
+    pub(crate) fn damage_dt(
+        &mut self,
+        target: FigureId,
+        damage: u8,
+        credit: Option<u8>,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let f = &mut self.figures[target.index()];
         let lost = damage.min(f.health);
         f.health -= lost;
         let health = f.health;
-        events.push(Event::Damage { figure: target, amount: damage, health });
+        events.push(Event::Damage {
+            figure: target,
+            amount: damage,
+            health,
+        });
         if lost > 0 {
-            self.award(Side::DarkLegion, i32::from(lost), "health lost by a Doomtrooper", events);
+            self.award(
+                Side::DarkLegion,
+                i32::from(lost),
+                "health lost by a Doomtrooper",
+                events,
+            );
             if let Some(team) = credit {
                 let t = &mut self.teams[usize::from(team)];
                 t.reckless = t.reckless.saturating_add(lost);
-                events.push(Event::RecklessToken { team, total: t.reckless });
+                events.push(Event::RecklessToken {
+                    team,
+                    total: t.reckless,
+                });
             }
         }
         if health == 0 {
             self.set_place(target, Place::Eliminated);
             let f = &mut self.figures[target.index()];
             f.items.clear(); // EQP-6: back to the bunker.
-            events.push(Event::Eliminated { figure: target, by: credit });
+            events.push(Event::Eliminated {
+                figure: target,
+                by: credit,
+            });
             self.award(Side::DarkLegion, 2, "Doomtrooper eliminated", events);
             self.after_dt_out(target, events);
             return true;
@@ -492,15 +574,28 @@ impl Game {
         false
     }
 
-    fn eliminate_creature(&mut self, target: FigureId, credit: Option<u8>, events: &mut Vec<Event>) {
+    fn eliminate_creature(
+        &mut self,
+        target: FigureId,
+        credit: Option<u8>,
+        events: &mut Vec<Event>,
+    ) {
         let pp = self.creature_stats(target).map_or(0, |s| i32::from(s.pp));
         // DL-1: back to the pool at once.
         self.set_place(target, Place::Reserve);
         self.figures[target.index()].turn = Default::default();
-        events.push(Event::Eliminated { figure: target, by: credit });
+        events.push(Event::Eliminated {
+            figure: target,
+            by: credit,
+        });
         if let Some(team) = credit {
             self.teams[usize::from(team)].kill_pp += pp;
-            self.award(Side::Team(team), pp, "Dark Legion figure eliminated", events);
+            self.award(
+                Side::Team(team),
+                pp,
+                "Dark Legion figure eliminated",
+                events,
+            );
         }
     }
 
@@ -520,7 +615,12 @@ impl Game {
                 team.pp
             }
         };
-        events.push(Event::PromotionPoints { side, delta, total, reason: reason.to_string() });
+        events.push(Event::PromotionPoints {
+            side,
+            delta,
+            total,
+            reason: reason.to_string(),
+        });
         if let Side::Team(t) = side {
             let team = &mut self.teams[usize::from(t)];
             let rank = rank_for(team.pp);
@@ -536,7 +636,10 @@ impl Game {
         if let Some(team) = self.figures[id.index()].team() {
             let [a, b] = self.teams[usize::from(team)].figures;
             let alive = |f: FigureId| {
-                !matches!(self.figures[f.index()].place, Place::Eliminated | Place::Exited)
+                !matches!(
+                    self.figures[f.index()].place,
+                    Place::Eliminated | Place::Exited
+                )
             };
             if !alive(a) && !alive(b) {
                 self.markers.retain(|m| *m != Side::Team(team));

@@ -16,7 +16,9 @@ impl Game {
             DlStep::Start => {
                 self.explode_bombs(dice, events);
                 self.draw_event(events);
-                self.phase = Phase::DarkLegion { step: DlStep::Reinforcements };
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Reinforcements,
+                };
             }
             DlStep::Reinforcements => {
                 if let Some(card) = self.current_event {
@@ -30,7 +32,11 @@ impl Game {
                         .unwrap_or_default();
                     let corps = self.corporations_in_pool() as u8;
                     for r in fixed {
-                        let n = if r.per_corporation { r.count * corps } else { r.count };
+                        let n = if r.per_corporation {
+                            r.count * corps
+                        } else {
+                            r.count
+                        };
                         for _ in 0..n {
                             self.ask_dl(Decision::RedEntrance { kind: r.kind });
                         }
@@ -39,14 +45,18 @@ impl Game {
                         self.reinforcement_draws(dice, events);
                     }
                 }
-                self.phase = Phase::DarkLegion { step: DlStep::Reveal };
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Reveal,
+                };
             }
             DlStep::Reveal => {
                 // DL-3 step 3 (CE): mandatory while any face-down card remains.
                 if self.tiles.iter().any(|t| !t.face_down.is_empty()) {
                     self.ask_dl(Decision::RevealTile);
                 }
-                self.phase = Phase::DarkLegion { step: DlStep::Activation };
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Activation,
+                };
                 self.prepare_dl_activation();
             }
             DlStep::Activation => {}
@@ -110,7 +120,9 @@ impl Game {
         e.dark_influence = 0;
         e.teleported.clear();
         self.active = None;
-        events.push(Event::TurnEnded { side: Side::DarkLegion });
+        events.push(Event::TurnEnded {
+            side: Side::DarkLegion,
+        });
     }
 
     /// Time bombs explode at the start of the next DL turn (EQI Time Bomb).
@@ -139,7 +151,13 @@ impl Game {
                 }
             }
             let band = usize::from(self.dl.band.max(1)) - 1;
-            let pool = self.rules.tables.terrain.get(band).map(|t| t.trap_dice.clone()).unwrap_or_default();
+            let pool = self
+                .rules
+                .tables
+                .terrain
+                .get(band)
+                .map(|t| t.trap_dice.clone())
+                .unwrap_or_default();
             for v in victims {
                 if self.figures[v.index()].square().is_some() {
                     self.fixed_attack(v, &pool, Some(team), dice, events);
@@ -157,7 +175,10 @@ impl Game {
             self.final_round = true;
         }
         self.current_event = Some(card);
-        events.push(Event::EventDrawn { card, final_round: self.final_round });
+        events.push(Event::EventDrawn {
+            card,
+            final_round: self.final_round,
+        });
         let effect = self
             .rules
             .tables
@@ -178,7 +199,9 @@ impl Game {
             | EventEffect::TemporaryDefensiveSystem
             | EventEffect::InterceptedOrders
             | EventEffect::CorruptedEquipment => self.ask_dl(Decision::EventFigure { card }),
-            EventEffect::MagneticRestraints => self.ask_dl(Decision::EventTile { card, figure: None }),
+            EventEffect::MagneticRestraints => {
+                self.ask_dl(Decision::EventTile { card, figure: None })
+            }
             EventEffect::CombatNeurosis => self.ask_dl(Decision::EventCorporation { card }),
             // Events beyond C1M1's pool (13–30) that need more than a flag
             // are not implemented yet; missions that use them are refused
@@ -199,8 +222,8 @@ impl Game {
 
     /// DL figures that are not DTs' enemies... (helper for event 2).
     pub(crate) fn dl_on_board(&self) -> impl Iterator<Item = &super::state::Figure> {
-        self.figures
-            .iter()
-            .filter(|f| matches!(f.kind, FigureKind::Creature { .. }) && matches!(f.place, Place::Board { .. }))
+        self.figures.iter().filter(|f| {
+            matches!(f.kind, FigureKind::Creature { .. }) && matches!(f.place, Place::Board { .. })
+        })
     }
 }

@@ -18,13 +18,17 @@ impl Game {
                 .rules
                 .white
                 .iter()
-                .map(|e| Command::ChooseEntrance { entrance: e.id.clone() })
+                .map(|e| Command::ChooseEntrance {
+                    entrance: e.id.clone(),
+                })
                 .collect(),
             Decision::RedEntrance { .. } => self
                 .rules
                 .red
                 .iter()
-                .map(|e| Command::ChooseEntrance { entrance: e.id.clone() })
+                .map(|e| Command::ChooseEntrance {
+                    entrance: e.id.clone(),
+                })
                 .collect(),
             Decision::ForceOption { card, .. } => {
                 let n = self
@@ -34,16 +38,27 @@ impl Game {
                     .iter()
                     .find(|c| c.number == *card)
                     .map_or(0, |c| c.options.len());
-                (0..n).map(|option| Command::ChooseOption { option }).collect()
+                (0..n)
+                    .map(|option| Command::ChooseOption { option })
+                    .collect()
             }
             Decision::PlaceFigures { tile, kinds } => {
                 let squares = self.placement_squares(*tile);
-                let mut kinds: Vec<_> = kinds.iter().copied().filter(|k| self.pool_count(*k) > 0).collect();
+                let mut kinds: Vec<_> = kinds
+                    .iter()
+                    .copied()
+                    .filter(|k| self.pool_count(*k) > 0)
+                    .collect();
                 kinds.sort();
                 kinds.dedup();
                 kinds
                     .iter()
-                    .flat_map(|k| squares.iter().map(move |s| Command::Place { kind: *k, square: *s }))
+                    .flat_map(|k| {
+                        squares.iter().map(move |s| Command::Place {
+                            kind: *k,
+                            square: *s,
+                        })
+                    })
                     .collect()
             }
             Decision::RevealTile => (0..self.tiles.len())
@@ -55,7 +70,10 @@ impl Game {
                     EventEffect::DarkTeleportation => self.dl_on_board().map(|f| f.id).collect(),
                     _ => self.dts_on_board().map(|f| f.id).collect(),
                 };
-                figures.into_iter().map(|figure| Command::ChooseFigure { figure }).collect()
+                figures
+                    .into_iter()
+                    .map(|figure| Command::ChooseFigure { figure })
+                    .collect()
             }
             Decision::EventTile { figure, .. } => {
                 let from = figure
@@ -78,7 +96,9 @@ impl Game {
             }
             Decision::EventCorporation { .. } => (0..self.teams.len() as u8)
                 .filter(|&t| self.team_in_pool(t))
-                .map(|t| Command::ChooseCorporation { corporation: self.teams[usize::from(t)].corporation })
+                .map(|t| Command::ChooseCorporation {
+                    corporation: self.teams[usize::from(t)].corporation,
+                })
                 .collect(),
             Decision::DiscardItem { figure } => self.figures[figure.index()]
                 .items
@@ -93,7 +113,11 @@ impl Game {
         self.rules
             .board
             .tile_squares(tile)
-            .filter(|s| self.rules.board.passable(*s) && self.figure_at(*s).is_none() && self.token_at(*s).is_none())
+            .filter(|s| {
+                self.rules.board.passable(*s)
+                    && self.figure_at(*s).is_none()
+                    && self.token_at(*s).is_none()
+            })
             .collect()
     }
 
@@ -123,18 +147,41 @@ impl Game {
         };
         match (p.decision, cmd) {
             (Decision::WhiteEntrance { team }, Command::ChooseEntrance { entrance }) => {
-                let idx = self.rules.white.iter().position(|e| e.id == entrance).unwrap_or(0);
+                let idx = self
+                    .rules
+                    .white
+                    .iter()
+                    .position(|e| e.id == entrance)
+                    .unwrap_or(0);
                 self.teams[usize::from(team)].entrance = Some(idx as u8);
                 events.push(Event::EntranceChosen { team, entrance });
                 for f in self.teams[usize::from(team)].figures {
-                    self.set_place(f, Place::Waiting { entrance: idx as u8 });
+                    self.set_place(
+                        f,
+                        Place::Waiting {
+                            entrance: idx as u8,
+                        },
+                    );
                 }
             }
             (Decision::RedEntrance { kind }, Command::ChooseEntrance { entrance }) => {
-                let idx = self.rules.red.iter().position(|e| e.id == entrance).unwrap_or(0);
+                let idx = self
+                    .rules
+                    .red
+                    .iter()
+                    .position(|e| e.id == entrance)
+                    .unwrap_or(0);
                 if let Some(id) = self.pool_figure(kind) {
-                    self.set_place(id, Place::Waiting { entrance: idx as u8 });
-                    events.push(Event::Reinforcement { figure: id, entrance });
+                    self.set_place(
+                        id,
+                        Place::Waiting {
+                            entrance: idx as u8,
+                        },
+                    );
+                    events.push(Event::Reinforcement {
+                        figure: id,
+                        entrance,
+                    });
                 }
             }
             (Decision::ForceOption { card, tile }, Command::ChooseOption { option }) => {
@@ -170,11 +217,21 @@ impl Game {
                 self.pending.extend(rest);
             }
             (Decision::EventFigure { card }, Command::ChooseFigure { figure }) => {
-                events.push(Event::EventTarget { card, figure: Some(figure), tile: None, corporation: None });
+                events.push(Event::EventTarget {
+                    card,
+                    figure: Some(figure),
+                    tile: None,
+                    corporation: None,
+                });
                 self.event_figure_chosen(card, figure, p.seat, dice, events);
             }
             (Decision::EventTile { card, figure }, Command::ChooseTile { tile }) => {
-                events.push(Event::EventTarget { card, figure: None, tile: Some(tile), corporation: None });
+                events.push(Event::EventTarget {
+                    card,
+                    figure: None,
+                    tile: Some(tile),
+                    corporation: None,
+                });
                 match figure {
                     Some(figure) => self.pending.push_front(super::state::Pending {
                         seat: p.seat,
@@ -184,7 +241,9 @@ impl Game {
                         // Event 10: DTs on the tile now are blocked.
                         let on: Vec<FigureId> = self
                             .dts_on_board()
-                            .filter(|f| f.square().and_then(|s| self.rules.board.tile_of(s)) == Some(tile))
+                            .filter(|f| {
+                                f.square().and_then(|s| self.rules.board.tile_of(s)) == Some(tile)
+                            })
                             .map(|f| f.id)
                             .collect();
                         self.effects.restrained.extend(on);
@@ -197,7 +256,12 @@ impl Game {
                 self.effects.teleported.push(figure);
             }
             (Decision::EventCorporation { card }, Command::ChooseCorporation { corporation }) => {
-                events.push(Event::EventTarget { card, figure: None, tile: None, corporation: Some(corporation) });
+                events.push(Event::EventTarget {
+                    card,
+                    figure: None,
+                    tile: None,
+                    corporation: Some(corporation),
+                });
                 if let Some(t) = self.teams.iter().position(|t| t.corporation == corporation) {
                     self.effects.no_cards.push(t as u8);
                 }
@@ -224,7 +288,10 @@ impl Game {
         match self.event_effect(card) {
             EventEffect::DarkTeleportation => self.pending.push_front(super::state::Pending {
                 seat,
-                decision: Decision::EventTile { card, figure: Some(figure) },
+                decision: Decision::EventTile {
+                    card,
+                    figure: Some(figure),
+                },
             }),
             EventEffect::TemporaryDefensiveSystem => {
                 let pool = [crate::dice::DieColor::Black; 3];

@@ -10,7 +10,11 @@ use crate::geometry::Square;
 
 impl Game {
     fn force_def(&self, card: u32) -> Option<&ForceCardDef> {
-        self.rules.tables.force_cards.iter().find(|c| c.number == card)
+        self.rules
+            .tables
+            .force_cards
+            .iter()
+            .find(|c| c.number == card)
     }
 
     /// Ask the DL something (CONV-8: off-turn choices are asked at once).
@@ -30,8 +34,10 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) {
-        let (Some(team), Some(tile)) = (self.figures[id.index()].team(), self.rules.board.tile_of(at))
-        else {
+        let (Some(team), Some(tile)) = (
+            self.figures[id.index()].team(),
+            self.rules.board.tile_of(at),
+        ) else {
             return;
         };
         if self.tiles[tile].marked.contains(&team) {
@@ -44,7 +50,12 @@ impl Game {
 
     /// Turn over one face-down card of `tile` at random (CONV-2: uniform
     /// over the cards sorted by id) and queue its placement (FRC-5).
-    pub(crate) fn reveal_on_tile(&mut self, tile: usize, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+    pub(crate) fn reveal_on_tile(
+        &mut self,
+        tile: usize,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
         let cards = &mut self.tiles[tile].face_down;
         if cards.is_empty() {
             return;
@@ -71,7 +82,11 @@ impl Game {
     }
 
     /// Queue the placement of `kinds` on a tile, or at red entrances.
-    pub(crate) fn queue_figures(&mut self, kinds: Vec<crate::content::CreatureKind>, tile: Option<usize>) {
+    pub(crate) fn queue_figures(
+        &mut self,
+        kinds: Vec<crate::content::CreatureKind>,
+        tile: Option<usize>,
+    ) {
         if kinds.is_empty() {
             return;
         }
@@ -122,9 +137,9 @@ impl Game {
             drawn += 1;
             events.push(Event::ForceCardDrawn { card });
             self.queue_card_figures(card, None);
-            let (stop, more, remove) = self
-                .force_def(card)
-                .map_or((false, false, false), |d| (d.stop, d.draw_one_more, d.remove));
+            let (stop, more, remove) = self.force_def(card).map_or((false, false, false), |d| {
+                (d.stop, d.draw_one_more, d.remove)
+            });
             if !remove {
                 self.force_discard.push(card);
             }
@@ -153,7 +168,8 @@ impl Game {
         match d {
             Decision::RedEntrance { kind } => self.pool_count(*kind) > 0,
             Decision::PlaceFigures { tile, kinds } => {
-                kinds.iter().any(|k| self.pool_count(*k) > 0) && !self.placement_squares(*tile).is_empty()
+                kinds.iter().any(|k| self.pool_count(*k) > 0)
+                    && !self.placement_squares(*tile).is_empty()
             }
             Decision::RevealTile => self.tiles.iter().any(|t| !t.face_down.is_empty()),
             _ => !self.decision_options(d).is_empty(),

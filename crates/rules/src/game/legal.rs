@@ -36,12 +36,20 @@ impl Game {
                 for f in t.figures {
                     self.figure_commands(f, &mut out);
                 }
-                if !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(team) {
+                if !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(team)
+                {
                     for f in t.figures {
                         let fig = &self.figures[f.index()];
-                        if fig.in_play() && fig.turn.activation != Activation::Done && fig.turn.allowed < 4 {
+                        if fig.in_play()
+                            && fig.turn.activation != Activation::Done
+                            && fig.turn.allowed < 4
+                        {
                             for card in 0..t.hand.len() {
-                                out.push(Command::PlayCard { card, figure: f, play: CardPlay::ExtraAction });
+                                out.push(Command::PlayCard {
+                                    card,
+                                    figure: f,
+                                    play: CardPlay::ExtraAction,
+                                });
                             }
                         }
                     }

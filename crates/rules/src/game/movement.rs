@@ -52,7 +52,12 @@ impl Game {
                     cap = cap.min(2);
                 }
             }
-            if self.rules.board.tile_of(s).is_some_and(|t| self.tiles[t].smoke) {
+            if self
+                .rules
+                .board
+                .tile_of(s)
+                .is_some_and(|t| self.tiles[t].smoke)
+            {
                 cap = cap.min(2);
             }
         }

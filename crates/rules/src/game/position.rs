@@ -124,7 +124,11 @@ impl Game {
     ///
     /// # Errors
     /// The setup's error, or a message naming what in the position is wrong.
-    pub fn scenario(setup: Setup, position: &Position, dice: &mut dyn Dice) -> Result<Game, String> {
+    pub fn scenario(
+        setup: Setup,
+        position: &Position,
+        dice: &mut dyn Dice,
+    ) -> Result<Game, String> {
         let (mut game, _) = Game::new(setup, dice).map_err(|e: SetupError| e.to_string())?;
         for t in &mut game.teams {
             t.passed = true;
@@ -161,7 +165,9 @@ impl Game {
         for spec in &p.figures {
             let id = match (&spec.name, spec.creature) {
                 (Some(n), None) => self.figure_by_name(n)?,
-                (None, Some(k)) => self.pool_figure(k).ok_or_else(|| format!("no {k} left in the pool"))?,
+                (None, Some(k)) => self
+                    .pool_figure(k)
+                    .ok_or_else(|| format!("no {k} left in the pool"))?,
                 _ => return Err("a figure needs exactly one of name and creature".into()),
             };
             let place = if spec.eliminated {
@@ -175,8 +181,15 @@ impl Game {
                 }
                 Place::Board { square: s }
             } else if let Some(e) = &spec.waiting {
-                let list = if spec.creature.is_some() { &self.rules.red } else { &self.rules.white };
-                let i = list.iter().position(|x| &x.id == e).ok_or_else(|| format!("no entrance {e}"))?;
+                let list = if spec.creature.is_some() {
+                    &self.rules.red
+                } else {
+                    &self.rules.white
+                };
+                let i = list
+                    .iter()
+                    .position(|x| &x.id == e)
+                    .ok_or_else(|| format!("no entrance {e}"))?;
                 Place::Waiting { entrance: i as u8 }
             } else {
                 return Err("a figure needs at, waiting or eliminated".into());
@@ -206,8 +219,14 @@ impl Game {
             self.dl.pp = pp;
         }
         for (s, owner) in &p.traps {
-            let owner = owner.as_deref().map(|n| self.figure_by_name(n)).transpose()?;
-            self.tokens.push(Token { square: *s, kind: TokenState::Trap { owner } });
+            let owner = owner
+                .as_deref()
+                .map(|n| self.figure_by_name(n))
+                .transpose()?;
+            self.tokens.push(Token {
+                square: *s,
+                kind: TokenState::Trap { owner },
+            });
         }
         for g in &p.doors_removed {
             *self.door_removed.get_mut(*g).ok_or("no such door group")? = true;
@@ -226,7 +245,10 @@ impl Game {
             self.door_deck = v.clone();
         }
         for (tile, corps) in &p.marked {
-            let teams = corps.iter().map(|c| self.team_of(*c)).collect::<Result<Vec<_>, _>>()?;
+            let teams = corps
+                .iter()
+                .map(|c| self.team_of(*c))
+                .collect::<Result<Vec<_>, _>>()?;
             self.tiles.get_mut(*tile).ok_or("no such tile")?.marked = teams;
         }
         let marker = |g: &Game, m: &TurnSpecMarker| -> Result<Side, String> {
@@ -236,10 +258,16 @@ impl Game {
             })
         };
         self.markers = match &p.markers {
-            Some(v) => v.iter().map(|m| marker(self, m)).collect::<Result<_, _>>()?,
+            Some(v) => v
+                .iter()
+                .map(|m| marker(self, m))
+                .collect::<Result<_, _>>()?,
             None => Vec::new(),
         };
-        let turn = p.turn.clone().unwrap_or(TurnSpec::Corporation(self.teams[0].corporation));
+        let turn = p
+            .turn
+            .clone()
+            .unwrap_or(TurnSpec::Corporation(self.teams[0].corporation));
         self.active = None;
         self.card_played = false;
         self.overrun = None;
@@ -254,10 +282,16 @@ impl Game {
                 }
             }
             TurnSpec::DarkLegion => {
-                self.phase = Phase::DarkLegion { step: DlStep::Activation };
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Activation,
+                };
                 self.prepare_dl_activation();
             }
-            TurnSpec::DarkLegionStart => self.phase = Phase::DarkLegion { step: DlStep::Start },
+            TurnSpec::DarkLegionStart => {
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Start,
+                }
+            }
         }
         Ok(())
     }
@@ -282,6 +316,9 @@ impl Game {
 
     /// The seat of a corporation.
     pub fn seat_of(&self, corp: Corporation) -> Option<Seat> {
-        self.teams.iter().find(|t| t.corporation == corp).map(|t| t.seat)
+        self.teams
+            .iter()
+            .find(|t| t.corporation == corp)
+            .map(|t| t.seat)
     }
 }

@@ -70,8 +70,7 @@ impl Game {
         self.rules.door_squares[g].iter().any(|s| match dl_mover {
             Some((_, at)) if *s == at => true,
             _ => self.figure_at(*s).is_some_and(|f| {
-                self.figures[f.index()].creature().is_some()
-                    && dl_mover.is_none_or(|(m, _)| m != f)
+                self.figures[f.index()].creature().is_some() && dl_mover.is_none_or(|(m, _)| m != f)
             }),
         })
     }
@@ -142,7 +141,10 @@ impl Game {
     pub(crate) fn enemies(&self, a: FigureId, b: FigureId) -> bool {
         let sa = self.figures[a.index()].side();
         let sb = self.figures[b.index()].side();
-        matches!((sa, sb), (Side::DarkLegion, Side::Team(_)) | (Side::Team(_), Side::DarkLegion))
+        matches!(
+            (sa, sb),
+            (Side::DarkLegion, Side::Team(_)) | (Side::Team(_), Side::DarkLegion)
+        )
     }
 
     /// On-board DTs.

@@ -269,7 +269,9 @@ impl TokenState {
         matches!(
             self,
             TokenState::Mission {
-                kind: TokenKind::Debris | TokenKind::Terminal | TokenKind::Turret
+                kind: TokenKind::Debris
+                    | TokenKind::Terminal
+                    | TokenKind::Turret
                     | TokenKind::Container,
                 ..
             }
@@ -502,8 +504,12 @@ impl Game {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;
-        let board = Board::build(&mission.layout, content.tiles(mission.edition), mission.citadel)
-            .map_err(SetupError::BadMission)?;
+        let board = Board::build(
+            &mission.layout,
+            content.tiles(mission.edition),
+            mission.citadel,
+        )
+        .map_err(SetupError::BadMission)?;
         let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
             list.iter()
                 .map(|(id, e)| MissionDef::resolve_entrance(&board, id, e))
@@ -585,7 +591,9 @@ impl Game {
                     name: format!(
                         "{}-{}",
                         seat.corporation.id(),
-                        name.to_lowercase().replace([' ', '.'], "_").replace("__", "_")
+                        name.to_lowercase()
+                            .replace([' ', '.'], "_")
+                            .replace("__", "_")
                     ),
                     kind: FigureKind::Doomtrooper {
                         team,
@@ -810,7 +818,10 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
         }
     }
     for (i, a) in setup.seats.iter().enumerate() {
-        if setup.seats[..i].iter().any(|b| b.corporation == a.corporation) {
+        if setup.seats[..i]
+            .iter()
+            .any(|b| b.corporation == a.corporation)
+        {
             return Err(SetupError::DuplicateCorporation);
         }
         if let Some([x, y]) = a.doomtroopers {

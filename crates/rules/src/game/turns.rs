@@ -17,8 +17,10 @@ impl Game {
                 if self.decision_possible(&head.decision) {
                     return;
                 }
-                if let Some(Pending { decision: Decision::PlaceFigures { kinds, .. }, .. }) =
-                    self.pending.pop_front()
+                if let Some(Pending {
+                    decision: Decision::PlaceFigures { kinds, .. },
+                    ..
+                }) = self.pending.pop_front()
                 {
                     for kind in kinds {
                         events.push(Event::NotPlaced { kind });
@@ -35,7 +37,10 @@ impl Game {
                         continue;
                     }
                     if self.teams[usize::from(order[next])].passed {
-                        self.phase = Phase::Equipment { next: (next + 1) % order.len(), order };
+                        self.phase = Phase::Equipment {
+                            next: (next + 1) % order.len(),
+                            order,
+                        };
                         continue;
                     }
                     return;
@@ -46,7 +51,9 @@ impl Game {
                     }
                     self.end_corporation_turn(team, dice, events);
                 }
-                Phase::DarkLegion { step: DlStep::Activation } => {
+                Phase::DarkLegion {
+                    step: DlStep::Activation,
+                } => {
                     if self.dl_can_act() {
                         return;
                     }
@@ -88,8 +95,13 @@ impl Game {
         self.overrun = None;
         match side {
             Side::DarkLegion => {
-                events.push(Event::TurnStarted { side, seat: (!self.dl.ai).then_some(self.dl.seat) });
-                self.phase = Phase::DarkLegion { step: DlStep::Start };
+                events.push(Event::TurnStarted {
+                    side,
+                    seat: (!self.dl.ai).then_some(self.dl.seat),
+                });
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Start,
+                };
             }
             Side::Team(team) => self.begin_corporation_turn(team, events),
         }
@@ -97,10 +109,17 @@ impl Game {
 
     fn begin_corporation_turn(&mut self, team: u8, events: &mut Vec<Event>) {
         let t = &self.teams[usize::from(team)];
-        events.push(Event::TurnStarted { side: Side::Team(team), seat: Some(t.seat) });
+        events.push(Event::TurnStarted {
+            side: Side::Team(team),
+            seat: Some(t.seat),
+        });
         self.phase = Phase::Corporation { team };
         for f in t.figures {
-            let base = if self.effects.intercepted.contains(&f) { 1 } else { 2 };
+            let base = if self.effects.intercepted.contains(&f) {
+                1
+            } else {
+                2
+            };
             let fig = &mut self.figures[f.index()];
             fig.turn = Default::default();
             fig.turn.allowed = base;
@@ -108,7 +127,10 @@ impl Game {
         if t.entrance.is_none() {
             // MOV-12: the first marker draw asks for a white entrance.
             let seat = t.seat;
-            self.pending.push_back(Pending { seat, decision: Decision::WhiteEntrance { team } });
+            self.pending.push_back(Pending {
+                seat,
+                decision: Decision::WhiteEntrance { team },
+            });
         }
     }
 
@@ -118,7 +140,8 @@ impl Game {
             return true;
         }
         let t = &self.teams[usize::from(team)];
-        let cards = !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team);
+        let cards =
+            !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team);
         t.figures.iter().any(|id| {
             let f = &self.figures[id.index()];
             f.in_play()
@@ -127,7 +150,12 @@ impl Game {
         })
     }
 
-    pub(crate) fn end_corporation_turn(&mut self, team: u8, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+    pub(crate) fn end_corporation_turn(
+        &mut self,
+        team: u8,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
         let figs = self.teams[usize::from(team)].figures;
         for f in figs {
             let fig = &mut self.figures[f.index()];
@@ -139,7 +167,9 @@ impl Game {
         self.effects.no_cards.retain(|t| *t != team);
         self.overrun = None;
         self.active = None;
-        events.push(Event::TurnEnded { side: Side::Team(team) });
+        events.push(Event::TurnEnded {
+            side: Side::Team(team),
+        });
         self.next_marker(dice, events);
     }
 
@@ -157,7 +187,11 @@ impl Game {
         let result = if goal && self.rules.mission.ends_early {
             Some(MissionResult::Success)
         } else if self.final_round || self.corporations_in_pool() == 0 {
-            Some(if goal { MissionResult::Success } else { MissionResult::Failure })
+            Some(if goal {
+                MissionResult::Success
+            } else {
+                MissionResult::Failure
+            })
         } else {
             None
         };
@@ -179,20 +213,32 @@ impl Game {
                 .find(|(a, _)| a == action)
                 .is_some_and(|(_, n)| n >= times),
             Goal::Exited { count, .. } => {
-                let need = if *count == 0 { self.teams.len() as u32 } else { *count };
-                let exited = self.figures.iter().filter(|f| f.place == Place::Exited).count() as u32;
+                let need = if *count == 0 {
+                    self.teams.len() as u32
+                } else {
+                    *count
+                };
+                let exited = self
+                    .figures
+                    .iter()
+                    .filter(|f| f.place == Place::Exited)
+                    .count() as u32;
                 exited >= need
             }
             Goal::PpEarned(n) => self.teams.iter().map(|t| t.kill_pp).sum::<i32>() >= *n as i32,
             Goal::AllDlEliminated => {
-                !self.figures.iter().any(|f| f.creature().is_some() && f.in_play())
+                !self
+                    .figures
+                    .iter()
+                    .any(|f| f.creature().is_some() && f.in_play())
                     && self.tiles.iter().all(|t| t.face_down.is_empty())
             }
             Goal::Alive(n) => self.dts_on_board().count() as u32 >= *n,
             // Not needed by the playable missions yet.
-            Goal::CarriedOut { .. } | Goal::Eliminated(_) | Goal::Destroyed(_) | Goal::Hacked(_) => {
-                false
-            }
+            Goal::CarriedOut { .. }
+            | Goal::Eliminated(_)
+            | Goal::Destroyed(_)
+            | Goal::Hacked(_) => false,
         }
     }
 
@@ -207,14 +253,29 @@ impl Game {
                         .iter()
                         .any(|f| self.figures[f.index()].place != Place::Eliminated);
                     if any_alive {
-                        self.award(Side::Team(t), rewards.success, "primary mission success", events);
+                        self.award(
+                            Side::Team(t),
+                            rewards.success,
+                            "primary mission success",
+                            events,
+                        );
                     }
                 }
             }
             MissionResult::Failure => {
-                self.award(Side::DarkLegion, rewards.failure, "primary mission failure", events);
+                self.award(
+                    Side::DarkLegion,
+                    rewards.failure,
+                    "primary mission failure",
+                    events,
+                );
                 if let Some(t) = self.teams.iter().position(|t| t.commander) {
-                    self.award(Side::Team(t as u8), rewards.commander, "commander penalty", events);
+                    self.award(
+                        Side::Team(t as u8),
+                        rewards.commander,
+                        "commander penalty",
+                        events,
+                    );
                 }
             }
         }
@@ -225,14 +286,26 @@ impl Game {
         let best = self.teams.iter().map(|t| t.pp).max().unwrap_or(0);
         let dl_wins = self.dl.pp >= best;
         let winners: Vec<Seat> = if dl_wins {
-            if self.dl.ai { Vec::new() } else { vec![self.dl.seat] }
+            if self.dl.ai {
+                Vec::new()
+            } else {
+                vec![self.dl.seat]
+            }
         } else {
-            self.teams.iter().filter(|t| t.pp == best).map(|t| t.seat).collect()
+            self.teams
+                .iter()
+                .filter(|t| t.pp == best)
+                .map(|t| t.seat)
+                .collect()
         };
         self.result = Some(result);
         self.phase = Phase::Finished;
         self.pending.clear();
-        events.push(Event::MissionEnded { result, winners, dl_wins });
+        events.push(Event::MissionEnded {
+            result,
+            winners,
+            dl_wins,
+        });
     }
 
     /// SET-11: deal DT cards one at a time in equipment order.

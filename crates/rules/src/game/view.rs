@@ -269,7 +269,9 @@ impl Game {
             Phase::Equipment { order, next } => PhaseView::Equipment { team: order[*next] },
             Phase::Corporation { team } => PhaseView::Corporation { team: *team },
             Phase::DarkLegion { .. } => PhaseView::DarkLegion,
-            Phase::Finished => PhaseView::Finished { result: self.result },
+            Phase::Finished => PhaseView::Finished {
+                result: self.result,
+            },
         };
         GameView {
             viewer,
