@@ -200,12 +200,7 @@ impl Game {
             return Err(Rejection::SpecialNotAvailable);
         }
         let at = f.square().ok_or(Rejection::FigureNotOnBoard)?;
-        let board = &self.rules.board;
-        let near = self.rules.mission.tokens.iter().any(|t| {
-            t.kind == def.adjacent_to
-                && (t.square == at || self.walls.adjacent(board, at, t.square))
-        });
-        if !near {
+        if !self.next_to_feature(at, def.adjacent_to) {
             return Err(Rejection::SpecialNotAvailable);
         }
         self.begin_action(figure, cost, events);
@@ -307,7 +302,10 @@ impl Game {
                 if let (Some(s), Some(team)) = (square, self.figures[figure.index()].team()) {
                     self.tokens.push(Token {
                         square: s,
-                        kind: TokenState::Bomb { team },
+                        kind: TokenState::Bomb {
+                            team,
+                            round: self.round,
+                        },
                     });
                     events.push(Event::BombPlaced { square: s, team });
                 }
@@ -539,18 +537,13 @@ impl Game {
             }
             if f.team().is_some() {
                 for s in &self.rules.mission.special_actions {
-                    if let Some(at) = f.square() {
-                        let near = self.rules.mission.tokens.iter().any(|t| {
-                            t.kind == s.adjacent_to
-                                && (t.square == at
-                                    || self.walls.adjacent(&self.rules.board, at, t.square))
+                    if f.square()
+                        .is_some_and(|at| self.next_to_feature(at, s.adjacent_to))
+                    {
+                        out.push(Command::Special {
+                            figure,
+                            action: s.id.clone(),
                         });
-                        if near {
-                            out.push(Command::Special {
-                                figure,
-                                action: s.id.clone(),
-                            });
-                        }
                     }
                 }
             }
@@ -565,12 +558,12 @@ impl Game {
                             item: item.clone(),
                             square: Some(s),
                         };
-                        if self.clone_check_item(figure, item, Some(s)) {
+                        if self.item_usable(figure, item, Some(s)) {
                             out.push(c);
                         }
                     }
                 }
-            } else if self.clone_check_item(figure, item, None) {
+            } else if self.item_usable(figure, item, None) {
                 out.push(Command::UseItem {
                     figure,
                     item: item.clone(),
@@ -581,7 +574,7 @@ impl Game {
     }
 
     /// Would `UseItem` be accepted? (Checks only; no change.)
-    fn clone_check_item(&self, figure: FigureId, item: &str, square: Option<Square>) -> bool {
+    fn item_usable(&self, figure: FigureId, item: &str, square: Option<Square>) -> bool {
         let Ok(effect) = self.item_effect(figure, item) else {
             return false;
         };
@@ -611,6 +604,16 @@ impl Game {
             }),
             _ => false,
         }
+    }
+
+    /// MSN-3: adjacent (ADJ-4) to a mission feature of `kind`; standing
+    /// on it is not being adjacent to it.
+    fn next_to_feature(&self, at: Square, kind: TokenKind) -> bool {
+        self.rules
+            .mission
+            .tokens
+            .iter()
+            .any(|t| t.kind == kind && self.walls.adjacent(&self.rules.board, at, t.square))
     }
 
     /// Desk squares of the mission (features), for views and bots.

@@ -131,7 +131,7 @@ impl Game {
             .tokens
             .iter()
             .filter_map(|t| match t.kind {
-                TokenState::Bomb { team } => Some((t.square, team)),
+                TokenState::Bomb { team, round } if round < self.round => Some((t.square, team)),
                 _ => None,
             })
             .collect();

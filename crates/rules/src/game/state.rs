@@ -254,10 +254,13 @@ pub enum TokenState {
         /// Owner.
         owner: Option<FigureId>,
     },
-    /// A time bomb of a team, exploding at the next DL turn.
+    /// A time bomb of a team; it explodes at the start of the first DL
+    /// turn of a later round (EQI Time Bomb).
     Bomb {
         /// Team.
         team: u8,
+        /// Round it was placed in.
+        round: u32,
     },
 }
 
