@@ -6,7 +6,7 @@ use crate::game::{Command, Event, Game, MissionResult, Place, Seat, Setup, Side,
 use std::collections::HashSet;
 
 /// How one playout went.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Playout {
     /// The final game.
     pub game: Game,

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// A content file failed to load or validate.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
 pub struct ContentError {
     /// File name as given to the loader (e.g. `data/tiles/ce.tiles`).
     pub file: String,

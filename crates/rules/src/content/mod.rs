@@ -75,7 +75,7 @@ const EMBEDDED: &[(&str, &str)] = &[
 ];
 
 /// All content of both editions, validated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Content {
     /// CE tiles 1..=16.
     pub ce_tiles: Vec<TileDef>,

@@ -20,7 +20,7 @@ pub const PLAYABLE_MISSIONS: &[&str] = &["ce-c1m1"];
 
 /// What never changes during a game: the mission, its board and the
 /// edition tables. Shared by clones of the game (bots clone often).
-#[derive(Debug)]
+#[derive(Debug, Serialize)]
 pub struct Rules {
     /// The mission record.
     pub mission: MissionDef,
@@ -452,7 +452,6 @@ pub struct Game {
     pub(crate) teams: Vec<Team>,
     pub(crate) dl: DarkLegion,
     pub(crate) figures: Vec<Figure>,
-    #[serde(skip)]
     pub(crate) walls: Walls,
     /// Door groups: removed (BRD-6).
     pub(crate) door_removed: Vec<bool>,

@@ -15,7 +15,7 @@ const DOOR_SHIFT: u8 = 2;
 /// door's state changes (BRD-6), which is far rarer than the lookups.
 /// Every lookup is an index into one byte per (padded) square: no hashing
 /// and no allocation, because legal-move generation calls these in loops.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Walls {
     /// Static bits in `BIT_N | BIT_W`, closed-door bits shifted by
     /// `DOOR_SHIFT`.
