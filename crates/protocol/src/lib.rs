@@ -1,0 +1,308 @@
+//! # citadel-protocol
+//!
+//! The messages a browser (or bot, or load tool) and the server exchange
+//! over the WebSocket at `/ws`, as JSON text frames. Every message is a
+//! tagged object: `{"type": "hello", ...}`.
+//!
+//! A client first sends [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`]; a
+//! mismatch closes the socket with [`close::PROTOCOL_MISMATCH`]. Game
+//! events carry a per-game sequence number `seq`, contiguous for every
+//! viewer (secrets are redacted, never skipped), so a client that
+//! reconnects sends the last `seq` it saw and receives exactly the gap.
+//! `docs/PROTOCOL.md` shows every message with an example.
+
+use citadel_rules::content::{Corporation, Specialty};
+use citadel_rules::game::{Command, Event, GameView, Rejection};
+use serde::{Deserialize, Serialize};
+
+pub mod map;
+
+pub use map::MapData;
+
+/// The protocol version. Bump on any incompatible change.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// WebSocket close codes (4000–4999 are the application's range).
+pub mod close {
+    /// The client speaks another protocol version.
+    pub const PROTOCOL_MISMATCH: u16 = 4001;
+    /// The first message was not `hello`, or `hello` came twice.
+    pub const HELLO_REQUIRED: u16 = 4002;
+    /// No game with that code.
+    pub const UNKNOWN_GAME: u16 = 4003;
+    /// The resume token matches no seat.
+    pub const BAD_TOKEN: u16 = 4004;
+    /// Too many messages too fast.
+    pub const RATE_LIMITED: u16 = 4008;
+    /// A frame over the size limit.
+    pub const FRAME_TOO_LARGE: u16 = 4009;
+    /// The client could not keep up with the game's messages.
+    pub const TOO_SLOW: u16 = 4010;
+    /// The same seat connected again elsewhere.
+    pub const REPLACED: u16 = 4011;
+    /// The server is shutting down.
+    pub const SHUTDOWN: u16 = 1001;
+}
+
+/// How a connection wants to take part.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "snake_case")]
+pub enum Join {
+    /// A new player with a display name (a guest).
+    Player {
+        /// Display name.
+        name: String,
+    },
+    /// A returning player: the secret token from `welcome`.
+    Resume {
+        /// The seat token.
+        token: String,
+    },
+    /// A spectator.
+    Spectator {
+        /// Display name.
+        name: String,
+    },
+}
+
+/// Who controls a seat in the lobby.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Controller {
+    /// Nobody yet.
+    Open,
+    /// A person.
+    Human,
+    /// The random legal bot.
+    Bot,
+}
+
+/// Messages from a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first message on a socket.
+    Hello {
+        /// Must equal [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// The game's join code.
+        game: String,
+        /// How to join.
+        join: Join,
+        /// The last event `seq` this client saw (reconnects).
+        #[serde(default)]
+        last_seq: Option<u64>,
+    },
+    /// Lobby: take (or change to) a corporation seat.
+    TakeSeat {
+        /// Corporation.
+        corporation: Corporation,
+    },
+    /// Lobby: choose your two Doomtroopers (SET-8).
+    ChooseTeam {
+        /// Their specialties.
+        doomtroopers: [Specialty; 2],
+    },
+    /// Lobby (host): put a bot on an open seat, or remove it.
+    SetBot {
+        /// Seat index.
+        seat: u8,
+        /// True to add, false to remove.
+        bot: bool,
+    },
+    /// Lobby: ready or not.
+    Ready {
+        /// Ready.
+        ready: bool,
+    },
+    /// Lobby (host): start the game.
+    Start,
+    /// A game command for your seat.
+    Command {
+        /// Echoed in `ack`/`rejected`.
+        #[serde(default)]
+        client_ref: Option<u64>,
+        /// The command.
+        command: Command,
+    },
+    /// Chat.
+    Chat {
+        /// Text (trimmed, at most 500 characters).
+        text: String,
+    },
+    /// Ask for a fresh snapshot.
+    Resync,
+    /// Keep-alive.
+    Ping,
+}
+
+/// A seat as the lobby shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbySeat {
+    /// Seat index.
+    pub seat: u8,
+    /// Corporation, once taken.
+    pub corporation: Option<Corporation>,
+    /// Player name.
+    pub name: Option<String>,
+    /// Controller.
+    pub controller: Controller,
+    /// Ready.
+    pub ready: bool,
+    /// Connected now.
+    pub connected: bool,
+    /// A bot plays it for a player who left (shown to everyone).
+    pub bot_playing: bool,
+}
+
+/// How the Dark Legion is chosen at start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "mode", content = "seat")]
+pub enum DarkLegionChoice {
+    /// Drawn at random among the players (SET-2).
+    Drawn,
+    /// The host picks a seat.
+    Seat(u8),
+    /// The AI (SET-12).
+    Ai,
+}
+
+/// Options fixed when a game is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOptions {
+    /// Mission id.
+    pub mission: String,
+    /// Seats (players, the Dark Legion player included unless AI), 1–5.
+    pub seats: u8,
+    /// Dark Legion.
+    pub dark_legion: DarkLegionChoice,
+    /// Starting rank R0.
+    #[serde(default = "one")]
+    pub starting_rank: u8,
+    /// Per-turn time limit in seconds; the bot passes the turn when it
+    /// runs out.
+    #[serde(default)]
+    pub turn_seconds: Option<u32>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// The lobby state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyView {
+    /// Join code.
+    pub code: String,
+    /// Options.
+    pub options: GameOptions,
+    /// Seats.
+    pub seats: Vec<LobbySeat>,
+    /// Spectators watching.
+    pub spectators: u32,
+    /// Started.
+    pub started: bool,
+    /// The host's seat.
+    pub host: u8,
+}
+
+/// One event with its sequence number.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeqEvent {
+    /// Game-wide sequence number, contiguous from 1.
+    pub seq: u64,
+    /// The event as this viewer may see it.
+    pub event: Event,
+}
+
+/// Errors answered without closing the socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, or not a known message.
+    Malformed,
+    /// A spectator tried to act, or a player acted for another seat.
+    NotAPlayer,
+    /// That lobby action is not possible now.
+    LobbyRefused,
+    /// Only the host may do that.
+    NotHost,
+    /// The game has not started.
+    NotStarted,
+    /// The game is over.
+    GameOver,
+    /// Something failed on the server; details are in its log.
+    Internal,
+}
+
+/// Messages from the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Answer to `hello`.
+    Welcome {
+        /// [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// Your seat, if you are a player.
+        seat: Option<u8>,
+        /// Your secret resume token (players only; keep it).
+        token: Option<String>,
+    },
+    /// The lobby changed.
+    Lobby {
+        /// The lobby.
+        lobby: LobbyView,
+    },
+    /// The whole game as you may see it, with the board, up to `seq`.
+    Snapshot {
+        /// The last event included.
+        seq: u64,
+        /// Your view.
+        view: Box<GameView>,
+        /// The static map, for drawing.
+        map: Box<MapData>,
+        /// What you may send now.
+        legal: Vec<Command>,
+    },
+    /// New events, contiguous.
+    Events {
+        /// The events.
+        events: Vec<SeqEvent>,
+        /// Your view after them.
+        view: Box<GameView>,
+        /// What you may send now.
+        legal: Vec<Command>,
+    },
+    /// Your command was accepted as event sequence `seq`..
+    Ack {
+        /// Your reference.
+        client_ref: Option<u64>,
+        /// The first event it caused.
+        seq: u64,
+    },
+    /// Your command was refused; the game did not change.
+    Rejected {
+        /// Your reference.
+        client_ref: Option<u64>,
+        /// Why.
+        reason: Rejection,
+        /// In words.
+        message: String,
+    },
+    /// A chat line.
+    Chat {
+        /// Who.
+        from: String,
+        /// Text.
+        text: String,
+    },
+    /// A problem with your message.
+    Error {
+        /// Which.
+        code: ErrorCode,
+        /// In words.
+        message: String,
+    },
+    /// Keep-alive answer.
+    Pong,
+}
