@@ -36,6 +36,8 @@ pub mod close {
     pub const RATE_LIMITED: u16 = 4008;
     /// A frame over the size limit.
     pub const FRAME_TOO_LARGE: u16 = 4009;
+    /// The game has no free seat.
+    pub const GAME_FULL: u16 = 4005;
     /// The client could not keep up with the game's messages.
     pub const TOO_SLOW: u16 = 4010;
     /// The same seat connected again elsewhere.

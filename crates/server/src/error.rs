@@ -1,0 +1,39 @@
+//! One error type at the HTTP edge, mapped to status codes. Internal
+//! details are logged, never returned.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// Errors the HTTP API answers with.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The request is not valid.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No such game.
+    #[error("no game with that code")]
+    NotFound,
+    /// The server holds as many games as it may.
+    #[error("the server is full; try again later")]
+    Full,
+    /// A bug or an outside failure.
+    #[error("internal error")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl IntoResponse for ServerError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServerError::NotFound => StatusCode::NOT_FOUND,
+            ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Internal(e) => {
+                tracing::error!(error = ?e, "internal error");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+        };
+        let body = serde_json::json!({ "error": status.as_u16(), "message": self.to_string() });
+        (status, Json(body)).into_response()
+    }
+}

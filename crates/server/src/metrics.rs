@@ -1,0 +1,101 @@
+//! Prometheus metrics at `/metrics` (prometheus-client).
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+use std::sync::Mutex;
+
+/// Label of a rejection counter.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReasonLabel {
+    /// The rejection reason (snake_case).
+    pub reason: String,
+}
+
+/// Every metric the server exports.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Mutex<Registry>,
+    /// Open WebSocket connections.
+    pub connections: Gauge,
+    /// Live games.
+    pub games: Gauge,
+    /// Commands applied.
+    pub commands: Counter,
+    /// Commands rejected, by reason.
+    pub rejections: Family<ReasonLabel, Counter>,
+    /// Seconds from receiving a command to handing its broadcast to the
+    /// connections.
+    pub command_latency: Histogram,
+}
+
+impl Metrics {
+    /// A fresh registry.
+    pub fn new() -> Self {
+        let connections = Gauge::default();
+        let games = Gauge::default();
+        let commands = Counter::default();
+        let rejections = Family::<ReasonLabel, Counter>::default();
+        let command_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let mut r = Registry::with_prefix("citadel");
+        r.register(
+            "connections",
+            "Open WebSocket connections",
+            connections.clone(),
+        );
+        r.register("games", "Live games", games.clone());
+        r.register("commands", "Commands applied", commands.clone());
+        r.register(
+            "rejections",
+            "Commands rejected, by reason",
+            rejections.clone(),
+        );
+        r.register(
+            "command_latency_seconds",
+            "From command received to broadcast queued",
+            command_latency.clone(),
+        );
+        Metrics {
+            registry: Mutex::new(r),
+            connections,
+            games,
+            commands,
+            rejections,
+            command_latency,
+        }
+    }
+
+    /// The Prometheus text format.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        // A std Mutex: encoding never awaits while holding it.
+        if let Ok(r) = self.registry.lock() {
+            if encode(&mut s, &r).is_err() {
+                s.clear();
+            }
+        }
+        if let Some(rss) = resident_bytes() {
+            s.push_str(&format!(
+                "# HELP citadel_process_resident_bytes Resident memory.\n# TYPE citadel_process_resident_bytes gauge\ncitadel_process_resident_bytes {rss}\n"
+            ));
+        }
+        s
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Resident set size from /proc (Linux), for the load tool.
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}

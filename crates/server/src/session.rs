@@ -1,0 +1,866 @@
+//! One game's lobby and play as a plain state machine:
+//! `handle(input, now) -> outputs`. No sockets, no clock, no randomness of
+//! its own (the shell passes fresh tokens in), so every behaviour here is
+//! tested without a network (bughouse-chess style).
+
+use citadel_bots::{timeout_default, Bot, RandomBot};
+use citadel_protocol::{
+    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbySeat,
+    LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
+};
+use citadel_rules::content::{Corporation, Specialty};
+use citadel_rules::dice::SeededDice;
+use citadel_rules::game::{Command, DarkLegionSetup, Event, Game, Seat, SeatSetup, Setup, Viewer};
+use std::collections::BTreeMap;
+
+/// A connection's id, given by the shell.
+pub type ConnId = u64;
+
+/// Milliseconds on the shell's clock.
+pub type Millis = u64;
+
+/// Timing and limits of a session.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    /// How long a disconnected player keeps the seat before a bot plays it.
+    pub grace_ms: Millis,
+    /// Pause between two bot commands (0 in tests), so people can follow.
+    pub bot_delay_ms: Millis,
+    /// Most bot commands applied in one `handle` call.
+    pub max_bot_steps: usize,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            grace_ms: 30_000,
+            bot_delay_ms: 400,
+            max_bot_steps: 10_000,
+        }
+    }
+}
+
+/// What the shell feeds the session.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A socket sent a valid `hello` (the shell checked the version).
+    Hello {
+        /// Connection.
+        conn: ConnId,
+        /// How it joins.
+        join: Join,
+        /// The last event it saw.
+        last_seq: Option<u64>,
+        /// A fresh random token, used if this makes a new player.
+        fresh_token: String,
+    },
+    /// A later message from a connection.
+    Message {
+        /// Connection.
+        conn: ConnId,
+        /// Message.
+        msg: ClientMsg,
+    },
+    /// The connection is gone.
+    Closed {
+        /// Connection.
+        conn: ConnId,
+    },
+    /// Time passed (timers: grace periods, turn limits, bot pacing).
+    Tick,
+}
+
+/// What the session asks the shell to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Send a message.
+    Send {
+        /// To.
+        conn: ConnId,
+        /// Message.
+        msg: ServerMsg,
+    },
+    /// Close a connection with a code.
+    Close {
+        /// Which.
+        conn: ConnId,
+        /// Close code.
+        code: u16,
+        /// Reason.
+        reason: String,
+    },
+    /// A command was applied (for metrics and persistence).
+    Applied {
+        /// Seat.
+        seat: u8,
+        /// The command.
+        command: Command,
+        /// First event seq.
+        first_seq: u64,
+    },
+    /// A command was rejected (for metrics).
+    Refused {
+        /// Reason id.
+        reason: citadel_rules::game::Rejection,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct SeatSlot {
+    corporation: Option<Corporation>,
+    team: Option<[Specialty; 2]>,
+    name: Option<String>,
+    controller: Controller,
+    token: Option<String>,
+    ready: bool,
+    conn: Option<ConnId>,
+    left_at: Option<Millis>,
+    bot_playing: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Seat(u8),
+    Spectator,
+}
+
+#[derive(Clone, Debug)]
+struct Conn {
+    role: Role,
+    name: String,
+}
+
+#[derive(Debug)]
+struct Play {
+    game: Game,
+    dice: SeededDice,
+    /// Every event, seq = index + 1.
+    log: Vec<Event>,
+    /// One bot per rules seat (the AI DL's seat last).
+    bots: Vec<RandomBot>,
+    next_bot_at: Millis,
+    /// Who the game waits for, and since when (turn timer).
+    waiting: (Option<Seat>, Millis),
+}
+
+/// One game: its lobby, then its play.
+#[derive(Debug)]
+pub struct Session {
+    code: String,
+    options: GameOptions,
+    seed: u64,
+    seats: Vec<SeatSlot>,
+    host: Option<u8>,
+    conns: BTreeMap<ConnId, Conn>,
+    play: Option<Play>,
+    config: SessionConfig,
+}
+
+impl Session {
+    /// A new lobby. `seed` fixes the game's dice and bots.
+    pub fn new(code: String, options: GameOptions, seed: u64, config: SessionConfig) -> Self {
+        let seats = (0..options.seats)
+            .map(|_| SeatSlot {
+                corporation: None,
+                team: None,
+                name: None,
+                controller: Controller::Open,
+                token: None,
+                ready: false,
+                conn: None,
+                left_at: None,
+                bot_playing: false,
+            })
+            .collect();
+        Session {
+            code,
+            options,
+            seed,
+            seats,
+            host: None,
+            conns: BTreeMap::new(),
+            play: None,
+            config,
+        }
+    }
+
+    /// The join code.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The game, once started.
+    pub fn game(&self) -> Option<&Game> {
+        self.play.as_ref().map(|p| &p.game)
+    }
+
+    /// Events so far.
+    pub fn event_count(&self) -> u64 {
+        self.play.as_ref().map_or(0, |p| p.log.len() as u64)
+    }
+
+    /// Connections open now.
+    pub fn connections(&self) -> usize {
+        self.conns.len()
+    }
+
+    /// Handle one input at time `now`.
+    pub fn handle(&mut self, input: Input, now: Millis) -> Vec<Output> {
+        let mut out = Vec::new();
+        match input {
+            Input::Hello {
+                conn,
+                join,
+                last_seq,
+                fresh_token,
+            } => self.on_hello(conn, join, last_seq, fresh_token, now, &mut out),
+            Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
+            Input::Closed { conn } => self.on_closed(conn, now, &mut out),
+            Input::Tick => self.on_tick(now, &mut out),
+        }
+        self.drive_bots(now, &mut out);
+        out
+    }
+
+    fn send(out: &mut Vec<Output>, conn: ConnId, msg: ServerMsg) {
+        out.push(Output::Send { conn, msg });
+    }
+
+    fn error(out: &mut Vec<Output>, conn: ConnId, code: ErrorCode, message: &str) {
+        Self::send(
+            out,
+            conn,
+            ServerMsg::Error {
+                code,
+                message: message.to_string(),
+            },
+        );
+    }
+
+    fn lobby(&self) -> LobbyView {
+        LobbyView {
+            code: self.code.clone(),
+            options: self.options.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| LobbySeat {
+                    seat: i as u8,
+                    corporation: s.corporation,
+                    name: s.name.clone(),
+                    controller: s.controller,
+                    ready: s.ready,
+                    connected: s.conn.is_some(),
+                    bot_playing: s.bot_playing,
+                })
+                .collect(),
+            spectators: self
+                .conns
+                .values()
+                .filter(|c| c.role == Role::Spectator)
+                .count() as u32,
+            started: self.play.is_some(),
+            host: self.host.unwrap_or(0),
+        }
+    }
+
+    fn broadcast_lobby(&self, out: &mut Vec<Output>) {
+        let lobby = self.lobby();
+        for conn in self.conns.keys() {
+            Self::send(
+                out,
+                *conn,
+                ServerMsg::Lobby {
+                    lobby: lobby.clone(),
+                },
+            );
+        }
+    }
+
+    fn viewer(role: Role) -> Viewer {
+        match role {
+            Role::Seat(s) => Viewer::Seat(Seat(s)),
+            Role::Spectator => Viewer::Spectator,
+        }
+    }
+
+    fn on_hello(
+        &mut self,
+        conn: ConnId,
+        join: Join,
+        last_seq: Option<u64>,
+        fresh_token: String,
+        now: Millis,
+        out: &mut Vec<Output>,
+    ) {
+        let _ = now;
+        match join {
+            Join::Player { name } => {
+                let free = self
+                    .seats
+                    .iter()
+                    .position(|s| s.controller == Controller::Open);
+                let Some(i) = free.filter(|_| self.play.is_none()) else {
+                    out.push(Output::Close {
+                        conn,
+                        code: close::GAME_FULL,
+                        reason: "no free seat in this game".into(),
+                    });
+                    return;
+                };
+                let slot = &mut self.seats[i];
+                slot.controller = Controller::Human;
+                slot.name = Some(clean_name(&name));
+                slot.token = Some(fresh_token.clone());
+                slot.conn = Some(conn);
+                slot.ready = false;
+                let i = i as u8;
+                self.host.get_or_insert(i);
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        role: Role::Seat(i),
+                        name: clean_name(&name),
+                    },
+                );
+                Self::send(
+                    out,
+                    conn,
+                    ServerMsg::Welcome {
+                        protocol: PROTOCOL_VERSION,
+                        seat: Some(i),
+                        token: Some(fresh_token),
+                    },
+                );
+                self.broadcast_lobby(out);
+            }
+            Join::Resume { token } => {
+                let Some(i) = self
+                    .seats
+                    .iter()
+                    .position(|s| s.token.as_deref() == Some(token.as_str()))
+                else {
+                    out.push(Output::Close {
+                        conn,
+                        code: close::BAD_TOKEN,
+                        reason: "that token matches no seat".into(),
+                    });
+                    return;
+                };
+                let slot = &mut self.seats[i];
+                if let Some(old) = slot.conn.replace(conn) {
+                    self.conns.remove(&old);
+                    out.push(Output::Close {
+                        conn: old,
+                        code: close::REPLACED,
+                        reason: "the seat connected again elsewhere".into(),
+                    });
+                }
+                slot.left_at = None;
+                slot.bot_playing = false;
+                let name = slot.name.clone().unwrap_or_default();
+                let i = i as u8;
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        role: Role::Seat(i),
+                        name,
+                    },
+                );
+                Self::send(
+                    out,
+                    conn,
+                    ServerMsg::Welcome {
+                        protocol: PROTOCOL_VERSION,
+                        seat: Some(i),
+                        token: Some(token),
+                    },
+                );
+                self.broadcast_lobby(out);
+                self.catch_up(conn, last_seq, out);
+            }
+            Join::Spectator { name } => {
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        role: Role::Spectator,
+                        name: clean_name(&name),
+                    },
+                );
+                Self::send(
+                    out,
+                    conn,
+                    ServerMsg::Welcome {
+                        protocol: PROTOCOL_VERSION,
+                        seat: None,
+                        token: None,
+                    },
+                );
+                self.broadcast_lobby(out);
+                self.catch_up(conn, last_seq, out);
+            }
+        }
+    }
+
+    /// Send a reconnecting client the events it missed, or a snapshot
+    /// when it has seen nothing (lila-ws).
+    fn catch_up(&self, conn: ConnId, last_seq: Option<u64>, out: &mut Vec<Output>) {
+        let (Some(play), Some(c)) = (&self.play, self.conns.get(&conn)) else {
+            return;
+        };
+        let viewer = Self::viewer(c.role);
+        match last_seq.filter(|s| *s <= play.log.len() as u64) {
+            Some(seen) => {
+                let events = play.log[seen as usize..]
+                    .iter()
+                    .enumerate()
+                    .map(|(k, e)| SeqEvent {
+                        seq: seen + 1 + k as u64,
+                        event: e.for_viewer(viewer),
+                    })
+                    .collect();
+                Self::send(
+                    out,
+                    conn,
+                    ServerMsg::Events {
+                        events,
+                        view: Box::new(play.game.view(viewer)),
+                        legal: legal_for(&play.game, c.role),
+                    },
+                );
+            }
+            None => Self::send(out, conn, snapshot(play, c.role)),
+        }
+    }
+
+    fn on_closed(&mut self, conn: ConnId, now: Millis, out: &mut Vec<Output>) {
+        let Some(c) = self.conns.remove(&conn) else {
+            return;
+        };
+        if let Role::Seat(i) = c.role {
+            let slot = &mut self.seats[usize::from(i)];
+            if slot.conn == Some(conn) {
+                slot.conn = None;
+                slot.left_at = Some(now);
+            }
+        }
+        self.broadcast_lobby(out);
+    }
+
+    fn on_tick(&mut self, now: Millis, out: &mut Vec<Output>) {
+        if self.play.is_none() {
+            return;
+        }
+        let mut changed = false;
+        for slot in &mut self.seats {
+            if let Some(t) = slot.left_at {
+                if !slot.bot_playing && now.saturating_sub(t) >= self.config.grace_ms {
+                    slot.bot_playing = true;
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.broadcast_lobby(out);
+        }
+    }
+
+    fn on_message(&mut self, conn: ConnId, msg: ClientMsg, now: Millis, out: &mut Vec<Output>) {
+        let Some(c) = self.conns.get(&conn).cloned() else {
+            return;
+        };
+        let my_seat = match c.role {
+            Role::Seat(i) => Some(i),
+            Role::Spectator => None,
+        };
+        let started = self.play.is_some();
+        match msg {
+            ClientMsg::Hello { .. } => {
+                Self::error(out, conn, ErrorCode::Malformed, "hello was already sent")
+            }
+            ClientMsg::Ping => Self::send(out, conn, ServerMsg::Pong),
+            ClientMsg::Resync => {
+                if started {
+                    self.catch_up(conn, None, out);
+                } else {
+                    Self::send(
+                        out,
+                        conn,
+                        ServerMsg::Lobby {
+                            lobby: self.lobby(),
+                        },
+                    );
+                }
+            }
+            ClientMsg::Chat { text } => {
+                let text: String = text.trim().chars().take(500).collect();
+                if !text.is_empty() {
+                    for k in self.conns.keys() {
+                        Self::send(
+                            out,
+                            *k,
+                            ServerMsg::Chat {
+                                from: c.name.clone(),
+                                text: text.clone(),
+                            },
+                        );
+                    }
+                }
+            }
+            ClientMsg::TakeSeat { corporation } => {
+                let Some(i) = my_seat.filter(|_| !started) else {
+                    return self.refuse(out, conn, my_seat, started);
+                };
+                let taken = self
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .any(|(k, s)| k != usize::from(i) && s.corporation == Some(corporation));
+                if taken {
+                    return Self::error(
+                        out,
+                        conn,
+                        ErrorCode::LobbyRefused,
+                        "that corporation is taken",
+                    );
+                }
+                self.seats[usize::from(i)].corporation = Some(corporation);
+                self.broadcast_lobby(out);
+            }
+            ClientMsg::ChooseTeam { doomtroopers } => {
+                let Some(i) = my_seat.filter(|_| !started) else {
+                    return self.refuse(out, conn, my_seat, started);
+                };
+                if doomtroopers[0] == doomtroopers[1] {
+                    return Self::error(
+                        out,
+                        conn,
+                        ErrorCode::LobbyRefused,
+                        "pick two different Doomtroopers",
+                    );
+                }
+                self.seats[usize::from(i)].team = Some(doomtroopers);
+                self.broadcast_lobby(out);
+            }
+            ClientMsg::Ready { ready } => {
+                let Some(i) = my_seat.filter(|_| !started) else {
+                    return self.refuse(out, conn, my_seat, started);
+                };
+                self.seats[usize::from(i)].ready = ready;
+                self.broadcast_lobby(out);
+            }
+            ClientMsg::SetBot { seat, bot } => {
+                if my_seat.is_none() || my_seat != self.host {
+                    return Self::error(out, conn, ErrorCode::NotHost, "only the host may do that");
+                }
+                if started {
+                    return Self::error(out, conn, ErrorCode::LobbyRefused, "the game has started");
+                }
+                let free_corp = self.free_corporation();
+                let Some(slot) = self.seats.get_mut(usize::from(seat)) else {
+                    return Self::error(out, conn, ErrorCode::LobbyRefused, "no such seat");
+                };
+                match (bot, slot.controller) {
+                    (true, Controller::Open) => {
+                        slot.controller = Controller::Bot;
+                        slot.corporation = free_corp;
+                        slot.name = Some(format!("Bot {}", seat + 1));
+                        slot.ready = true;
+                    }
+                    (false, Controller::Bot) => {
+                        slot.controller = Controller::Open;
+                        slot.corporation = None;
+                        slot.name = None;
+                        slot.ready = false;
+                    }
+                    _ => {
+                        return Self::error(
+                            out,
+                            conn,
+                            ErrorCode::LobbyRefused,
+                            "that seat cannot change that way",
+                        )
+                    }
+                }
+                self.broadcast_lobby(out);
+            }
+            ClientMsg::Start => {
+                if my_seat.is_none() || my_seat != self.host {
+                    return Self::error(out, conn, ErrorCode::NotHost, "only the host may start");
+                }
+                if started {
+                    return Self::error(out, conn, ErrorCode::LobbyRefused, "the game has started");
+                }
+                if let Err(why) = self.start(now, out) {
+                    Self::error(out, conn, ErrorCode::LobbyRefused, &why);
+                }
+            }
+            ClientMsg::Command {
+                client_ref,
+                command,
+            } => {
+                let Some(seat) = my_seat else {
+                    return Self::error(
+                        out,
+                        conn,
+                        ErrorCode::NotAPlayer,
+                        "spectators cannot send commands",
+                    );
+                };
+                let Some(play) = &mut self.play else {
+                    return Self::error(
+                        out,
+                        conn,
+                        ErrorCode::NotStarted,
+                        "the game has not started",
+                    );
+                };
+                if play.game.is_finished() {
+                    return Self::error(out, conn, ErrorCode::GameOver, "the game is over");
+                }
+                match play.game.apply(Seat(seat), command.clone(), &mut play.dice) {
+                    Ok(events) => {
+                        let first = play.log.len() as u64 + 1;
+                        Self::send(
+                            out,
+                            conn,
+                            ServerMsg::Ack {
+                                client_ref,
+                                seq: first,
+                            },
+                        );
+                        out.push(Output::Applied {
+                            seat,
+                            command,
+                            first_seq: first,
+                        });
+                        self.publish(events, now, out);
+                    }
+                    Err(reason) => {
+                        out.push(Output::Refused { reason });
+                        Self::send(
+                            out,
+                            conn,
+                            ServerMsg::Rejected {
+                                client_ref,
+                                reason,
+                                message: reason.message(),
+                            },
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    fn refuse(&self, out: &mut Vec<Output>, conn: ConnId, seat: Option<u8>, started: bool) {
+        if seat.is_none() {
+            Self::error(
+                out,
+                conn,
+                ErrorCode::NotAPlayer,
+                "spectators cannot do that",
+            );
+        } else if started {
+            Self::error(out, conn, ErrorCode::LobbyRefused, "the game has started");
+        }
+    }
+
+    fn free_corporation(&self) -> Option<Corporation> {
+        Corporation::ALL
+            .into_iter()
+            .find(|c| !self.seats.iter().any(|s| s.corporation == Some(*c)))
+    }
+
+    /// Build the rules setup from the lobby and start (SET-1, SET-2).
+    fn start(&mut self, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
+        if self.seats.iter().any(|s| s.controller == Controller::Open) {
+            return Err("every seat needs a player or a bot".into());
+        }
+        if self
+            .seats
+            .iter()
+            .any(|s| s.controller == Controller::Human && !s.ready)
+        {
+            return Err("every player must be ready".into());
+        }
+        // Players who did not pick get the free corporations in id order.
+        for i in 0..self.seats.len() {
+            if self.seats[i].corporation.is_none() {
+                self.seats[i].corporation = self.free_corporation();
+            }
+        }
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| SeatSetup {
+                corporation: s.corporation.unwrap_or(Corporation::Bauhaus),
+                doomtroopers: s.team,
+                pp: None,
+            })
+            .collect();
+        let dark_legion = match self.options.dark_legion {
+            DarkLegionChoice::Drawn => DarkLegionSetup::Drawn,
+            DarkLegionChoice::Seat(s) => DarkLegionSetup::Seat(s),
+            DarkLegionChoice::Ai => DarkLegionSetup::Ai,
+        };
+        let setup = Setup {
+            mission: self.options.mission.clone(),
+            seats,
+            dark_legion,
+            starting_rank: self.options.starting_rank,
+            seed: self.seed,
+        };
+        let mut dice = SeededDice::new(self.seed);
+        let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+        let n = game.seats().len() as u64;
+        let bots = (0..n)
+            .map(|i| RandomBot::new(self.seed ^ (0xb07 + i)))
+            .collect();
+        let waiting = (game.seat_to_act(), now);
+        self.play = Some(Play {
+            game,
+            dice,
+            log: events,
+            bots,
+            next_bot_at: now,
+            waiting,
+        });
+        self.broadcast_lobby(out);
+        if let Some(play) = &self.play {
+            for (conn, c) in &self.conns {
+                Self::send(out, *conn, snapshot(play, c.role));
+            }
+        }
+        Ok(())
+    }
+
+    /// Append events to the log and send each viewer its filtered copy.
+    fn publish(&mut self, events: Vec<Event>, now: Millis, out: &mut Vec<Output>) {
+        let Some(play) = &mut self.play else {
+            return;
+        };
+        let first = play.log.len() as u64 + 1;
+        play.log.extend(events);
+        let seat = play.game.seat_to_act();
+        if seat != play.waiting.0 {
+            play.waiting = (seat, now);
+        }
+        for (conn, c) in &self.conns {
+            let viewer = Self::viewer(c.role);
+            let events = play.log[(first - 1) as usize..]
+                .iter()
+                .enumerate()
+                .map(|(k, e)| SeqEvent {
+                    seq: first + k as u64,
+                    event: e.for_viewer(viewer),
+                })
+                .collect();
+            Self::send(
+                out,
+                *conn,
+                ServerMsg::Events {
+                    events,
+                    view: Box::new(play.game.view(viewer)),
+                    legal: legal_for(&play.game, c.role),
+                },
+            );
+        }
+    }
+
+    /// Is this rules seat played automatically now?
+    fn automatic(&self, seat: Seat) -> bool {
+        match self.seats.get(usize::from(seat.0)) {
+            None => true, // The AI Dark Legion's seat.
+            Some(s) => s.controller == Controller::Bot || s.bot_playing,
+        }
+    }
+
+    /// Let bots (and expired turn timers) act until a person must.
+    fn drive_bots(&mut self, now: Millis, out: &mut Vec<Output>) {
+        for _ in 0..self.config.max_bot_steps {
+            let Some(play) = &self.play else {
+                return;
+            };
+            if play.game.is_finished() {
+                return;
+            }
+            let Some(seat) = play.game.seat_to_act() else {
+                return;
+            };
+            let timed_out = self.options.turn_seconds.is_some_and(|limit| {
+                play.waiting.0 == Some(seat)
+                    && now.saturating_sub(play.waiting.1) >= u64::from(limit) * 1000
+            });
+            let automatic = self.automatic(seat);
+            if !automatic && !timed_out {
+                return;
+            }
+            if automatic && now < play.next_bot_at {
+                return;
+            }
+            let delay = self.config.bot_delay_ms;
+            let Some(play) = &mut self.play else {
+                return;
+            };
+            let choice = if automatic {
+                play.bots
+                    .get_mut(usize::from(seat.0))
+                    .and_then(|b| b.choose(&play.game, seat))
+            } else {
+                timeout_default(&play.game, seat)
+            };
+            let Some(command) = choice else {
+                return;
+            };
+            match play.game.apply(seat, command.clone(), &mut play.dice) {
+                Ok(events) => {
+                    let first = play.log.len() as u64 + 1;
+                    play.next_bot_at = now + delay;
+                    out.push(Output::Applied {
+                        seat: seat.0,
+                        command,
+                        first_seq: first,
+                    });
+                    self.publish(events, now, out);
+                }
+                // A bot only picks legal commands; if one is refused the
+                // engine and `legal` disagree: stop rather than loop.
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+fn legal_for(game: &Game, role: Role) -> Vec<Command> {
+    match role {
+        Role::Seat(s) => game.legal(Seat(s)),
+        Role::Spectator => Vec::new(),
+    }
+}
+
+fn snapshot(play: &Play, role: Role) -> ServerMsg {
+    let viewer = Session::viewer(role);
+    ServerMsg::Snapshot {
+        seq: play.log.len() as u64,
+        view: Box::new(play.game.view(viewer)),
+        map: Box::new(MapData::of(&play.game)),
+        legal: legal_for(&play.game, role),
+    }
+}
+
+/// Names are shown to everyone: trimmed, at most 32 characters, never empty.
+fn clean_name(name: &str) -> String {
+    let n: String = name
+        .trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(32)
+        .collect();
+    if n.is_empty() {
+        "Player".into()
+    } else {
+        n
+    }
+}

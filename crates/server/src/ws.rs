@@ -1,0 +1,182 @@
+//! The WebSocket at `/ws`: one task per connection reads frames, checks
+//! size and rate, parses messages and forwards them to the game's task,
+//! and writes what the game sends back. It never judges game moves.
+
+use crate::games::{ConnSink, Outgoing, ToGame};
+use crate::AppState;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::response::Response;
+use citadel_protocol::{close, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
+use governor::{Quota, RateLimiter};
+use std::num::NonZeroU32;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, Notify};
+
+/// How long a client has to say hello.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one write may take before the client counts as gone.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `GET /ws`.
+pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
+    // The transport cap is generous; the protocol limit is checked per
+    // message below so an oversized frame gets our own close code.
+    let cap = app.config.max_frame_bytes.saturating_mul(4).max(64 * 1024);
+    ws.max_message_size(cap)
+        .max_frame_size(cap)
+        .on_upgrade(move |socket| connection(socket, app))
+}
+
+async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
+    let frame = CloseFrame {
+        code,
+        reason: Utf8Bytes::from(reason),
+    };
+    let _ = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Close(Some(frame)))).await;
+}
+
+async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
+    let text = crate::games::text(msg);
+    matches!(
+        tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(text.into()))).await,
+        Ok(Ok(()))
+    )
+}
+
+async fn connection(mut socket: WebSocket, app: AppState) {
+    let Ok(_permit) = Arc::clone(&app.connection_slots).try_acquire_owned() else {
+        close_with(&mut socket, 1013, "server busy").await;
+        return;
+    };
+    app.metrics.connections.inc();
+    let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    run(conn, &mut socket, &app).await;
+    app.metrics.connections.dec();
+}
+
+async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
+    let max = app.config.max_frame_bytes;
+    // 1. hello
+    let first = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await;
+    let Ok(Some(Ok(Message::Text(text)))) = first else {
+        close_with(socket, close::HELLO_REQUIRED, "say hello first").await;
+        return;
+    };
+    if text.len() > max {
+        close_with(socket, close::FRAME_TOO_LARGE, "message too large").await;
+        return;
+    }
+    let Ok(ClientMsg::Hello {
+        protocol,
+        game,
+        join,
+        last_seq,
+    }) = serde_json::from_str(&text)
+    else {
+        close_with(
+            socket,
+            close::HELLO_REQUIRED,
+            "the first message must be hello",
+        )
+        .await;
+        return;
+    };
+    if protocol != PROTOCOL_VERSION {
+        let reason = format!("server speaks protocol {PROTOCOL_VERSION}");
+        close_with(socket, close::PROTOCOL_MISMATCH, &reason).await;
+        return;
+    }
+    let Some(to_game) = app.registry.get(&game) else {
+        close_with(socket, close::UNKNOWN_GAME, "no game with that code").await;
+        return;
+    };
+    let (tx, mut rx) = mpsc::channel(app.config.send_queue);
+    let too_slow = Arc::new(Notify::new());
+    let sink = ConnSink {
+        tx,
+        too_slow: Arc::clone(&too_slow),
+    };
+    if to_game
+        .send(ToGame::Hello {
+            conn,
+            sink,
+            join,
+            last_seq,
+        })
+        .await
+        .is_err()
+    {
+        close_with(socket, close::UNKNOWN_GAME, "that game has ended").await;
+        return;
+    }
+    // 2. the conversation
+    let per_sec = NonZeroU32::new(app.config.rate_per_sec.max(1)).unwrap_or(NonZeroU32::MIN);
+    let burst = NonZeroU32::new(app.config.rate_burst.max(1)).unwrap_or(NonZeroU32::MIN);
+    let limiter = RateLimiter::direct(Quota::per_second(per_sec).allow_burst(burst));
+    loop {
+        tokio::select! {
+            out = rx.recv() => match out {
+                Some(Outgoing::Text(t)) => {
+                    let sent = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(Utf8Bytes::from(t.as_ref())))).await;
+                    if !matches!(sent, Ok(Ok(()))) {
+                        break;
+                    }
+                }
+                Some(Outgoing::Close(code, reason)) => {
+                    close_with(socket, code, &reason).await;
+                    return; // The game already forgot this connection.
+                }
+                None => {
+                    close_with(socket, close::SHUTDOWN, "game closed").await;
+                    return;
+                }
+            },
+            _ = too_slow.notified() => {
+                close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+                return; // The game already forgot this connection.
+            }
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: "binary frames are not supported".into() };
+                        if !send_msg(socket, &msg).await { break; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        tracing::debug!(conn, error = %e, "websocket read error");
+                        close_with(socket, close::FRAME_TOO_LARGE, "unreadable or oversized frame").await;
+                        break;
+                    }
+                };
+                if limiter.check().is_err() {
+                    close_with(socket, close::RATE_LIMITED, "too many messages").await;
+                    break;
+                }
+                if text.len() > max {
+                    close_with(socket, close::FRAME_TOO_LARGE, "message too large").await;
+                    break;
+                }
+                match serde_json::from_str::<ClientMsg>(&text) {
+                    Ok(msg) => {
+                        let m = ToGame::Message { conn, msg, received: Instant::now() };
+                        if to_game.send(m).await.is_err() {
+                            close_with(socket, close::SHUTDOWN, "game closed").await;
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: format!("not a valid message: {e}") };
+                        if !send_msg(socket, &msg).await { break; }
+                    }
+                }
+            }
+        }
+    }
+    let _ = to_game.send(ToGame::Closed { conn }).await;
+}
