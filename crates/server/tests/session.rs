@@ -1,0 +1,503 @@
+//! The session state machine, driven without sockets or clocks.
+
+use citadel_protocol::{
+    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, ServerMsg,
+};
+use citadel_rules::content::Corporation;
+use citadel_rules::game::{Command, Event, Rejection};
+use citadel_server::session::{ConnId, Input, Output, Session, SessionConfig};
+
+fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
+    GameOptions {
+        mission: "ce-c1m1".into(),
+        seats,
+        dark_legion: dl,
+        starting_rank: 1,
+        turn_seconds: None,
+    }
+}
+
+fn config() -> SessionConfig {
+    SessionConfig {
+        grace_ms: 5_000,
+        bot_delay_ms: 0,
+        max_bot_steps: 100_000,
+    }
+}
+
+fn sent(out: &[Output], conn: ConnId) -> Vec<ServerMsg> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Send { conn: c, msg } if *c == conn => Some(msg.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn hello(s: &mut Session, conn: ConnId, join: Join, now: u64) -> Vec<Output> {
+    s.handle(
+        Input::Hello {
+            conn,
+            join,
+            last_seq: None,
+            fresh_token: format!("token-{conn}"),
+        },
+        now,
+    )
+}
+
+fn msg(s: &mut Session, conn: ConnId, m: ClientMsg, now: u64) -> Vec<Output> {
+    s.handle(Input::Message { conn, msg: m }, now)
+}
+
+fn player(name: &str) -> Join {
+    Join::Player { name: name.into() }
+}
+
+/// Two humans (seat 0 host, seat 1) and a spectator (conn 9); the DL is
+/// seat 1 so seat 0 plays Bauhaus against a human Dark Legion.
+fn started_game() -> (Session, Vec<Output>) {
+    let mut s = Session::new(
+        "ABCDEF".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        11,
+        config(),
+    );
+    hello(&mut s, 1, player("Ann"), 0);
+    hello(&mut s, 2, player("Bob"), 0);
+    hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
+    msg(
+        &mut s,
+        1,
+        ClientMsg::TakeSeat {
+            corporation: Corporation::Bauhaus,
+        },
+        0,
+    );
+    msg(
+        &mut s,
+        2,
+        ClientMsg::TakeSeat {
+            corporation: Corporation::Capitol,
+        },
+        0,
+    );
+    msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    msg(&mut s, 2, ClientMsg::Ready { ready: true }, 0);
+    let out = msg(&mut s, 1, ClientMsg::Start, 0);
+    (s, out)
+}
+
+#[test]
+fn lobby_start_sends_every_viewer_a_snapshot() {
+    let (s, out) = started_game();
+    assert!(s.game().is_some());
+    for conn in [1, 2, 9] {
+        assert!(
+            sent(&out, conn)
+                .iter()
+                .any(|m| matches!(m, ServerMsg::Snapshot { .. })),
+            "conn {conn} got no snapshot"
+        );
+    }
+}
+
+#[test]
+fn only_the_host_starts_and_only_when_all_are_ready() {
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    hello(&mut s, 2, player("Bob"), 0);
+    let out = msg(&mut s, 2, ClientMsg::Start, 0);
+    assert!(matches!(
+        sent(&out, 2)[..],
+        [ServerMsg::Error {
+            code: ErrorCode::NotHost,
+            ..
+        }]
+    ));
+    let out = msg(&mut s, 1, ClientMsg::Start, 0);
+    assert!(matches!(
+        sent(&out, 1)[..],
+        [ServerMsg::Error {
+            code: ErrorCode::LobbyRefused,
+            ..
+        }]
+    ));
+    assert!(s.game().is_none());
+}
+
+#[test]
+fn a_corporation_cannot_be_taken_twice() {
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    hello(&mut s, 2, player("Bob"), 0);
+    msg(
+        &mut s,
+        1,
+        ClientMsg::TakeSeat {
+            corporation: Corporation::Mishima,
+        },
+        0,
+    );
+    let out = msg(
+        &mut s,
+        2,
+        ClientMsg::TakeSeat {
+            corporation: Corporation::Mishima,
+        },
+        0,
+    );
+    assert!(matches!(
+        sent(&out, 2)[..],
+        [ServerMsg::Error {
+            code: ErrorCode::LobbyRefused,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_full_game_closes_new_players_with_game_full() {
+    let mut s = Session::new("C".into(), options(1, DarkLegionChoice::Ai), 1, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    let out = hello(&mut s, 2, player("Bob"), 0);
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 2, code, .. } if *code == close::GAME_FULL)));
+}
+
+#[test]
+fn spectators_and_early_commands_get_typed_errors() {
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::Command {
+            client_ref: Some(1),
+            command: Command::EndTurn,
+        },
+        0,
+    );
+    assert!(matches!(
+        sent(&out, 1)[..],
+        [ServerMsg::Error {
+            code: ErrorCode::NotStarted,
+            ..
+        }]
+    ));
+    let (mut s, _) = started_game();
+    let out = msg(
+        &mut s,
+        9,
+        ClientMsg::Command {
+            client_ref: None,
+            command: Command::EndTurn,
+        },
+        0,
+    );
+    assert!(matches!(
+        sent(&out, 9)[..],
+        [ServerMsg::Error {
+            code: ErrorCode::NotAPlayer,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn a_command_out_of_turn_is_rejected_with_its_reason_and_nothing_changes() {
+    let (mut s, _) = started_game();
+    let game = s.game().expect("started");
+    let to_act = game.seat_to_act().expect("someone acts");
+    let other: ConnId = if to_act.0 == 0 { 2 } else { 1 };
+    let before = s.event_count();
+    let out = msg(
+        &mut s,
+        other,
+        ClientMsg::Command {
+            client_ref: Some(7),
+            command: Command::PassEquipment,
+        },
+        0,
+    );
+    match &sent(&out, other)[..] {
+        [ServerMsg::Rejected {
+            client_ref: Some(7),
+            reason,
+            ..
+        }] => {
+            assert_eq!(*reason, Rejection::NotYourTurn)
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+    assert_eq!(s.event_count(), before);
+}
+
+#[test]
+fn an_accepted_command_is_acked_and_broadcast_with_contiguous_seqs() {
+    let (mut s, _) = started_game();
+    let seat = s.game().and_then(|g| g.seat_to_act()).expect("seat");
+    let conn = ConnId::from(seat.0) + 1;
+    let before = s.event_count();
+    let out = msg(
+        &mut s,
+        conn,
+        ClientMsg::Command {
+            client_ref: Some(3),
+            command: Command::PassEquipment,
+        },
+        0,
+    );
+    let mine = sent(&out, conn);
+    assert!(matches!(mine[0], ServerMsg::Ack { client_ref: Some(3), seq } if seq == before + 1));
+    for c in [1, 2, 9] {
+        let seqs: Vec<u64> = sent(&out, c)
+            .iter()
+            .flat_map(|m| match m {
+                ServerMsg::Events { events, .. } => events.iter().map(|e| e.seq).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert_eq!(seqs.first(), Some(&(before + 1)), "conn {c}");
+        assert!(
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "conn {c}: {seqs:?}"
+        );
+    }
+}
+
+/// Play the game to its end: the humans' seats pass everything they can,
+/// or take the first legal command.
+fn play_out(s: &mut Session, now: u64) -> Vec<Output> {
+    let mut all = Vec::new();
+    for _ in 0..20_000 {
+        let Some(g) = s.game() else { break };
+        if g.is_finished() {
+            break;
+        }
+        let seat = g.seat_to_act().expect("someone acts");
+        let legal = g.legal(seat);
+        let cmd = if legal.contains(&Command::EndTurn) {
+            Command::EndTurn
+        } else {
+            legal[0].clone()
+        };
+        all.extend(msg(
+            s,
+            ConnId::from(seat.0) + 1,
+            ClientMsg::Command {
+                client_ref: None,
+                command: cmd,
+            },
+            now,
+        ));
+    }
+    all
+}
+
+#[test]
+fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
+    let (mut s, mut out) = started_game();
+    out.extend(play_out(&mut s, 0));
+    assert!(s.game().is_some_and(|g| g.is_finished()));
+    // Seat 0 is the only corporation (seat 1 is the DL): its hand must
+    // reach conn 1 only.
+    let mut own_hand_seen = false;
+    for o in &out {
+        let Output::Send { conn, msg } = o else {
+            continue;
+        };
+        let json = serde_json::to_value(msg).expect("json");
+        for team in json
+            .pointer("/view/teams")
+            .and_then(|t| t.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let hand = &team["hand"];
+            if *conn == 1 && team["seat"] == 0 {
+                own_hand_seen |= !hand.is_null();
+            } else {
+                assert!(hand.is_null(), "conn {conn} saw a hand: {team}");
+            }
+        }
+        if let ServerMsg::Events { events, .. } = msg {
+            for e in events {
+                if let Event::CardsDealt { seat, cards, .. } = &e.event {
+                    assert!(
+                        cards.is_none() || (*conn == 1 && seat.0 == 0),
+                        "conn {conn} saw dealt cards"
+                    );
+                }
+            }
+        }
+    }
+    assert!(own_hand_seen, "the owner never saw its own hand");
+}
+
+#[test]
+fn bots_fill_every_seat_and_finish_the_game() {
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), 5, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
+    msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    // Seat 0 hands over to a bot by leaving; after the grace period the
+    // bot plays it and, with the AI DL and a bot seat, the game ends.
+    msg(&mut s, 1, ClientMsg::Start, 0);
+    let out = s.handle(Input::Closed { conn: 1 }, 10);
+    assert!(
+        out.is_empty()
+            || !out
+                .iter()
+                .any(|o| matches!(o, Output::Send { conn: 1, .. }))
+    );
+    s.handle(Input::Tick, 4_000);
+    assert!(
+        !s.game().is_some_and(|g| g.is_finished()),
+        "bot took over before the grace period"
+    );
+    s.handle(Input::Tick, 6_000);
+    assert!(
+        s.game().is_some_and(|g| g.is_finished()),
+        "bots did not finish the game"
+    );
+}
+
+#[test]
+fn a_leaver_is_marked_bot_played_and_resumes_with_the_gap() {
+    let (mut s, _) = started_game();
+    // Ann (seat 0) drops; Bob keeps playing; Ann resumes with her token.
+    let seen = s.event_count();
+    s.handle(Input::Closed { conn: 1 }, 100);
+    let out = s.handle(Input::Tick, 100 + 5_000);
+    let marked = sent(&out, 2).iter().any(|m| match m {
+        ServerMsg::Lobby { lobby } => lobby.seats[0].bot_playing,
+        _ => false,
+    });
+    assert!(marked, "the seat was not marked as bot-played");
+    let now_count = s.event_count();
+    assert!(now_count > seen, "the bot did not play for the leaver");
+    let out = s.handle(
+        Input::Hello {
+            conn: 5,
+            join: Join::Resume {
+                token: "token-1".into(),
+            },
+            last_seq: Some(seen),
+            fresh_token: "unused".into(),
+        },
+        10_000,
+    );
+    let msgs = sent(&out, 5);
+    assert!(matches!(msgs[0], ServerMsg::Welcome { seat: Some(0), .. }));
+    let gap: Vec<u64> = msgs
+        .iter()
+        .flat_map(|m| match m {
+            ServerMsg::Events { events, .. } => events.iter().map(|e| e.seq).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let expected: Vec<u64> = (seen + 1..=s.event_count()).collect();
+    assert_eq!(gap, expected);
+}
+
+#[test]
+fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
+    let (mut s, _) = started_game();
+    let out = s.handle(
+        Input::Hello {
+            conn: 6,
+            join: Join::Resume {
+                token: "nope".into(),
+            },
+            last_seq: None,
+            fresh_token: String::new(),
+        },
+        0,
+    );
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 6, code, .. } if *code == close::BAD_TOKEN)));
+    let out = s.handle(
+        Input::Hello {
+            conn: 7,
+            join: Join::Resume {
+                token: "token-2".into(),
+            },
+            last_seq: None,
+            fresh_token: String::new(),
+        },
+        0,
+    );
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 2, code, .. } if *code == close::REPLACED)));
+    assert!(sent(&out, 7)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Snapshot { .. })));
+}
+
+#[test]
+fn trn_11_an_expired_turn_timer_passes_the_turn() {
+    let mut o = options(2, DarkLegionChoice::Seat(1));
+    o.turn_seconds = Some(60);
+    let mut s = Session::new("T".into(), o, 11, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    hello(&mut s, 2, player("Bob"), 0);
+    msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    msg(&mut s, 2, ClientMsg::Ready { ready: true }, 0);
+    msg(&mut s, 1, ClientMsg::Start, 0);
+    let waiting = s.game().and_then(|g| g.seat_to_act());
+    let before = s.event_count();
+    s.handle(Input::Tick, 59_000);
+    assert_eq!(s.event_count(), before, "acted before the limit");
+    s.handle(Input::Tick, 60_000);
+    assert!(s.event_count() > before, "the timer did nothing");
+    assert_ne!(
+        s.game().and_then(|g| g.seat_to_act()),
+        waiting.filter(|_| false)
+    );
+}
+
+#[test]
+fn the_host_can_seat_and_unseat_bots_in_the_lobby() {
+    let mut s = Session::new("C".into(), options(3, DarkLegionChoice::Drawn), 1, config());
+    hello(&mut s, 1, player("Ann"), 0);
+    let out = msg(&mut s, 1, ClientMsg::SetBot { seat: 2, bot: true }, 0);
+    let lobby = sent(&out, 1).into_iter().find_map(|m| match m {
+        ServerMsg::Lobby { lobby } => Some(lobby),
+        _ => None,
+    });
+    let lobby = lobby.expect("lobby update");
+    assert_eq!(lobby.seats[2].controller, Controller::Bot);
+    assert!(lobby.seats[2].corporation.is_some());
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::SetBot {
+            seat: 2,
+            bot: false,
+        },
+        0,
+    );
+    assert!(sent(&out, 1).iter().any(
+        |m| matches!(m, ServerMsg::Lobby { lobby } if lobby.seats[2].controller == Controller::Open)
+    ));
+}
+
+#[test]
+fn chat_reaches_everyone_trimmed_and_bounded() {
+    let (mut s, _) = started_game();
+    let long = format!("  {}  ", "x".repeat(900));
+    let out = msg(&mut s, 9, ClientMsg::Chat { text: long }, 0);
+    for c in [1, 2, 9] {
+        match &sent(&out, c)[..] {
+            [ServerMsg::Chat { from, text }] => {
+                assert_eq!(from, "Eve");
+                assert_eq!(text.len(), 500);
+            }
+            other => panic!("conn {c}: {other:?}"),
+        }
+    }
+}
