@@ -307,7 +307,10 @@ impl Game {
                 if let (Some(s), Some(team)) = (square, self.figures[figure.index()].team()) {
                     self.tokens.push(Token {
                         square: s,
-                        kind: TokenState::Bomb { team },
+                        kind: TokenState::Bomb {
+                            team,
+                            round: self.round,
+                        },
                     });
                     events.push(Event::BombPlaced { square: s, team });
                 }

@@ -248,10 +248,14 @@ pub enum TokenState {
         /// Owner.
         owner: Option<FigureId>,
     },
-    /// A time bomb of a team, exploding at the next DL turn.
+    /// A time bomb of a team, exploding at the start of the first DL
+    /// turn of a later round than the one it was placed in.
     Bomb {
         /// Team.
         team: u8,
+        /// The round it was placed in.
+        #[serde(default)]
+        round: u32,
     },
 }
 
