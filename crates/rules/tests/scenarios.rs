@@ -179,8 +179,13 @@ struct ViewCheck {
 
 const NAME_KEYS: [&str; 4] = ["figure", "attacker", "target", "owner"];
 
-/// Replace figure names by ids under the keys that hold figures.
+/// Replace figure names by ids under the keys that hold figures, and the
+/// string `"<null>"` (TOML has no null) by JSON null.
 fn translate(game: &Game, v: &mut Value) -> Result<(), String> {
+    if v == "<null>" {
+        *v = Value::Null;
+        return Ok(());
+    }
     match v {
         Value::Object(m) => {
             for (k, x) in m.iter_mut() {
@@ -450,13 +455,15 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
         pointer_check("view", &view, ptr, &want, &mut errs);
     }
     for vc in &step.views {
+        let mut want = vc.equals.clone();
+        translate(game, &mut want)?;
         let viewer = viewer_of(game, &vc.viewer)?;
         let v = serde_json::to_value(game.view(viewer)).expect("view serializes");
         pointer_check(
             &format!("view of {}", vc.viewer),
             &v,
             &vc.pointer,
-            &vc.equals,
+            &want,
             &mut errs,
         );
     }
@@ -536,9 +543,10 @@ fn run(s: &Scenario) -> Result<(), String> {
     }
     for (n, step) in s.steps.iter().enumerate() {
         let fail = |msg: String| format!("step {n}: {msg}");
-        let seat = match &step.seat {
-            Some(v) => seat_of(&game, v).map_err(fail)?,
-            None => game
+        let seat = match (&step.seat, &step.command) {
+            (Some(v), _) => seat_of(&game, v).map_err(fail)?,
+            (None, None) => Seat(0),
+            (None, Some(_)) => game
                 .seat_to_act()
                 .ok_or_else(|| fail("no seat to act; give `seat`".into()))?,
         };
