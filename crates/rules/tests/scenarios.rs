@@ -344,7 +344,10 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
         if let Some(at) = &fc.at {
             let want = json!({"at": "board", "square": at});
             if fv["place"] != want {
-                errs.push(format!("{name}: expected at {at}, place is {}", fv["place"]));
+                errs.push(format!(
+                    "{name}: expected at {at}, place is {}",
+                    fv["place"]
+                ));
             }
         }
         if let Some(p) = &fc.place {
@@ -359,7 +362,10 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
         }
         if let Some(items) = &fc.items {
             if fv["items"] != json!(items) {
-                errs.push(format!("{name}: expected items {items:?}, got {}", fv["items"]));
+                errs.push(format!(
+                    "{name}: expected items {items:?}, got {}",
+                    fv["items"]
+                ));
             }
         }
         if let Some(w) = &fc.weapon {
@@ -479,7 +485,12 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
 fn dump(events: &[Event]) -> String {
     events
         .iter()
-        .map(|e| format!("    {}", serde_json::to_string(e).expect("event serializes")))
+        .map(|e| {
+            format!(
+                "    {}",
+                serde_json::to_string(e).expect("event serializes")
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -571,7 +582,11 @@ fn run(s: &Scenario) -> Result<(), String> {
                 }
             }
             (None, true) => game.settle(&mut dice),
-            _ => return Err(fail("a step needs exactly one of command and settle".into())),
+            _ => {
+                return Err(fail(
+                    "a step needs exactly one of command and settle".into(),
+                ))
+            }
         };
         if dice.remaining() > 0 && !step.dice_left_ok {
             return Err(fail(format!(
