@@ -50,6 +50,11 @@ pub trait Dice: fmt::Debug {
     /// A uniform integer in `0..n`. `n` is at least 1.
     fn below(&mut self, n: u32) -> u32;
 
+    /// Stop drawing: later draws return 0 and consume nothing. The rules
+    /// call this when a command is suspended at a reaction window, since
+    /// everything after that point is discarded and replayed.
+    fn freeze(&mut self) {}
+
     /// One d6 roll, `1..=6` (core CONV-2).
     fn d6(&mut self) -> u8 {
         // below(6) < 6, so the cast cannot truncate.

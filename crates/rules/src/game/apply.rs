@@ -35,10 +35,10 @@ impl Game {
         command: Command,
         dice: &mut dyn Dice,
     ) -> Result<Vec<Event>, Rejection> {
-        let mut events = Vec::new();
-        self.dispatch(seat, command, dice, &mut events)?;
-        self.advance(dice, &mut events);
-        Ok(events)
+        if self.suspended.is_some() {
+            return self.answer_reaction(seat, command, dice);
+        }
+        self.run_command(seat, command, dice, Vec::new(), Vec::new())
     }
 
     fn team_of_seat(&self, seat: Seat) -> Option<u8> {
@@ -48,7 +48,7 @@ impl Game {
             .map(|i| i as u8)
     }
 
-    fn dispatch(
+    pub(crate) fn dispatch(
         &mut self,
         seat: Seat,
         command: Command,

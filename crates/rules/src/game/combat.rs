@@ -2,9 +2,10 @@
 
 use super::event::{DieRoll, Event, Place};
 use super::ids::{FigureId, Side};
+use super::reaction::Window;
 use super::rejection::Rejection;
 use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, TokenState};
-use crate::content::tables::{CreatureStats, EquipmentEffect, WeaponDef};
+use crate::content::tables::{CreatureStats, DtCardKind, EquipmentEffect, WeaponDef};
 use crate::content::{AttackType, Corporation, Specialty};
 use crate::dice::{Dice, DieColor};
 use crate::geometry::{line_of_sight, Level, Sight};
@@ -27,6 +28,22 @@ pub(crate) struct AttackPlan {
     pub charge: bool,
     /// TAC-3/4 concentrated.
     pub concentrated: bool,
+}
+
+/// A die of a roll that has not been re-rolled and is not itself a
+/// re-roll (ATK-9: a die is re-rolled at most once).
+fn rerollable(rolls: &[DieRoll], i: usize) -> bool {
+    !rolls[i].reroll && !rolls.get(i + 1).is_some_and(|n| n.reroll)
+}
+
+/// Hits of a roll list: a re-rolled die counts by its re-roll.
+fn total_hits(rolls: &[DieRoll]) -> u8 {
+    rolls
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !rolls.get(i + 1).is_some_and(|n| n.reroll))
+        .map(|(_, r)| r.hits)
+        .sum()
 }
 
 /// FA range of DL creatures (DLB-4).
@@ -335,6 +352,34 @@ impl Game {
         (out, hits)
     }
 
+    /// Heroic Luck: re-roll up to `n` failed dice not yet re-rolled, in
+    /// pool order (ATK-9). Returns the new hit total.
+    fn reroll_failed(&self, rolls: &mut Vec<DieRoll>, n: usize, dice: &mut dyn Dice) -> u8 {
+        let faces = &self.rules.tables.dice;
+        let mut left = n;
+        let mut i = 0;
+        while i < rolls.len() {
+            if left > 0 && rolls[i].hits == 0 && rerollable(rolls, i) {
+                let color = rolls[i].color;
+                let face = dice.d6();
+                let hits = faces.hits(color, face);
+                rolls.insert(
+                    i + 1,
+                    DieRoll {
+                        color,
+                        face,
+                        hits,
+                        reroll: true,
+                    },
+                );
+                left -= 1;
+                i += 1;
+            }
+            i += 1;
+        }
+        total_hits(rolls)
+    }
+
     /// Resolve a checked attack (ATK-8..12, DEF, TAC-1..4, WPN-1).
     pub(crate) fn resolve_attack(
         &mut self,
@@ -342,7 +387,38 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) {
-        let (rolls, hits) = self.roll_pool(&plan.pool, plan.rerolls, dice);
+        let (mut rolls, mut hits) = self.roll_pool(&plan.pool, plan.rerolls, dice);
+        let credit = self.figures[plan.attacker.index()].team();
+        let target_team = self.figures[plan.target.index()].team();
+        let mut dv = plan.dv;
+        let mut dud = false;
+        // DTC-CE-3 windows, after the roll and every re-roll, before defense.
+        match (credit, target_team) {
+            (Some(team), None)
+                if rolls
+                    .iter()
+                    .enumerate()
+                    .any(|(i, r)| rerollable(&rolls, i) && r.hits == 0) =>
+            {
+                let w = Window::OwnAttackRolled;
+                if self.reaction_window(team, plan.attacker, w, &rolls, dice, events)
+                    == Some(DtCardKind::HeroicLuck)
+                {
+                    hits = self.reroll_failed(&mut rolls, 2, dice);
+                }
+            }
+            (None, Some(team)) if hits > dv => {
+                let w = Window::DlAttackRolled {
+                    firearm: plan.attack == AttackType::Firearm,
+                };
+                match self.reaction_window(team, plan.target, w, &rolls, dice, events) {
+                    Some(DtCardKind::CombatAura) => dv += 2,
+                    Some(DtCardKind::DudRound) => dud = true,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
         events.push(Event::AttackRolled {
             attacker: Some(plan.attacker),
             target: plan.target,
@@ -351,16 +427,17 @@ impl Game {
             hits,
         });
         let target_square = self.figures[plan.target.index()].square();
-        let credit = self.figures[plan.attacker.index()].team();
-        let killed = self.apply_hits(
-            plan.target,
-            hits,
-            plan.dv,
-            plan.no_defense,
-            credit,
-            dice,
-            events,
-        );
+        let killed = if dud {
+            let health = self.figures[plan.target.index()].health;
+            events.push(Event::Damage {
+                figure: plan.target,
+                amount: 0,
+                health,
+            });
+            false
+        } else {
+            self.apply_hits(plan.target, hits, dv, plan.no_defense, credit, dice, events)
+        };
         let f = &mut self.figures[plan.attacker.index()];
         f.turn.weak_spot = false;
         if plan.attack != AttackType::CloseCombat {
@@ -521,7 +598,7 @@ impl Game {
                     });
                     damage = damage.saturating_sub(h);
                 }
-                self.damage_dt(target, damage, credit, events)
+                self.damage_dt(target, damage, credit, dice, events)
             }
         }
     }
@@ -532,8 +609,23 @@ impl Game {
         target: FigureId,
         damage: u8,
         credit: Option<u8>,
+        dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> bool {
+        let mut damage = damage;
+        let (health, team) = (
+            self.figures[target.index()].health,
+            self.figures[target.index()].team(),
+        );
+        // DTC-CE-3 Last Stand: damage from any source that would bring the
+        // DT to 0 health leaves it at 1 instead.
+        if let (true, Some(team)) = (health > 0 && damage >= health, team) {
+            if self.reaction_window(team, target, Window::Lethal, &[], dice, events)
+                == Some(DtCardKind::LastStand)
+            {
+                damage = health - 1;
+            }
+        }
         let f = &mut self.figures[target.index()];
         let lost = damage.min(f.health);
         f.health -= lost;

@@ -60,6 +60,11 @@ pub enum Command {
         /// Item id.
         item: String,
     },
+    /// Answer a reaction window (DTC-CE-3): a card of your hand, or pass.
+    React {
+        /// Index of the card in your hand; `None` passes.
+        card: Option<usize>,
+    },
 
     // ---- actions (TRN-7) ----
     /// A Move action along a path; the first square is the first step.

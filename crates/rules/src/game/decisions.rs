@@ -100,6 +100,7 @@ impl Game {
                     corporation: self.teams[usize::from(t)].corporation,
                 })
                 .collect(),
+            Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
             Decision::DiscardItem { figure } => self.figures[figure.index()]
                 .items
                 .iter()

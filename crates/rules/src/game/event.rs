@@ -348,6 +348,12 @@ pub enum Event {
         /// Action id.
         action: String,
     },
+    /// A reaction window waits for the owner of `team` (DTC-CE-3); the
+    /// command that opened it resumes when they answer.
+    ReactionOffered {
+        /// Team.
+        team: u8,
+    },
     /// Someone must decide something; see the view's `pending`.
     DecisionRequested {
         /// Who.

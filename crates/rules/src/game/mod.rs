@@ -17,6 +17,7 @@ mod legal;
 mod movement;
 pub mod position;
 mod positions;
+pub mod reaction;
 pub mod rejection;
 pub mod setup;
 pub mod state;

@@ -161,6 +161,7 @@ impl Game {
 
     fn apply_position(&mut self, p: &Position) -> Result<(), String> {
         self.pending.clear();
+        self.suspended = None;
         self.round = p.round.unwrap_or(1);
         for spec in &p.figures {
             let id = match (&spec.name, spec.creature) {

@@ -426,6 +426,17 @@ pub enum Decision {
         /// The DT.
         figure: FigureId,
     },
+    /// DTC-CE-3: the owner of `figure` may play a reaction card now.
+    Reaction {
+        /// The owner's team.
+        team: u8,
+        /// The DT concerned.
+        figure: FigureId,
+        /// Which window.
+        window: super::reaction::Window,
+        /// The roll that opened it (empty for Last Stand).
+        dice: Vec<super::event::DieRoll>,
+    },
 }
 
 /// A decision and who must answer it.
@@ -481,6 +492,10 @@ pub struct Game {
     pub(crate) occupancy: Vec<Option<FigureId>>,
     /// Mission result once finished.
     pub(crate) result: Option<super::event::MissionResult>,
+    /// A command waiting for a reaction answer (DTC-CE-3).
+    pub(crate) suspended: Option<Box<super::reaction::Suspended>>,
+    /// Reaction bookkeeping of the command being run.
+    pub(crate) reaction: super::reaction::ReactionRun,
 }
 
 impl Game {
@@ -784,6 +799,8 @@ impl Game {
             specials: Vec::new(),
             occupancy: vec![None; area],
             result: None,
+            suspended: None,
+            reaction: Default::default(),
         };
         events.push(Event::GameStarted {
             dark_legion: (!ai).then_some(dl_seat),

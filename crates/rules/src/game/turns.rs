@@ -12,6 +12,9 @@ impl Game {
     /// Run everything that needs no player input, until someone must act.
     pub(crate) fn advance(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         loop {
+            if self.reaction.waiting_for_answer() {
+                return; // This run is discarded and the command suspended.
+            }
             // A decision waits for its seat, unless it has lapsed.
             if let Some(head) = self.pending.front() {
                 if self.decision_possible(&head.decision) {

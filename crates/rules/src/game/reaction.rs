@@ -1,0 +1,262 @@
+//! Reaction windows (ce.md DTC-CE-3, DTC-CE-4) by suspension and replay.
+//!
+//! A window can open deep inside a command: a DL attack's roll, a trap on
+//! the third step of a move, a bomb at the start of the DL turn. Rather
+//! than make every procedure resumable, the game keeps the state from
+//! before the command, records every raw dice draw, and when a window
+//! must wait for its owner it goes back to that state and asks. Once the
+//! owner answers, the same command runs again from the same state with
+//! the recorded draws first, so everything up to the window happens
+//! exactly as before, and the answer is applied at the window.
+//!
+//! Windows open only on public facts (the owner holds at least one card,
+//! may still play one, and the roll could matter), so asking reveals
+//! nothing about the hand.
+
+use super::command::Command;
+use super::event::{DieRoll, Event};
+use super::ids::{FigureId, Seat};
+use super::rejection::Rejection;
+use super::state::{Decision, Game, Pending, Phase};
+use crate::content::tables::DtCardKind;
+use crate::dice::Dice;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// When a reaction may be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Window {
+    /// A DL attack on the owner's DT was rolled (Combat Aura; Dud Round
+    /// against firearms).
+    DlAttackRolled {
+        /// The attack was a firearm attack.
+        firearm: bool,
+    },
+    /// Damage would bring the owner's DT to 0 health (Last Stand).
+    Lethal,
+    /// The owner's own attack was rolled (Heroic Luck).
+    OwnAttackRolled,
+}
+
+impl Window {
+    /// Does `card` answer this window?
+    pub fn fits(self, card: DtCardKind) -> bool {
+        match self {
+            Window::DlAttackRolled { firearm } => {
+                card == DtCardKind::CombatAura || (firearm && card == DtCardKind::DudRound)
+            }
+            Window::Lethal => card == DtCardKind::LastStand,
+            Window::OwnAttackRolled => card == DtCardKind::HeroicLuck,
+        }
+    }
+}
+
+/// A command waiting for a reaction answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suspended {
+    /// Who sent it.
+    pub seat: Seat,
+    /// What.
+    pub command: Command,
+    /// Raw dice draws of the runs so far, to replay.
+    pub draws: Vec<u32>,
+    /// Answers given so far, in window order.
+    pub answers: Vec<Option<usize>>,
+}
+
+/// Window bookkeeping during one run of a command.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct ReactionRun {
+    answers: Vec<Option<usize>>,
+    next: usize,
+    waiting: Option<Pending>,
+}
+
+impl ReactionRun {
+    /// A window of this run waits for its owner.
+    pub(crate) fn waiting_for_answer(&self) -> bool {
+        self.waiting.is_some()
+    }
+}
+
+/// Replays recorded draws, then draws fresh ones, recording all.
+#[derive(Debug)]
+struct ReplayDice<'a> {
+    inner: &'a mut dyn Dice,
+    replay: VecDeque<u32>,
+    log: Vec<u32>,
+    frozen: bool,
+}
+
+impl Dice for ReplayDice<'_> {
+    fn freeze(&mut self) {
+        self.frozen = true;
+    }
+
+    fn below(&mut self, n: u32) -> u32 {
+        if self.frozen {
+            return 0;
+        }
+        let v = match self.replay.pop_front() {
+            Some(v) => v.min(n.saturating_sub(1)),
+            None => self.inner.below(n),
+        };
+        self.log.push(v);
+        v
+    }
+}
+
+impl Game {
+    /// Run a command: check, apply, advance; suspend it if a reaction
+    /// window must wait for its owner.
+    pub(crate) fn run_command(
+        &mut self,
+        seat: Seat,
+        command: Command,
+        dice: &mut dyn Dice,
+        draws: Vec<u32>,
+        answers: Vec<Option<usize>>,
+    ) -> Result<Vec<Event>, Rejection> {
+        // Only a game where someone holds a card can open a window; only
+        // then is the state kept (a clone per command would cost time).
+        let before = self
+            .teams
+            .iter()
+            .any(|t| !t.hand.is_empty())
+            .then(|| self.clone());
+        let mut dice = ReplayDice {
+            inner: dice,
+            replay: draws.into(),
+            log: Vec::new(),
+            frozen: false,
+        };
+        self.reaction = ReactionRun {
+            answers,
+            next: 0,
+            waiting: None,
+        };
+        let mut events = Vec::new();
+        self.dispatch(seat, command.clone(), &mut dice, &mut events)?;
+        self.advance(&mut dice, &mut events);
+        let run = std::mem::take(&mut self.reaction);
+        let (Some(waiting), Some(before)) = (run.waiting, before) else {
+            return Ok(events);
+        };
+        let team = match &waiting.decision {
+            Decision::Reaction { team, .. } => *team,
+            _ => 0,
+        };
+        *self = before;
+        self.suspended = Some(Box::new(Suspended {
+            seat,
+            command,
+            draws: dice.log,
+            answers: run.answers,
+        }));
+        self.pending.push_front(waiting);
+        Ok(vec![Event::ReactionOffered { team }])
+    }
+
+    /// Answer a reaction window and resume the suspended command.
+    pub(crate) fn answer_reaction(
+        &mut self,
+        seat: Seat,
+        command: Command,
+        dice: &mut dyn Dice,
+    ) -> Result<Vec<Event>, Rejection> {
+        let Some(head) = self.pending.front() else {
+            return Err(Rejection::NoSuchDecision);
+        };
+        if head.seat != seat {
+            return Err(Rejection::NotYourTurn);
+        }
+        let options = self.decision_options(&head.decision);
+        if !options.contains(&command) {
+            return Err(if matches!(command, Command::React { .. }) {
+                Rejection::InvalidChoice
+            } else {
+                Rejection::DecisionPending
+            });
+        }
+        let Command::React { card } = command else {
+            return Err(Rejection::DecisionPending);
+        };
+        let Some(s) = self.suspended.take() else {
+            return Err(Rejection::NoSuchDecision);
+        };
+        self.pending.pop_front();
+        let mut answers = s.answers;
+        answers.push(card);
+        self.run_command(s.seat, s.command, dice, s.draws, answers)
+    }
+
+    /// A reaction window for `team`'s DT `figure`. Returns the card played,
+    /// if any; may instead mark the run as waiting for the owner.
+    pub(crate) fn reaction_window(
+        &mut self,
+        team: u8,
+        figure: FigureId,
+        window: Window,
+        roll: &[DieRoll],
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Option<DtCardKind> {
+        if self.reaction.waiting.is_some() {
+            return None; // This run will be discarded anyway.
+        }
+        let t = &self.teams[usize::from(team)];
+        let own_turn = self.phase == Phase::Corporation { team };
+        if t.hand.is_empty()
+            || self.effects.no_cards.contains(&team)
+            || (own_turn && self.card_played)
+        {
+            return None;
+        }
+        let answer = match self.reaction.answers.get(self.reaction.next) {
+            Some(a) => *a,
+            None => {
+                self.reaction.waiting = Some(Pending {
+                    seat: t.seat,
+                    decision: Decision::Reaction {
+                        team,
+                        figure,
+                        window,
+                        dice: roll.to_vec(),
+                    },
+                });
+                dice.freeze();
+                return None;
+            }
+        };
+        self.reaction.next += 1;
+        let card = answer.and_then(|i| t.hand.get(i).copied().map(|k| (i, k)))?;
+        if !window.fits(card.1) {
+            return None;
+        }
+        let seat = t.seat;
+        self.teams[usize::from(team)].hand.remove(card.0);
+        if own_turn {
+            self.card_played = true;
+        }
+        events.push(Event::CardPlayed {
+            seat,
+            card: card.1,
+            extra_action: false,
+            figure,
+        });
+        Some(card.1)
+    }
+
+    /// The answers to a reaction window: pass first (CONV-8 declines every
+    /// "may"), then each card of the hand that fits.
+    pub(crate) fn reaction_options(&self, team: u8, window: Window) -> Vec<Command> {
+        let mut v = vec![Command::React { card: None }];
+        for (i, k) in self.teams[usize::from(team)].hand.iter().enumerate() {
+            if window.fits(*k) {
+                v.push(Command::React { card: Some(i) });
+            }
+        }
+        v
+    }
+}
