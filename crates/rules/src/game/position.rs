@@ -144,10 +144,10 @@ impl Game {
     }
 
     fn figure_by_name(&self, name: &str) -> Result<FigureId, String> {
-        self.figures
+        self.names
             .iter()
-            .find(|f| f.name == name)
-            .map(|f| f.id)
+            .position(|n| n == name)
+            .map(|i| FigureId(i as u16))
             .ok_or_else(|| format!("no figure named {name}"))
     }
 
@@ -312,7 +312,7 @@ impl Game {
 
     /// A figure's stable name.
     pub fn figure_name(&self, id: FigureId) -> Option<&str> {
-        self.figures.get(id.index()).map(|f| f.name.as_str())
+        self.names.get(id.index()).map(String::as_str)
     }
 
     /// The seat of a corporation.

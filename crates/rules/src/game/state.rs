@@ -117,8 +117,6 @@ pub enum LastAction {
 pub struct Figure {
     /// Index in the figure table.
     pub id: FigureId,
-    /// Stable name (CONV-5): `bauhaus-max_steiner`, `legionnaire#3`.
-    pub name: String,
     /// What it is.
     pub kind: FigureKind,
     /// Where it is.
@@ -456,7 +454,10 @@ pub struct Pending {
 pub struct Game {
     #[serde(skip)]
     pub(crate) rules: Arc<Rules>,
-    pub(crate) setup: Setup,
+    /// Figure names (CONV-5), by figure index; shared because they never
+    /// change and a game is cloned often.
+    pub(crate) names: Arc<[String]>,
+    pub(crate) setup: Arc<Setup>,
     pub(crate) phase: Phase,
     pub(crate) round: u32,
     pub(crate) final_round: bool,
@@ -587,6 +588,7 @@ impl Game {
 
         // Figures: the DTs of each corporation team, then the DL pool (DL-1).
         let mut figures = Vec::new();
+        let mut names = Vec::new();
         let mut teams = Vec::new();
         for (i, seat) in setup.seats.iter().enumerate() {
             let seat_id = Seat(i as u8);
@@ -609,15 +611,15 @@ impl Game {
                     .unwrap_or_else(|| format!("{spec:?}"));
                 let id = FigureId(figures.len() as u16);
                 ids[k] = id;
+                names.push(format!(
+                    "{}-{}",
+                    seat.corporation.id(),
+                    name.to_lowercase()
+                        .replace([' ', '.'], "_")
+                        .replace("__", "_")
+                ));
                 figures.push(Figure {
                     id,
-                    name: format!(
-                        "{}-{}",
-                        seat.corporation.id(),
-                        name.to_lowercase()
-                            .replace([' ', '.'], "_")
-                            .replace("__", "_")
-                    ),
                     kind: FigureKind::Doomtrooper {
                         team,
                         specialty: *spec,
@@ -662,9 +664,9 @@ impl Game {
         for def in &tables.creatures {
             for n in 1..=def.pool {
                 let id = FigureId(figures.len() as u16);
+                names.push(format!("{}#{n}", def.kind.id()));
                 figures.push(Figure {
                     id,
-                    name: format!("{}#{n}", def.kind.id()),
                     kind: FigureKind::Creature { creature: def.kind },
                     place: Place::Reserve,
                     health: 1,
@@ -767,7 +769,8 @@ impl Game {
         let door_count = rules.doors.len();
         let game = Game {
             rules,
-            setup,
+            names: names.into(),
+            setup: Arc::new(setup),
             phase: Phase::Equipment { order, next: 0 },
             round: 0,
             final_round: false,

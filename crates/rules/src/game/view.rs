@@ -226,7 +226,7 @@ impl Game {
             .iter()
             .map(|f| FigureView {
                 id: f.id,
-                name: f.name.clone(),
+                name: self.names[f.id.index()].clone(),
                 kind: f.kind.clone(),
                 place: f.place,
                 health: f.health,
