@@ -166,6 +166,41 @@ fn conv_8_legal_lists_event_targets_lowest_id_first() {
 }
 
 #[test]
+fn conv_8_the_owners_discard_options_are_in_id_order() {
+    let mut g = scenario(
+        &[Corporation::Bauhaus],
+        json!({
+            "turn": "dark_legion_start",
+            "face_down": { "0": [], "1": [], "2": [], "3": [] },
+            "event_deck": [18, 12],
+            "force_pile": [],
+            "figures": [{ "name": "bauhaus-max_steiner", "at": { "x": 3, "y": 3 },
+                          "items": ["smoke_grenade", "command_helmet"] }],
+        }),
+    );
+    g.settle(&mut SeededDice::new(0));
+    let max = g.figure_id("bauhaus-max_steiner").expect("max");
+    g.apply(
+        g.dark_legion_seat(),
+        Command::ChooseFigure { figure: max },
+        &mut SeededDice::new(0),
+    )
+    .expect("target");
+    let legal = g.legal(Seat(0));
+    assert_eq!(
+        legal,
+        vec![
+            Command::Discard {
+                item: "command_helmet".into()
+            },
+            Command::Discard {
+                item: "smoke_grenade".into()
+            },
+        ]
+    );
+}
+
+#[test]
 fn brd_1_on_board_squares_are_those_of_placed_tiles() {
     let (g, _) = new_game(&[Corporation::Bauhaus], DarkLegionSetup::Ai, 0);
     let b = g.board();

@@ -100,11 +100,16 @@ impl Game {
                     corporation: self.teams[usize::from(t)].corporation,
                 })
                 .collect(),
-            Decision::DiscardItem { figure } => self.figures[figure.index()]
-                .items
-                .iter()
-                .map(|item| Command::Discard { item: item.clone() })
-                .collect(),
+            Decision::DiscardItem { figure } => {
+                // CONV-8: the owner's default is the lowest id.
+                let mut items = self.figures[figure.index()].items.clone();
+                items.sort();
+                items.dedup();
+                items
+                    .into_iter()
+                    .map(|item| Command::Discard { item })
+                    .collect()
+            }
         }
     }
 
