@@ -89,9 +89,13 @@ fn conv_7_the_draft_starts_after_the_dl_in_seat_order() {
     assert_eq!(g.seat_to_act(), Some(Seat(0)));
     // An AI DL has no seat.
     let (_, events) = new_game(&corps, DarkLegionSetup::Ai, 0);
-    assert!(events
-        .iter()
-        .any(|e| matches!(e, Event::GameStarted { dark_legion: None, .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::GameStarted {
+            dark_legion: None,
+            ..
+        }
+    )));
 }
 
 fn scenario(corps: &[Corporation], position: Value) -> Game {
@@ -293,7 +297,10 @@ fn set_12_player_counts_and_one_corporation_player() {
     assert!(try_new(&all[..5], DarkLegionSetup::Seat(4)).is_ok());
     assert!(try_new(&all[..1], DarkLegionSetup::Ai).is_ok());
     assert!(try_new(&all[..5], DarkLegionSetup::Ai).is_ok());
-    assert_eq!(try_new(&[], DarkLegionSetup::Ai), Err(SetupError::PlayerCount));
+    assert_eq!(
+        try_new(&[], DarkLegionSetup::Ai),
+        Err(SetupError::PlayerCount)
+    );
     // One corporation player: 1 card per tile, 36 in the pile, no commander.
     let (g, _) = new_game(&all[..1], DarkLegionSetup::Ai, 0);
     let s = state(&g);
