@@ -530,3 +530,68 @@ proptest! {
         prop_assert!(n <= (ax - bx).abs() + (ay - by).abs());
     }
 }
+
+#[test]
+fn adj_1_eight_neighbours_are_the_squares_at_chebyshev_distance_1() {
+    let c = sq(3, 3);
+    let ring: BTreeSet<Square> = c.ring().into_iter().collect();
+    assert_eq!(ring.len(), 8);
+    for x in 0..7 {
+        for y in 0..7 {
+            let s = sq(x, y);
+            assert_eq!(ring.contains(&s), c.dist(s) == 1, "{s:?}");
+            assert_eq!(c.is_neighbour8(s), c.dist(s) == 1, "{s:?}");
+        }
+    }
+}
+
+#[test]
+fn brd_3_wall_set_is_tile_walls_plus_closed_doors() {
+    let (b, mut w) = open_board(&[v(3, 3), h(5, 2)]);
+    // Tile walls are in the static wall set W.
+    assert!(b.is_wall(v(3, 3)) && w.is_static_wall(v(3, 3)) && w.is_wall(v(3, 3)));
+    assert!(w.is_wall(h(5, 2)) && w.wall(sq(5, 1), sq(5, 2)));
+    assert!(!w.is_wall(v(4, 3)) && !w.wall(sq(3, 3), sq(4, 3)));
+    // A closed door is an extra wall edge, not part of the static set.
+    w.set_closed_doors([v(4, 3)]);
+    assert!(w.is_wall(v(4, 3)) && !w.is_static_wall(v(4, 3)) && !b.is_wall(v(4, 3)));
+    assert!(w.wall(sq(3, 3), sq(4, 3)));
+    w.set_closed_doors([]);
+    assert!(!w.is_wall(v(4, 3)));
+}
+
+#[test]
+fn los_6_tokens_and_cover_do_not_block() {
+    let (b, w) = open_board(&[]);
+    let p = Pieces {
+        figures: Vec::new(),
+        cover: vec![sq(1, 0), sq(2, 0)],
+    };
+    // Tokens on the entered squares: still in sight (cover is LOS-10).
+    assert!(los(&b, &w, &p, sq(0, 0), sq(3, 0)).is_clear());
+    // The same squares holding figures block.
+    assert_eq!(
+        los(&b, &w, &figures(&[sq(1, 0)]), sq(0, 0), sq(3, 0)),
+        Sight::Blocked
+    );
+}
+
+#[test]
+fn los_7_walls_block_only_where_the_segment_crosses_them() {
+    // Horizontal walls along row 2's north and south sides: the segment on
+    // row 2 runs between them at a half-integer height and crosses neither.
+    let walls: Vec<Edge> = (0..6).flat_map(|x| [h(x, 2), h(x, 3)]).collect();
+    let (b, w) = open_board(&walls);
+    assert!(los(&b, &w, &figures(&[]), sq(0, 2), sq(5, 2)).is_clear());
+    // Leaving the row crosses one of them.
+    assert_eq!(
+        los(&b, &w, &figures(&[]), sq(0, 2), sq(5, 3)),
+        Sight::Blocked
+    );
+    // A vertical wall across the row blocks.
+    let (b, w) = open_board(&[v(3, 2)]);
+    assert_eq!(
+        los(&b, &w, &figures(&[]), sq(0, 2), sq(5, 2)),
+        Sight::Blocked
+    );
+}

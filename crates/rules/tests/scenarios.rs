@@ -190,9 +190,13 @@ fn translate(game: &Game, v: &mut Value) -> Result<(), String> {
         Value::Object(m) => {
             for (k, x) in m.iter_mut() {
                 if NAME_KEYS.contains(&k.as_str()) {
-                    if let Value::String(name) = x {
+                    if let Value::String(name) = x.clone() {
+                        if name == "<null>" {
+                            *x = Value::Null;
+                            continue;
+                        }
                         let id = game
-                            .figure_id(name)
+                            .figure_id(&name)
                             .ok_or_else(|| format!("no figure named {name}"))?;
                         *x = json!(id.0);
                         continue;

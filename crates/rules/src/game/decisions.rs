@@ -101,11 +101,16 @@ impl Game {
                 })
                 .collect(),
             Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
-            Decision::DiscardItem { figure } => self.figures[figure.index()]
-                .items
-                .iter()
-                .map(|item| Command::Discard { item: item.clone() })
-                .collect(),
+            Decision::DiscardItem { figure } => {
+                // CONV-8: the owner's default is the lowest id.
+                let mut items = self.figures[figure.index()].items.clone();
+                items.sort();
+                items.dedup();
+                items
+                    .into_iter()
+                    .map(|item| Command::Discard { item })
+                    .collect()
+            }
         }
     }
 
