@@ -4,6 +4,10 @@ use clap::{Parser, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// The repository's `web-client/`, as seen from this crate at build time,
+/// so `cargo run` serves the client from any working directory.
+pub const DEFAULT_WEB_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web-client");
+
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -23,8 +27,9 @@ pub struct Config {
     /// Log format.
     #[arg(long, env = "CITADEL_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Directory of the browser client.
-    #[arg(long, env = "CITADEL_WEB_DIR", default_value = "web-client")]
+    /// Directory of the browser client (default: the repository's
+    /// `web-client/`, found from the build location).
+    #[arg(long, env = "CITADEL_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
     pub web_dir: PathBuf,
     /// Largest WebSocket message accepted, in bytes.
     #[arg(long, env = "CITADEL_MAX_FRAME_BYTES", default_value_t = 16 * 1024)]
