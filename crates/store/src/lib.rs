@@ -1,0 +1,206 @@
+//! # citadel-store
+//!
+//! Everything Citadel keeps between runs, behind the [`Store`] trait so the
+//! server never sees a database type. Games are event-sourced: the record
+//! holds the options, seed and setup, and every accepted command is
+//! appended with its number; replaying them rebuilds the game exactly
+//! (the rules are deterministic). Documents the server owns (lobby seats,
+//! campaign standings) are stored as JSON text, which keeps the SQL
+//! portable between Postgres and SQLite.
+//!
+//! [`MemStore`] keeps everything in memory (tests, and a server run with
+//! `--database-url memory:`).
+
+mod memory;
+
+pub use memory::MemStore;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+/// Milliseconds since the Unix epoch.
+pub type Millis = i64;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A unique key is taken (account name, game code, command number).
+    #[error("already exists: {0}")]
+    Conflict(String),
+    /// The row the operation needs does not exist.
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The database failed; the message is for logs, not for clients.
+    #[error("database: {0}")]
+    Backend(String),
+}
+
+/// One game: lobby, then play, then result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Join code (primary key).
+    pub code: String,
+    /// The creation options (JSON).
+    pub options: String,
+    /// The seed of the game's dice and bots.
+    pub seed: u64,
+    /// Created.
+    pub created_at: Millis,
+    /// The lobby: seats, names, controllers, hashed tokens (JSON).
+    pub lobby: String,
+    /// The rules setup once started (JSON).
+    pub setup: Option<String>,
+    /// Started.
+    pub started_at: Option<Millis>,
+    /// Finished.
+    pub finished_at: Option<Millis>,
+    /// The result summary (JSON) once finished.
+    pub result: Option<String>,
+    /// The campaign this game belongs to.
+    pub campaign: Option<String>,
+}
+
+/// One accepted command of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandRecord {
+    /// Game code.
+    pub code: String,
+    /// Command number in the game, from 0, contiguous.
+    pub index: i64,
+    /// The seat that sent it.
+    pub seat: u8,
+    /// The command (JSON).
+    pub command: String,
+    /// When it was accepted.
+    pub at: Millis,
+}
+
+/// A registered account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountRecord {
+    /// Id.
+    pub id: String,
+    /// Unique name (compared case-insensitively; stored as given).
+    pub name: String,
+    /// The password's argon2 PHC string.
+    pub password_hash: String,
+    /// Created.
+    pub created_at: Millis,
+}
+
+/// A login session: the token itself is never stored, only its hash.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// Hash of the session token.
+    pub token_hash: String,
+    /// The account.
+    pub account_id: String,
+    /// Created.
+    pub created_at: Millis,
+    /// Expires.
+    pub expires_at: Millis,
+}
+
+/// A campaign: the server's document plus what listing needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignRecord {
+    /// Id.
+    pub id: String,
+    /// Invite code (unique).
+    pub code: String,
+    /// Name.
+    pub name: String,
+    /// The campaign document: players, standings, next mission (JSON).
+    pub state: String,
+    /// Created.
+    pub created_at: Millis,
+    /// Finished.
+    pub finished_at: Option<Millis>,
+}
+
+/// One finished mission of a campaign.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignMission {
+    /// Campaign id.
+    pub campaign: String,
+    /// Mission number in the campaign, from 0.
+    pub index: i64,
+    /// The game that played it.
+    pub game: String,
+    /// What happened and the standings after it (JSON).
+    pub summary: String,
+    /// When it finished.
+    pub at: Millis,
+}
+
+/// Everything the server persists.
+///
+/// Every method is durable when it returns `Ok`: the server acknowledges a
+/// command only after [`Store::append_commands`] has returned.
+#[async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// A new game.
+    async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
+    /// Replace a game's lobby document.
+    async fn update_lobby(&self, code: &str, lobby: &str) -> Result<(), StoreError>;
+    /// The game started with this setup.
+    async fn start_game(
+        &self,
+        code: &str,
+        setup: &str,
+        lobby: &str,
+        at: Millis,
+    ) -> Result<(), StoreError>;
+    /// Append accepted commands (of one or several games) in one
+    /// transaction. A repeated `(code, index)` is a conflict.
+    async fn append_commands(&self, commands: &[CommandRecord]) -> Result<(), StoreError>;
+    /// The game ended.
+    async fn finish_game(&self, code: &str, result: &str, at: Millis) -> Result<(), StoreError>;
+    /// One game.
+    async fn game(&self, code: &str) -> Result<Option<GameRecord>, StoreError>;
+    /// A game's commands in order.
+    async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError>;
+    /// Games not finished (lobbies and games in play), oldest first.
+    async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+    /// Record that an account plays a seat of a game (for "my games").
+    async fn link_player(&self, code: &str, seat: u8, account_id: &str) -> Result<(), StoreError>;
+    /// The games an account played or plays, newest first.
+    async fn games_of_account(&self, account_id: &str) -> Result<Vec<GameRecord>, StoreError>;
+
+    /// A new account; a taken name (case-insensitive) is a conflict.
+    async fn create_account(&self, account: &AccountRecord) -> Result<(), StoreError>;
+    /// An account by name (case-insensitive).
+    async fn account_by_name(&self, name: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// An account by id.
+    async fn account(&self, id: &str) -> Result<Option<AccountRecord>, StoreError>;
+    /// A new login session.
+    async fn create_session(&self, session: &SessionRecord) -> Result<(), StoreError>;
+    /// A session by token hash (expired ones included; the caller checks).
+    async fn session(&self, token_hash: &str) -> Result<Option<SessionRecord>, StoreError>;
+    /// End a session.
+    async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError>;
+
+    /// A new campaign.
+    async fn create_campaign(&self, campaign: &CampaignRecord) -> Result<(), StoreError>;
+    /// Replace a campaign's document (and finished time).
+    async fn update_campaign(&self, campaign: &CampaignRecord) -> Result<(), StoreError>;
+    /// A campaign by id.
+    async fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError>;
+    /// A campaign by invite code.
+    async fn campaign_by_code(&self, code: &str) -> Result<Option<CampaignRecord>, StoreError>;
+    /// Record that an account is a member of a campaign.
+    async fn link_campaign_member(
+        &self,
+        campaign: &str,
+        account_id: &str,
+    ) -> Result<(), StoreError>;
+    /// The campaigns of an account, newest first.
+    async fn campaigns_of_account(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<CampaignRecord>, StoreError>;
+    /// Append a finished mission to a campaign's history.
+    async fn add_campaign_mission(&self, mission: &CampaignMission) -> Result<(), StoreError>;
+    /// A campaign's history in order.
+    async fn campaign_missions(&self, campaign: &str) -> Result<Vec<CampaignMission>, StoreError>;
+}
