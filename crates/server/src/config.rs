@@ -52,6 +52,10 @@ pub struct Config {
     /// Most open connections at once.
     #[arg(long, env = "CITADEL_MAX_CONNECTIONS", default_value_t = 50_000)]
     pub max_connections: usize,
+    /// Where games, accounts and campaigns are kept: `sqlite://FILE`,
+    /// `postgres://...`, or `memory:` (nothing survives a restart).
+    #[arg(long, env = "CITADEL_DATABASE_URL", default_value = "memory:")]
+    pub database_url: String,
     /// Messages queued for one connection before it counts as too slow.
     #[arg(long, env = "CITADEL_SEND_QUEUE", default_value_t = 256)]
     pub send_queue: usize,
@@ -64,6 +68,7 @@ impl Config {
         c.addr = SocketAddr::from(([127, 0, 0, 1], 0));
         c.bot_delay_ms = 0;
         c.grace_secs = 1;
+        c.database_url = "memory:".into();
         c
     }
 }

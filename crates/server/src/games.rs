@@ -9,6 +9,7 @@ use crate::error::ServerError;
 use crate::metrics::{Metrics, ReasonLabel};
 use crate::session::{ConnId, Input, Output, Session, SessionConfig};
 use citadel_protocol::{close, ClientMsg, GameOptions, Join, ServerMsg};
+use citadel_store::{CommandRecord, GameRecord, Store};
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -46,6 +47,8 @@ pub enum ToGame {
         join: Join,
         /// Last seen seq.
         last_seq: Option<u64>,
+        /// The logged-in account, if any.
+        account: Option<String>,
     },
     /// A message.
     Message {
@@ -67,6 +70,7 @@ pub enum ToGame {
 #[derive(Debug)]
 pub struct Registry {
     games: Mutex<HashMap<String, mpsc::Sender<ToGame>>>,
+    store: Arc<dyn Store>,
     metrics: Arc<Metrics>,
     session: SessionConfig,
     max_games: usize,
@@ -79,6 +83,7 @@ const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 impl Registry {
     /// An empty registry.
     pub fn new(
+        store: Arc<dyn Store>,
         metrics: Arc<Metrics>,
         session: SessionConfig,
         max_games: usize,
@@ -86,6 +91,7 @@ impl Registry {
     ) -> Self {
         Registry {
             games: Mutex::new(HashMap::new()),
+            store,
             metrics,
             session,
             max_games,
@@ -110,43 +116,126 @@ impl Registry {
         self.len() == 0
     }
 
-    /// Validate options, create the lobby and start its task.
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// Validate options, create the lobby, store it and start its task.
     ///
     /// # Errors
-    /// [`ServerError::BadRequest`] for bad options, [`ServerError::Full`].
-    pub fn create(self: &Arc<Self>, options: GameOptions) -> Result<String, ServerError> {
+    /// [`ServerError::BadRequest`] for bad options, [`ServerError::Full`],
+    /// or a store failure.
+    pub async fn create(self: &Arc<Self>, options: GameOptions) -> Result<String, ServerError> {
         validate(&options)?;
-        let mut rng = rand::thread_rng();
-        let seed: u64 = rng.gen();
+        let seed: u64 = rand::thread_rng().gen();
         let (tx, rx) = mpsc::channel(1024);
-        let code = {
-            let mut games = self
-                .games
-                .lock()
-                .map_err(|_| ServerError::Internal(anyhow::anyhow!("registry lock poisoned")))?;
-            if games.len() >= self.max_games {
-                return Err(ServerError::Full);
-            }
-            let code = loop {
-                let c: String = (0..6)
-                    .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
-                    .collect();
-                if !games.contains_key(&c) {
-                    break c;
-                }
-            };
-            games.insert(code.clone(), tx);
-            code
+        let code = self.reserve_code(tx)?;
+        let session = Session::new(code.clone(), options.clone(), seed, self.session.clone());
+        let record = GameRecord {
+            code: code.clone(),
+            options: serde_json::to_string(&options)
+                .map_err(|e| ServerError::Internal(e.into()))?,
+            seed,
+            created_at: wall_clock_ms(),
+            lobby: session.lobby_document(),
+            setup: None,
+            started_at: None,
+            finished_at: None,
+            result: None,
+            campaign: None,
         };
+        if let Err(e) = self.store.create_game(&record).await {
+            self.remove(&code);
+            return Err(ServerError::Internal(anyhow::anyhow!("store: {e}")));
+        }
+        self.spawn(session, rx);
+        Ok(code)
+    }
+
+    /// A fresh unique code, registered to `tx`.
+    fn reserve_code(&self, tx: mpsc::Sender<ToGame>) -> Result<String, ServerError> {
+        let mut rng = rand::thread_rng();
+        let mut games = self
+            .games
+            .lock()
+            .map_err(|_| ServerError::Internal(anyhow::anyhow!("registry lock poisoned")))?;
+        if games.len() >= self.max_games {
+            return Err(ServerError::Full);
+        }
+        let code = loop {
+            let c: String = (0..6)
+                .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
+                .collect();
+            if !games.contains_key(&c) {
+                break c;
+            }
+        };
+        games.insert(code.clone(), tx);
         self.metrics.games.inc();
-        let session = Session::new(code.clone(), options, seed, self.session.clone());
+        Ok(code)
+    }
+
+    fn spawn(self: &Arc<Self>, session: Session, rx: mpsc::Receiver<ToGame>) {
         tokio::spawn(run_game(
             session,
             rx,
             Arc::clone(self),
             self.shutdown.subscribe(),
         ));
-        Ok(code)
+    }
+
+    /// Bring back every unfinished game from the store (after a restart or
+    /// a crash). Returns how many came back; a game whose data cannot be
+    /// replayed is logged and skipped.
+    ///
+    /// # Errors
+    /// If the store cannot list the games.
+    pub async fn restore_all(self: &Arc<Self>) -> Result<usize, ServerError> {
+        let games = self
+            .store
+            .unfinished_games()
+            .await
+            .map_err(|e| ServerError::Internal(anyhow::anyhow!("store: {e}")))?;
+        let mut restored = 0;
+        for g in games {
+            match self.restore_one(&g).await {
+                Ok(()) => restored += 1,
+                Err(e) => tracing::error!(code = %g.code, error = %e, "cannot restore game"),
+            }
+        }
+        Ok(restored)
+    }
+
+    async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> anyhow::Result<()> {
+        let options: GameOptions = serde_json::from_str(&g.options)?;
+        let commands = self.store.commands(&g.code).await?;
+        let commands: Vec<(u8, citadel_rules::game::Command)> = commands
+            .iter()
+            .map(|c| Ok((c.seat, serde_json::from_str(&c.command)?)))
+            .collect::<Result<_, serde_json::Error>>()?;
+        let session = Session::restore(
+            g.code.clone(),
+            options,
+            g.seed,
+            &g.lobby,
+            g.setup.as_deref(),
+            &commands,
+            0,
+            self.session.clone(),
+        )
+        .map_err(|e| anyhow::anyhow!(e))?;
+        let (tx, rx) = mpsc::channel(1024);
+        {
+            let mut games = self
+                .games
+                .lock()
+                .map_err(|_| anyhow::anyhow!("registry lock poisoned"))?;
+            games.insert(g.code.clone(), tx);
+        }
+        self.metrics.games.inc();
+        self.spawn(session, rx);
+        Ok(())
     }
 
     fn remove(&self, code: &str) {
@@ -201,9 +290,9 @@ async fn run_game(
         let (input, received) = tokio::select! {
             msg = rx.recv() => match msg {
                 None => break,
-                Some(ToGame::Hello { conn, sink, join, last_seq }) => {
+                Some(ToGame::Hello { conn, sink, join, last_seq, account }) => {
                     sinks.insert(conn, sink);
-                    (Input::Hello { conn, join, last_seq, fresh_token: token() }, None)
+                    (Input::Hello { conn, join, last_seq, fresh_token: token(), account }, None)
                 }
                 Some(ToGame::Message { conn, msg, received }) => {
                     (Input::Message { conn, msg }, Some(received))
@@ -223,6 +312,8 @@ async fn run_game(
         };
         let now = start.elapsed().as_millis() as u64;
         let outputs = session.handle(input, now);
+        // Durable before acknowledged: everything to store goes first.
+        persist(&registry.store, session.code(), &outputs, &metrics).await;
         let mut slow = Vec::new();
         for o in outputs {
             match o {
@@ -249,6 +340,10 @@ async fn run_game(
                 Output::Applied { .. } => {
                     metrics.commands.inc();
                 }
+                Output::LobbyChanged { .. }
+                | Output::Started { .. }
+                | Output::Finished { .. }
+                | Output::PlayerLinked { .. } => {}
                 Output::Refused { reason } => {
                     let reason = serde_json::to_value(reason)
                         .ok()
@@ -281,6 +376,62 @@ async fn run_game(
     }
     registry.remove(session.code());
     tracing::info!(code = session.code(), "game closed");
+}
+
+/// Milliseconds since the Unix epoch (record times).
+pub fn wall_clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Write a batch's persistence outputs, in order: the accepted commands of
+/// the batch go in one transaction. A failure is logged and counted; the
+/// game goes on in memory (the next restart loses what was not written).
+async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output], metrics: &Metrics) {
+    let now = wall_clock_ms();
+    let mut commands = Vec::new();
+    for o in outputs {
+        if let Output::Applied {
+            seat,
+            command,
+            index,
+        } = o
+        {
+            match serde_json::to_string(command) {
+                Ok(command) => commands.push(CommandRecord {
+                    code: code.to_string(),
+                    index: *index as i64,
+                    seat: *seat,
+                    command,
+                    at: now,
+                }),
+                Err(e) => tracing::error!(error = %e, "cannot serialize a command"),
+            }
+        }
+    }
+    let mut result = Ok(());
+    for o in outputs {
+        let r = match o {
+            Output::Started { setup, lobby } => store.start_game(code, setup, lobby, now).await,
+            Output::LobbyChanged { lobby } => store.update_lobby(code, lobby).await,
+            Output::PlayerLinked { seat, account } => store.link_player(code, *seat, account).await,
+            _ => Ok(()),
+        };
+        result = result.and(r);
+    }
+    if !commands.is_empty() {
+        result = result.and(store.append_commands(&commands).await);
+    }
+    for o in outputs {
+        if let Output::Finished { result: summary } = o {
+            result = result.and(store.finish_game(code, summary, now).await);
+        }
+    }
+    if let Err(e) = result {
+        metrics.store_errors.inc();
+        tracing::error!(code, error = %e, "store write failed");
+    }
 }
 
 /// Parsed `hello`, as the socket layer hands it over.

@@ -66,7 +66,7 @@ async fn create_game(
     State(app): State<AppState>,
     Json(options): Json<GameOptions>,
 ) -> Result<(StatusCode, Json<Created>), ServerError> {
-    let code = app.registry.create(options)?;
+    let code = app.registry.create(options).await?;
     Ok((StatusCode::CREATED, Json(Created { code })))
 }
 

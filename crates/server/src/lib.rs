@@ -37,6 +37,17 @@ pub struct AppState {
     pub next_conn: Arc<AtomicU64>,
 }
 
+/// Open the store a database URL names.
+///
+/// # Errors
+/// An unknown scheme, or a database that cannot be opened.
+pub async fn open_store(url: &str) -> anyhow::Result<Arc<dyn citadel_store::Store>> {
+    if url == "memory:" {
+        return Ok(Arc::new(citadel_store::MemStore::new()));
+    }
+    anyhow::bail!("unsupported database URL {url:?} (expected memory:)")
+}
+
 /// A running server.
 #[derive(Debug)]
 pub struct Server {
@@ -62,12 +73,18 @@ impl Server {
             bot_delay_ms: config.bot_delay_ms,
             ..Default::default()
         };
+        let store = open_store(&config.database_url).await?;
         let registry = Arc::new(Registry::new(
+            store,
             Arc::clone(&metrics),
             session,
             config.max_games,
             shutdown.clone(),
         ));
+        let restored = registry.restore_all().await?;
+        if restored > 0 {
+            tracing::info!(restored, "unfinished games restored");
+        }
         let state = AppState {
             connection_slots: Arc::new(Semaphore::new(config.max_connections)),
             config: Arc::new(config),

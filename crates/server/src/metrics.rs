@@ -28,6 +28,8 @@ pub struct Metrics {
     pub commands: Counter,
     /// Commands rejected, by reason.
     pub rejections: Family<ReasonLabel, Counter>,
+    /// Store writes that failed.
+    pub store_errors: Counter,
     /// Seconds from receiving a command to handing its broadcast to the
     /// connections.
     pub command_latency: Histogram,
@@ -40,6 +42,7 @@ impl Metrics {
         let games = Gauge::default();
         let commands = Counter::default();
         let rejections = Family::<ReasonLabel, Counter>::default();
+        let store_errors = Counter::default();
         let command_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         let mut r = Registry::with_prefix("citadel");
         r.register(
@@ -55,6 +58,11 @@ impl Metrics {
             rejections.clone(),
         );
         r.register(
+            "store_errors",
+            "Store writes that failed",
+            store_errors.clone(),
+        );
+        r.register(
             "command_latency_seconds",
             "From command received to broadcast queued",
             command_latency.clone(),
@@ -65,6 +73,7 @@ impl Metrics {
             games,
             commands,
             rejections,
+            store_errors,
             command_latency,
         }
     }

@@ -11,6 +11,7 @@ use citadel_protocol::{
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::dice::SeededDice;
 use citadel_rules::game::{Command, DarkLegionSetup, Event, Game, Seat, SeatSetup, Setup, Viewer};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A connection's id, given by the shell.
@@ -53,6 +54,8 @@ pub enum Input {
         last_seq: Option<u64>,
         /// A fresh random token, used if this makes a new player.
         fresh_token: String,
+        /// The account of a logged-in player, resolved by the shell.
+        account: Option<String>,
     },
     /// A later message from a connection.
     Message {
@@ -89,14 +92,39 @@ pub enum Output {
         /// Reason.
         reason: String,
     },
-    /// A command was applied (for metrics and persistence).
+    /// A command was applied: persist it before sending anything of the
+    /// same batch (durable before acknowledged).
     Applied {
         /// Seat.
         seat: u8,
         /// The command.
         command: Command,
-        /// First event seq.
-        first_seq: u64,
+        /// Its number in the game, from 0.
+        index: u64,
+    },
+    /// The lobby document changed (seats, tokens' hashes): persist it.
+    LobbyChanged {
+        /// The document (JSON).
+        lobby: String,
+    },
+    /// The game started from this setup: persist it.
+    Started {
+        /// The rules setup (JSON).
+        setup: String,
+        /// The lobby as it started (JSON).
+        lobby: String,
+    },
+    /// The game ended: persist the result summary.
+    Finished {
+        /// Summary (JSON).
+        result: String,
+    },
+    /// A player with an account took a seat (for "my games").
+    PlayerLinked {
+        /// Seat.
+        seat: u8,
+        /// Account id.
+        account: String,
     },
     /// A command was rejected (for metrics).
     Refused {
@@ -105,17 +133,40 @@ pub enum Output {
     },
 }
 
-#[derive(Clone, Debug)]
+/// One seat of the lobby. Only the hash of a seat's token is kept, so a
+/// stored lobby cannot be used to take over a seat.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct SeatSlot {
     corporation: Option<Corporation>,
     team: Option<[Specialty; 2]>,
     name: Option<String>,
     controller: Controller,
-    token: Option<String>,
+    token_hash: Option<String>,
+    #[serde(default)]
+    account: Option<String>,
     ready: bool,
+    #[serde(skip)]
     conn: Option<ConnId>,
+    #[serde(skip)]
     left_at: Option<Millis>,
+    #[serde(default)]
     bot_playing: bool,
+}
+
+/// The stored form of a lobby.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct LobbyDoc {
+    seats: Vec<SeatSlot>,
+    host: Option<u8>,
+}
+
+/// SHA-256 of a token, hex: what is kept of a secret.
+pub fn token_hash(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +192,10 @@ struct Play {
     next_bot_at: Millis,
     /// Who the game waits for, and since when (turn timer).
     waiting: (Option<Seat>, Millis),
+    /// Commands applied so far (the next command's number).
+    commands: u64,
+    /// The end of the game was handed out for persistence.
+    finish_reported: bool,
 }
 
 /// One game: its lobby, then its play.
@@ -154,6 +209,8 @@ pub struct Session {
     conns: BTreeMap<ConnId, Conn>,
     play: Option<Play>,
     config: SessionConfig,
+    /// The lobby changed since it was last handed out for persistence.
+    lobby_dirty: bool,
 }
 
 impl Session {
@@ -165,7 +222,8 @@ impl Session {
                 team: None,
                 name: None,
                 controller: Controller::Open,
-                token: None,
+                token_hash: None,
+                account: None,
                 ready: false,
                 conn: None,
                 left_at: None,
@@ -181,7 +239,76 @@ impl Session {
             conns: BTreeMap::new(),
             play: None,
             config,
+            lobby_dirty: false,
         }
+    }
+
+    /// Rebuild a session from the store after a restart: the lobby as
+    /// stored, and, if the game had started, the game replayed command by
+    /// command from its setup and seed (the rules are deterministic, so it
+    /// is exactly where the last acknowledged command left it). Every
+    /// player counts as disconnected since `now`.
+    ///
+    /// # Errors
+    /// A message if the stored documents do not parse or a stored command
+    /// is rejected on replay (the data does not belong to this engine).
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore(
+        code: String,
+        options: GameOptions,
+        seed: u64,
+        lobby: &str,
+        setup: Option<&str>,
+        commands: &[(u8, Command)],
+        now: Millis,
+        config: SessionConfig,
+    ) -> Result<Session, String> {
+        let doc: LobbyDoc = serde_json::from_str(lobby).map_err(|e| format!("lobby: {e}"))?;
+        let mut s = Session::new(code, options, seed, config);
+        s.seats = doc.seats;
+        s.host = doc.host;
+        for slot in &mut s.seats {
+            if slot.controller == Controller::Human {
+                slot.left_at = Some(now);
+            }
+        }
+        if let Some(setup) = setup {
+            let setup: Setup = serde_json::from_str(setup).map_err(|e| format!("setup: {e}"))?;
+            let mut dice = SeededDice::new(seed);
+            let (mut game, mut log) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+            for (i, (seat, command)) in commands.iter().enumerate() {
+                let events = game
+                    .apply(Seat(*seat), command.clone(), &mut dice)
+                    .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
+                log.extend(events);
+            }
+            let n = game.seats().len() as u64;
+            let bots = (0..n)
+                .map(|i| RandomBot::new(seed ^ (0xb07 + i) ^ commands.len() as u64))
+                .collect();
+            let waiting = (game.seat_to_act(), now);
+            let finished = game.is_finished();
+            s.play = Some(Play {
+                game,
+                dice,
+                log,
+                bots,
+                next_bot_at: now,
+                waiting,
+                commands: commands.len() as u64,
+                finish_reported: finished,
+            });
+        }
+        Ok(s)
+    }
+
+    /// The lobby as stored (seats with token hashes, the host).
+    pub fn lobby_document(&self) -> String {
+        let doc = LobbyDoc {
+            seats: self.seats.clone(),
+            host: self.host,
+        };
+        serde_json::to_string(&doc).unwrap_or_default()
     }
 
     /// The join code.
@@ -213,12 +340,18 @@ impl Session {
                 join,
                 last_seq,
                 fresh_token,
-            } => self.on_hello(conn, join, last_seq, fresh_token, now, &mut out),
+                account,
+            } => self.on_hello(conn, join, last_seq, fresh_token, account, now, &mut out),
             Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
             Input::Closed { conn } => self.on_closed(conn, now, &mut out),
             Input::Tick => self.on_tick(now, &mut out),
         }
         self.drive_bots(now, &mut out);
+        if std::mem::take(&mut self.lobby_dirty) {
+            out.push(Output::LobbyChanged {
+                lobby: self.lobby_document(),
+            });
+        }
         out
     }
 
@@ -265,7 +398,8 @@ impl Session {
         }
     }
 
-    fn broadcast_lobby(&self, out: &mut Vec<Output>) {
+    fn broadcast_lobby(&mut self, out: &mut Vec<Output>) {
+        self.lobby_dirty = true;
         let lobby = self.lobby();
         for conn in self.conns.keys() {
             Self::send(
@@ -291,6 +425,7 @@ impl Session {
         join: Join,
         last_seq: Option<u64>,
         fresh_token: String,
+        account: Option<String>,
         now: Millis,
         out: &mut Vec<Output>,
     ) {
@@ -312,11 +447,15 @@ impl Session {
                 let slot = &mut self.seats[i];
                 slot.controller = Controller::Human;
                 slot.name = Some(clean_name(&name));
-                slot.token = Some(fresh_token.clone());
+                slot.token_hash = Some(token_hash(&fresh_token));
+                slot.account = account.clone();
                 slot.conn = Some(conn);
                 slot.ready = false;
                 let i = i as u8;
                 self.host.get_or_insert(i);
+                if let Some(account) = account {
+                    out.push(Output::PlayerLinked { seat: i, account });
+                }
                 self.conns.insert(
                     conn,
                     Conn {
@@ -339,7 +478,7 @@ impl Session {
                 let Some(i) = self
                     .seats
                     .iter()
-                    .position(|s| s.token.as_deref() == Some(token.as_str()))
+                    .position(|s| s.token_hash.as_deref() == Some(token_hash(&token).as_str()))
                 else {
                     out.push(Output::Close {
                         conn,
@@ -630,10 +769,12 @@ impl Session {
                                 seq: first,
                             },
                         );
+                        let index = play.commands;
+                        play.commands += 1;
                         out.push(Output::Applied {
                             seat,
                             command,
-                            first_seq: first,
+                            index,
                         });
                         self.publish(events, now, out);
                     }
@@ -719,6 +860,10 @@ impl Session {
             .map(|i| RandomBot::new(self.seed ^ (0xb07 + i)))
             .collect();
         let waiting = (game.seat_to_act(), now);
+        out.push(Output::Started {
+            setup: serde_json::to_string(game.setup()).unwrap_or_default(),
+            lobby: self.lobby_document(),
+        });
         self.play = Some(Play {
             game,
             dice,
@@ -726,6 +871,8 @@ impl Session {
             bots,
             next_bot_at: now,
             waiting,
+            commands: 0,
+            finish_reported: false,
         });
         self.broadcast_lobby(out);
         if let Some(play) = &self.play {
@@ -743,6 +890,12 @@ impl Session {
         };
         let first = play.log.len() as u64 + 1;
         play.log.extend(events);
+        if play.game.is_finished() && !play.finish_reported {
+            play.finish_reported = true;
+            out.push(Output::Finished {
+                result: result_summary(&play.game),
+            });
+        }
         let seat = play.game.seat_to_act();
         if seat != play.waiting.0 {
             play.waiting = (seat, now);
@@ -816,12 +969,13 @@ impl Session {
             };
             match play.game.apply(seat, command.clone(), &mut play.dice) {
                 Ok(events) => {
-                    let first = play.log.len() as u64 + 1;
                     play.next_bot_at = now + delay;
+                    let index = play.commands;
+                    play.commands += 1;
                     out.push(Output::Applied {
                         seat: seat.0,
                         command,
-                        first_seq: first,
+                        index,
                     });
                     self.publish(events, now, out);
                 }
@@ -831,6 +985,29 @@ impl Session {
             }
         }
     }
+}
+
+/// What is kept of a finished game: the result, the winners and every
+/// side's PP (campaigns read the PP; lists show the winners).
+fn result_summary(game: &Game) -> String {
+    let view = game.view(Viewer::Spectator);
+    let (corp_won, dl_won, result) = game
+        .outcome()
+        .map_or((false, false, None), |(c, d, r)| (c, d, Some(r)));
+    let teams: Vec<serde_json::Value> = view
+        .teams
+        .iter()
+        .map(|t| serde_json::json!({ "seat": t.seat, "corporation": t.corporation, "pp": t.pp }))
+        .collect();
+    serde_json::json!({
+        "result": result,
+        "corporations_won": corp_won,
+        "dark_legion_won": dl_won,
+        "dark_legion_seat": view.dark_legion.seat,
+        "dark_legion_pp": view.dark_legion.pp,
+        "teams": teams,
+    })
+    .to_string()
 }
 
 fn legal_for(game: &Game, role: Role) -> Vec<Command> {

@@ -105,6 +105,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
             sink,
             join,
             last_seq,
+            account: None,
         })
         .await
         .is_err()
