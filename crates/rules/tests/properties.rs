@@ -574,7 +574,7 @@ proptest! {
     #[test]
     fn trn_7_every_legal_command_is_accepted(
         spec in spec(),
-        choices in prop::collection::vec(any::<u16>(), 1..200),
+        choices in prop::collection::vec(any::<u16>(), 1..120),
         every in 5usize..12,
     ) {
         let (mut game, _, mut dice) = spec.start();
@@ -600,7 +600,7 @@ proptest! {
     #[test]
     fn rejection_leaves_game_untouched(
         spec in spec(),
-        choices in prop::collection::vec(any::<u16>(), 1..100),
+        choices in prop::collection::vec(any::<u16>(), 1..80),
         junk in prop::collection::vec(junk(), 1..64),
     ) {
         let (mut game, _, mut dice) = spec.start();
@@ -680,7 +680,7 @@ proptest! {
     #[test]
     fn hid_1_spectator_never_sees_secrets(
         spec in spec(),
-        choices in prop::collection::vec(any::<u16>(), 1..200),
+        choices in prop::collection::vec(any::<u16>(), 1..120),
     ) {
         let (mut game, start, mut dice) = spec.start();
         let state = serde_json::to_value(&game).expect("state");
@@ -708,7 +708,7 @@ proptest! {
     #[test]
     fn hid_2_players_see_only_their_own_hand(
         spec in spec(),
-        choices in prop::collection::vec(any::<u16>(), 1..200),
+        choices in prop::collection::vec(any::<u16>(), 1..120),
     ) {
         let (mut game, mut events, mut dice) = spec.start();
         for (step, &c) in choices.iter().enumerate() {
