@@ -218,7 +218,11 @@ impl Game {
     }
 
     fn item_effect(&self, figure: FigureId, item: &str) -> Result<EquipmentEffect, Rejection> {
-        if !self.figures[figure.index()].items.iter().any(|i| i == item) {
+        let f = self
+            .figures
+            .get(figure.index())
+            .ok_or(Rejection::NoSuchFigure)?;
+        if !f.items.iter().any(|i| i == item) {
             return Err(Rejection::ItemNotCarried);
         }
         self.rules
