@@ -9,7 +9,6 @@ use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
 use crate::geometry::{Edge, Level, Square};
-use std::collections::VecDeque;
 
 /// Where a step goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,33 +278,77 @@ impl Game {
         let f = &self.figures[id.index()];
         let allowance = self.allowance(id);
         let m = self.mover(id);
+        let board = &self.rules.board;
         let mut out = Vec::new();
-        // Each node: square, path so far, doors removed along it.
-        let mut queue: VecDeque<(Square, Vec<Square>, Vec<usize>)> = VecDeque::new();
-        let mut seen: Vec<Square> = Vec::new();
+        // BFS nodes live in `nodes`: square, parent node, depth (path
+        // length), and the door group removed on the way in (a DT removes
+        // at most one per step). A square is visited once, flagged by its
+        // board index, so the search is linear in the reachable area.
+        struct Node {
+            at: Square,
+            parent: Option<usize>,
+            depth: usize,
+            removed: Option<usize>,
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut seen = vec![false; (board.width() * board.height()).max(0) as usize];
+        let mark = |s: Square, seen: &mut Vec<bool>| {
+            if let Some(i) = board.index(s) {
+                seen[i] = true;
+            }
+        };
         match f.place {
             Place::Board { square } => {
-                seen.push(square);
-                queue.push_back((square, Vec::new(), Vec::new()));
+                mark(square, &mut seen);
+                nodes.push(Node {
+                    at: square,
+                    parent: None,
+                    depth: 0,
+                    removed: None,
+                });
             }
             Place::Waiting { .. } => {
                 if allowance == 0 {
                     return out;
                 }
                 for &s in self.entry_squares(id) {
-                    if self.figure_at(s).is_none() && self.rules.board.passable(s) {
-                        seen.push(s);
-                        queue.push_back((s, vec![s], Vec::new()));
+                    if self.figure_at(s).is_none() && board.passable(s) {
+                        mark(s, &mut seen);
+                        nodes.push(Node {
+                            at: s,
+                            parent: None,
+                            depth: 1,
+                            removed: None,
+                        });
                     }
                 }
             }
             _ => return out,
         }
-        while let Some((at, path, removed)) = queue.pop_front() {
-            if !path.is_empty() && self.may_end_on(id, at) {
-                out.push(path.clone());
+        let path_to = |nodes: &[Node], mut i: usize| {
+            let mut p = Vec::with_capacity(nodes[i].depth + 1);
+            loop {
+                let n = &nodes[i];
+                if n.depth > 0 {
+                    p.push(n.at);
+                }
+                match n.parent {
+                    Some(parent) => i = parent,
+                    None => break,
+                }
             }
-            if path.len() >= allowance {
+            p.reverse();
+            p
+        };
+        let mut removed: Vec<usize> = Vec::new();
+        let mut next = 0;
+        while next < nodes.len() {
+            let (at, depth) = (nodes[next].at, nodes[next].depth);
+            if depth > 0 && self.may_end_on(id, at) {
+                out.push(path_to(&nodes, next));
+            }
+            if depth >= allowance {
+                next += 1;
                 continue;
             }
             if m.team.is_some() {
@@ -318,28 +361,37 @@ impl Game {
                 {
                     for (inside, outside) in &e.outside {
                         if *inside == at {
-                            let mut p = path.clone();
+                            let mut p = path_to(&nodes, next);
                             p.push(*outside);
                             out.push(p);
                         }
                     }
                 }
             }
+            // Doors this path removed so far (rarely any).
+            removed.clear();
+            let mut k = Some(next);
+            while let Some(i) = k {
+                if let Some(g) = nodes[i].removed {
+                    removed.push(g);
+                }
+                k = nodes[i].parent;
+            }
             for b in at.ring() {
-                if seen.contains(&b) {
+                if board.index(b).is_none_or(|i| seen[i]) {
                     continue;
                 }
                 if let Ok(door) = self.check_step(&m, at, b, &removed) {
-                    seen.push(b);
-                    let mut p = path.clone();
-                    p.push(b);
-                    let mut r = removed.clone();
-                    if let (Some(g), Some(_)) = (door, m.team) {
-                        r.push(g);
-                    }
-                    queue.push_back((b, p, r));
+                    mark(b, &mut seen);
+                    nodes.push(Node {
+                        at: b,
+                        parent: Some(next),
+                        depth: depth + 1,
+                        removed: door.filter(|_| m.team.is_some()),
+                    });
                 }
             }
+            next += 1;
         }
         out
     }
