@@ -19,8 +19,6 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -259,7 +257,10 @@ impl Client {
     /// Read until the lobby matches.
     async fn wait_lobby(&mut self, what: &str, pred: impl Fn(&LobbyView) -> bool) -> LobbyView {
         match self
-            .wait_for(what, |m| matches!(m, ServerMsg::Lobby { lobby } if pred(lobby)))
+            .wait_for(
+                what,
+                |m| matches!(m, ServerMsg::Lobby { lobby } if pred(lobby)),
+            )
             .await
         {
             ServerMsg::Lobby { lobby } => lobby,
@@ -497,7 +498,11 @@ async fn start_table(addr: SocketAddr, names: &[&str], dark_legion: DarkLegionCh
         players.push(p);
     }
     let mut spectator = Client::spectator(addr, &code, "Eve").await;
-    let corps = [Corporation::Bauhaus, Corporation::Capitol, Corporation::Mishima];
+    let corps = [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ];
     for (p, corp) in players.iter_mut().zip(corps) {
         let seat = p.seat.expect("seat");
         if DarkLegionChoice::Seat(seat) == dark_legion {
@@ -566,8 +571,32 @@ impl Table {
     }
 }
 
-fn close_code(c: &Closed) -> Option<u16> {
-    c.code
+/// A 1-seat game against the AI Dark Legion, started, whose player can
+/// act: the "other game" that bad inputs elsewhere must not disturb.
+async fn solo_game(addr: SocketAddr) -> Client {
+    let code = create_game(addr, &options(1, DarkLegionChoice::Ai)).await;
+    let mut p = Client::player(addr, &code, "Solo").await;
+    p.send(&ClientMsg::Ready { ready: true }).await;
+    p.wait_lobby("ready", |l| l.seats[0].ready).await;
+    p.send(&ClientMsg::Start).await;
+    p.wait_for("snapshot", |m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await;
+    assert!(!p.legal.is_empty(), "the solo player acts first");
+    p
+}
+
+/// The other game still accepts commands (and answers pings).
+async fn assert_unaffected(other: &mut Client) {
+    other.send(&ClientMsg::Ping).await;
+    other
+        .wait_for("pong", |m| matches!(m, ServerMsg::Pong))
+        .await;
+    assert!(!other.finished(), "the other game ended early");
+    let before = other.covered;
+    let command = Policy::new(other.covered).choose(&other.legal);
+    let r = other.commands_sent as u64 + 1;
+    let seq = other.play(r, command).await;
+    assert_eq!(seq, before + 1, "the other game's ack");
 }
 
 // ---------------------------------------------------------------- 1 + 5
@@ -651,6 +680,591 @@ async fn a_whole_c1m1_game_between_real_clients_ends_consistently_for_everyone()
             "whole game: {last} events, commands {:?}",
             clients.iter().map(|c| c.commands_sent).collect::<Vec<_>>()
         );
+        server.shutdown().await;
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------- 2
+
+/// A config whose grace period outlasts any test pause.
+fn long_grace() -> Config {
+    let mut c = Config::for_tests();
+    c.grace_secs = 60;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_drops_mid_turn_resumes_with_exactly_the_missed_events_and_continues() {
+    within(TEST_LIMIT, async {
+        let server = server_with(long_grace()).await;
+        let addr = server.addr();
+        let mut t = start_table(addr, &["Ann", "Bob", "Dee"], DarkLegionChoice::Seat(2)).await;
+        let mut policy = Policy::new(7);
+        let mut r = 1;
+        let non_end = |legal: &[Command]| {
+            legal
+                .iter()
+                .find(|c| !matches!(c, Command::EndTurn | Command::EndActivation))
+                .cloned()
+        };
+        for _ in 0..MAX_COMMANDS {
+            assert!(!t.spectator.finished(), "the game ended before a resume");
+            t.sync().await;
+            let i = t.actor().expect("someone acts");
+            let in_turn = t.players[i].legal.contains(&Command::EndTurn);
+            let Some(a) = non_end(&t.players[i].legal).filter(|_| in_turn) else {
+                t.step(&mut policy, r).await;
+                r += 1;
+                continue;
+            };
+            // Command A is accepted: we are mid-turn.
+            t.players[i].play(r, a).await;
+            r += 1;
+            t.sync().await;
+            let still = t.players[i].legal.contains(&Command::EndTurn);
+            let Some(b) = non_end(&t.players[i].legal).filter(|_| still) else {
+                continue;
+            };
+            // Command B goes out, and the socket dies before any answer
+            // is read.
+            let seen = t.players[i].covered;
+            let token = t.players[i].token.clone().expect("token");
+            let seat = t.players[i].seat.expect("seat");
+            t.players[i].command(r, b).await;
+            r += 1;
+            let old = std::mem::replace(
+                &mut t.players[i],
+                Client::connect(addr, "placeholder").await,
+            );
+            drop(old);
+            t.spectator
+                .wait_lobby("the seat disconnected", |l| {
+                    !l.seats[usize::from(seat)].connected
+                })
+                .await;
+            assert!(t.spectator.covered > seen, "B caused no events");
+            let now = t.spectator.covered;
+            // Resume: exactly seen+1..=now, no snapshot.
+            let mut back = Client::connect(addr, "resumed").await;
+            back.covered = seen;
+            back.hello(&t.code, Join::Resume { token }, Some(seen))
+                .await;
+            let welcome = back.recv().await;
+            assert!(
+                matches!(welcome, ServerMsg::Welcome { seat: Some(s), .. } if s == seat),
+                "{welcome:?}"
+            );
+            let missed = back
+                .wait_for("the missed events", |m| {
+                    matches!(m, ServerMsg::Events { .. })
+                })
+                .await;
+            let ServerMsg::Events { events, .. } = missed else {
+                unreachable!()
+            };
+            let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+            assert_eq!(seqs, (seen + 1..=now).collect::<Vec<_>>());
+            assert_eq!(back.gaps, []);
+            assert!(
+                back.snapshots.is_empty(),
+                "a resume with last_seq got a snapshot"
+            );
+            // The same events as the spectator saw (nothing is secret here
+            // that the spectator may see and the player may not).
+            let spect: Vec<u64> = t
+                .spectator
+                .events
+                .iter()
+                .map(|e| e.seq)
+                .filter(|s| *s > seen)
+                .collect();
+            assert_eq!(seqs, spect);
+            let lobby = back.lobby.clone().expect("lobby");
+            assert!(lobby.seats[usize::from(seat)].connected);
+            if back.legal.is_empty() {
+                // B ended the turn after all: try again later.
+                t.players[i] = back;
+                continue;
+            }
+            // The turn goes on from the resumed socket.
+            let c = policy.choose(&back.legal);
+            let seq = back.play(r, c).await;
+            assert_eq!(seq, now + 1);
+            t.players[i] = back;
+            t.sync().await;
+            server.shutdown().await;
+            return;
+        }
+        panic!("never found a turn to interrupt");
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------- 3
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_the_grace_period_a_bot_plays_for_the_leaver_and_a_resume_clears_the_flag() {
+    within(TEST_LIMIT, async {
+        let server = server().await; // grace 1 s
+        let addr = server.addr();
+        let mut t = start_table(addr, &["Ann", "Bob", "Dee"], DarkLegionChoice::Seat(2)).await;
+        let mut policy = Policy::new(3);
+        let mut r = 1;
+        // Play until a corporation player must act.
+        let i = loop {
+            t.sync().await;
+            let i = t.actor().expect("someone acts");
+            if i < 2 {
+                break i;
+            }
+            t.step(&mut policy, r).await;
+            r += 1;
+        };
+        let seat = i as u8;
+        let token = t.players[i].token.clone().expect("token");
+        let seen = t.spectator.covered;
+        let old = std::mem::replace(
+            &mut t.players[i],
+            Client::connect(addr, "placeholder").await,
+        );
+        drop(old);
+        let left = Instant::now();
+        let lobby = t
+            .spectator
+            .wait_lobby("the bot takes over", |l| {
+                l.seats[usize::from(seat)].bot_playing
+            })
+            .await;
+        let waited = left.elapsed();
+        assert!(!lobby.seats[usize::from(seat)].connected);
+        assert!(
+            waited >= Duration::from_millis(950),
+            "the bot came after {waited:?}, before the 1 s grace"
+        );
+        assert_eq!(
+            t.spectator.covered, seen,
+            "someone acted for the leaver before the grace"
+        );
+        // The game goes on without them: the bot plays the seat's turn.
+        for _ in 0..MAX_COMMANDS {
+            if t.spectator.view().to_act != Some(Seat(seat)) || t.spectator.finished() {
+                break;
+            }
+            t.spectator.recv().await;
+        }
+        assert!(t.spectator.covered > seen, "the bot did not play");
+        assert_ne!(t.spectator.view().to_act, Some(Seat(seat)));
+        // The others keep playing around the bot for a while.
+        for _ in 0..6 {
+            if t.spectator.finished() {
+                break;
+            }
+            let others: Vec<usize> = (0..3).filter(|k| *k != i).collect();
+            let max = others
+                .iter()
+                .map(|k| t.players[*k].covered)
+                .chain([t.spectator.covered])
+                .max()
+                .unwrap_or(0);
+            for k in &others {
+                t.players[*k].sync_to(max).await;
+            }
+            t.spectator.sync_to(max).await;
+            match others.iter().find(|k| !t.players[**k].legal.is_empty()) {
+                Some(k) => {
+                    let c = policy.choose(&t.players[*k].legal);
+                    t.players[*k].play(r, c).await;
+                    r += 1;
+                }
+                // Only the bot's seat can act: it must, without us.
+                None => {
+                    let before = t.spectator.covered;
+                    while t.spectator.covered == before {
+                        t.spectator.recv().await;
+                    }
+                }
+            }
+        }
+        // Resume: the flag clears for everyone.
+        let mut back = Client::connect(addr, "resumed").await;
+        back.covered = seen;
+        back.hello(&t.code, Join::Resume { token }, Some(seen))
+            .await;
+        let lobby = back
+            .wait_lobby("my seat back", |l| !l.seats[usize::from(seat)].bot_playing)
+            .await;
+        assert!(lobby.seats[usize::from(seat)].connected);
+        t.spectator
+            .wait_lobby("the flag cleared", |l| {
+                let s = &l.seats[usize::from(seat)];
+                s.connected && !s.bot_playing
+            })
+            .await;
+        back.wait_for("the missed events", |m| {
+            matches!(m, ServerMsg::Events { .. })
+        })
+        .await;
+        assert_eq!(back.gaps, []);
+        assert!(back.covered > seen);
+        server.shutdown().await;
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------- 4
+
+/// A server with a started 3-seat game and a solo game beside it.
+async fn bad_input_setup() -> (Server, Table, Client) {
+    let server = server().await;
+    let addr = server.addr();
+    let t = start_table(addr, &["Ann", "Bob"], DarkLegionChoice::Seat(1)).await;
+    let other = solo_game(addr).await;
+    (server, t, other)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_json_is_answered_with_malformed_and_the_socket_stays_usable() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let p = &mut t.players[0];
+        p.send_text("{not json".into()).await;
+        let m = p
+            .wait_for("error", |m| matches!(m, ServerMsg::Error { .. }))
+            .await;
+        assert!(
+            matches!(
+                m,
+                ServerMsg::Error {
+                    code: ErrorCode::Malformed,
+                    ..
+                }
+            ),
+            "{m:?}"
+        );
+        p.send(&ClientMsg::Ping).await;
+        p.wait_for("pong", |m| matches!(m, ServerMsg::Pong)).await;
+        t.sync().await;
+        let i = t.actor().expect("someone acts");
+        let c = Policy::new(1).choose(&t.players[i].legal);
+        t.players[i].play(1, c).await;
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_message_type_is_malformed() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let p = &mut t.spectator;
+        p.send_text(r#"{"type":"teleport","to":"the citadel"}"#.into())
+            .await;
+        let m = p
+            .wait_for("error", |m| matches!(m, ServerMsg::Error { .. }))
+            .await;
+        assert!(
+            matches!(
+                m,
+                ServerMsg::Error {
+                    code: ErrorCode::Malformed,
+                    ..
+                }
+            ),
+            "{m:?}"
+        );
+        // A second hello is malformed too.
+        p.hello(
+            &t.code,
+            Join::Spectator {
+                name: "again".into(),
+            },
+            None,
+        )
+        .await;
+        let m = p
+            .wait_for("error", |m| matches!(m, ServerMsg::Error { .. }))
+            .await;
+        assert!(
+            matches!(
+                m,
+                ServerMsg::Error {
+                    code: ErrorCode::Malformed,
+                    ..
+                }
+            ),
+            "{m:?}"
+        );
+        p.send(&ClientMsg::Ping).await;
+        p.wait_for("pong", |m| matches!(m, ServerMsg::Pong)).await;
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_out_of_turn_is_rejected_with_not_your_turn_and_changes_nothing() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        t.sync().await;
+        let i = t.actor().expect("someone acts");
+        let j = 1 - i;
+        let before = t.spectator.covered;
+        // The idle seat sends the acting seat's own legal commands.
+        for (k, c) in t.players[i].legal.clone().into_iter().take(3).enumerate() {
+            t.players[j].command(100 + k as u64, c).await;
+            let m = t.players[j]
+                .wait_for("rejection", |m| matches!(m, ServerMsg::Rejected { .. }))
+                .await;
+            let ServerMsg::Rejected {
+                client_ref, reason, ..
+            } = m
+            else {
+                unreachable!()
+            };
+            assert_eq!(client_ref, Some(100 + k as u64));
+            assert_eq!(reason, Rejection::NotYourTurn);
+        }
+        // Nothing happened: the actor's next command is the next seq.
+        let c = Policy::new(2).choose(&t.players[i].legal);
+        let seq = t.players[i].play(1, c).await;
+        assert_eq!(seq, before + 1);
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_command_is_refused_with_not_a_player() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        t.sync().await;
+        let i = t.actor().expect("someone acts");
+        let c = t.players[i].legal[0].clone();
+        t.spectator.command(5, c).await;
+        let m = t
+            .spectator
+            .wait_for("error", |m| matches!(m, ServerMsg::Error { .. }))
+            .await;
+        assert!(
+            matches!(
+                m,
+                ServerMsg::Error {
+                    code: ErrorCode::NotAPlayer,
+                    ..
+                }
+            ),
+            "{m:?}"
+        );
+        t.spectator.send(&ClientMsg::Ready { ready: true }).await;
+        let m = t
+            .spectator
+            .wait_for("error", |m| matches!(m, ServerMsg::Error { .. }))
+            .await;
+        assert!(
+            matches!(
+                m,
+                ServerMsg::Error {
+                    code: ErrorCode::NotAPlayer,
+                    ..
+                }
+            ),
+            "{m:?}"
+        );
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_max_frame_bytes_closes_with_frame_too_large() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let max = Config::for_tests().max_frame_bytes;
+        let text = format!(r#"{{"type":"chat","text":"{}"}}"#, "x".repeat(max));
+        t.spectator.send_text(text).await;
+        let closed = t.spectator.expect_close().await;
+        assert_eq!(closed.code, Some(close::FRAME_TOO_LARGE), "{closed:?}");
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_over_the_transport_cap_closes_with_frame_too_large() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        // The transport refuses frames over 4 x max_frame_bytes (64 KiB
+        // at least) before our own check sees them.
+        let text = format!(r#"{{"type":"chat","text":"{}"}}"#, "x".repeat(300 * 1024));
+        t.spectator.send_text(text).await;
+        let closed = t.spectator.expect_close().await;
+        assert_eq!(closed.code, Some(close::FRAME_TOO_LARGE), "{closed:?}");
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_messages_closes_with_rate_limited() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let burst = Config::for_tests().rate_burst as usize;
+        let ping = serde_json::to_string(&ClientMsg::Ping).expect("json");
+        // A whole burst at once is allowed: every ping is answered.
+        for _ in 0..burst {
+            t.spectator.send_text(ping.clone()).await;
+        }
+        for k in 0..burst {
+            t.spectator
+                .wait_for(&format!("pong {k}"), |m| matches!(m, ServerMsg::Pong))
+                .await;
+        }
+        // More than the bucket holds, at once, is not.
+        let mut sent = 0;
+        for _ in 0..burst * 3 {
+            // The server may close mid-flood: later sends may fail.
+            if t.spectator
+                .ws
+                .send(Message::text(ping.clone()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            sent += 1;
+        }
+        assert!(sent >= 1, "the flood never went out");
+        let closed = t.spectator.expect_close().await;
+        assert_eq!(closed.code, Some(close::RATE_LIMITED), "{closed:?}");
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+/// Open a socket, send one raw first message, expect a close code.
+async fn first_message_closes(addr: SocketAddr, first: String, code: u16) {
+    let mut c = Client::connect(addr, "stranger").await;
+    c.send_text(first).await;
+    let closed = c.expect_close().await;
+    assert_eq!(closed.code, Some(code), "{closed:?}");
+    assert_eq!(c.received, 0, "no message before the close");
+}
+
+fn hello_json(protocol: u32, game: &str, join: Join) -> String {
+    serde_json::to_string(&ClientMsg::Hello {
+        protocol,
+        game: game.into(),
+        join,
+        last_seq: None,
+    })
+    .expect("json")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_protocol_version_closes_with_protocol_mismatch() {
+    within(TEST_LIMIT, async {
+        let (server, t, mut other) = bad_input_setup().await;
+        let join = Join::Spectator { name: "x".into() };
+        first_message_closes(
+            server.addr(),
+            hello_json(PROTOCOL_VERSION + 1, &t.code, join),
+            close::PROTOCOL_MISMATCH,
+        )
+        .await;
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_message_other_than_hello_closes_with_hello_required() {
+    within(TEST_LIMIT, async {
+        let (server, _t, mut other) = bad_input_setup().await;
+        let addr = server.addr();
+        let ping = serde_json::to_string(&ClientMsg::Ping).expect("json");
+        first_message_closes(addr, ping, close::HELLO_REQUIRED).await;
+        first_message_closes(addr, "{not json".into(), close::HELLO_REQUIRED).await;
+        // A binary first frame too.
+        let mut c = Client::connect(addr, "binary").await;
+        c.ws.send(Message::binary(vec![1u8, 2, 3]))
+            .await
+            .expect("send");
+        assert_eq!(c.expect_close().await.code, Some(close::HELLO_REQUIRED));
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_game_code_closes_with_unknown_game() {
+    within(TEST_LIMIT, async {
+        let (server, _t, mut other) = bad_input_setup().await;
+        let join = Join::Spectator { name: "x".into() };
+        first_message_closes(
+            server.addr(),
+            hello_json(PROTOCOL_VERSION, "ZZZZZZ", join),
+            close::UNKNOWN_GAME,
+        )
+        .await;
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_resume_token_closes_with_bad_token() {
+    within(TEST_LIMIT, async {
+        let (server, t, mut other) = bad_input_setup().await;
+        let join = Join::Resume {
+            token: "0123456789abcdef".into(),
+        };
+        first_message_closes(
+            server.addr(),
+            hello_json(PROTOCOL_VERSION, &t.code, join),
+            close::BAD_TOKEN,
+        )
+        .await;
+        // The other game's token is not valid here either.
+        let join = Join::Resume {
+            token: other.token.clone().expect("token"),
+        };
+        first_message_closes(
+            server.addr(),
+            hello_json(PROTOCOL_VERSION, &t.code, join),
+            close::BAD_TOKEN,
+        )
+        .await;
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_joining_a_started_game_closes_with_game_full() {
+    within(TEST_LIMIT, async {
+        let (server, t, mut other) = bad_input_setup().await;
+        let join = Join::Player {
+            name: "late".into(),
+        };
+        first_message_closes(
+            server.addr(),
+            hello_json(PROTOCOL_VERSION, &t.code, join),
+            close::GAME_FULL,
+        )
+        .await;
+        assert_unaffected(&mut other).await;
         server.shutdown().await;
     })
     .await;
