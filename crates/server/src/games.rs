@@ -100,6 +100,11 @@ impl Registry {
         self.games.lock().ok()?.get(&code).cloned()
     }
 
+    /// Fires when the server shuts down.
+    pub fn shutdown_signal(&self) -> broadcast::Receiver<()> {
+        self.shutdown.subscribe()
+    }
+
     /// Games live now.
     pub fn len(&self) -> usize {
         self.games.lock().map_or(0, |g| g.len())
