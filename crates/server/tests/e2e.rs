@@ -1269,3 +1269,124 @@ async fn a_player_joining_a_started_game_closes_with_game_full() {
     })
     .await;
 }
+
+// ---------------------------------------------------------------- 7
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_health_missions_games_errors_and_metrics() {
+    within(TEST_LIMIT, async {
+        let server = server().await;
+        let addr = server.addr();
+        let http = reqwest::Client::new();
+        let get = |path: &str| http.get(format!("http://{addr}{path}")).send();
+
+        let r = get("/healthz").await.expect("healthz");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        assert_eq!(r.text().await.expect("body"), "ok");
+
+        let r = get("/api/missions").await.expect("missions");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let missions: Value = r.json().await.expect("json");
+        assert!(
+            missions
+                .as_array()
+                .expect("a list")
+                .iter()
+                .any(|m| m["id"] == "ce-c1m1"),
+            "{missions}"
+        );
+
+        // A bad mission and bad seat counts: 400 with a JSON error.
+        let mut bad = options(3, DarkLegionChoice::Seat(2));
+        bad.mission = "no-such-mission".into();
+        let mut too_many = options(3, DarkLegionChoice::Seat(2));
+        too_many.seats = 9;
+        let mut dl_outside = options(3, DarkLegionChoice::Seat(2));
+        dl_outside.dark_legion = DarkLegionChoice::Seat(3);
+        for o in [&bad, &too_many, &dl_outside] {
+            let r = http
+                .post(format!("http://{addr}/api/games"))
+                .json(o)
+                .send()
+                .await
+                .expect("post");
+            assert_eq!(r.status(), reqwest::StatusCode::BAD_REQUEST, "{o:?}");
+            let body: Value = r.json().await.expect("a JSON error");
+            assert_eq!(body["error"], 400);
+            assert!(body["message"].is_string(), "{body}");
+        }
+
+        // A game exists under its code (any case), another does not.
+        let code = create_game(addr, &options(3, DarkLegionChoice::Seat(2))).await;
+        let r = get(&format!("/api/games/{}", code.to_lowercase()))
+            .await
+            .expect("game");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let body: Value = r.json().await.expect("json");
+        assert_eq!(body["code"], code.as_str());
+        let r = get("/api/games/ZZZZZZ").await.expect("no game");
+        assert_eq!(r.status(), reqwest::StatusCode::NOT_FOUND);
+
+        // Metrics count a connection and an applied command.
+        let mut solo = solo_game(addr).await;
+        assert_unaffected(&mut solo).await;
+        let r = get("/metrics").await.expect("metrics");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let text = r.text().await.expect("body");
+        let value = |name: &str| -> f64 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+        };
+        assert!(value("citadel_commands_total") >= 1.0);
+        assert_eq!(value("citadel_connections"), 1.0);
+        assert_eq!(value("citadel_games"), 2.0);
+        assert!(text.contains("# TYPE citadel_commands counter"), "{text}");
+        assert!(text.contains("citadel_command_latency_seconds_bucket"));
+        server.shutdown().await;
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------- 8
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_every_connected_client_with_1001() {
+    within(TEST_LIMIT, async {
+        let server = server().await;
+        let addr = server.addr();
+        let t = start_table(addr, &["Ann", "Bob"], DarkLegionChoice::Seat(1)).await;
+        // A game still in its lobby, too.
+        let code = create_game(addr, &options(2, DarkLegionChoice::Drawn)).await;
+        let lobby_player = Client::player(addr, &code, "Lou").await;
+        let mut clients: Vec<Client> = t.players;
+        clients.push(t.spectator);
+        clients.push(lobby_player);
+        // And a socket that has not said hello yet.
+        clients.push(Client::connect(addr, "silent").await);
+        let started = Instant::now();
+        let stop = tokio::spawn(server.shutdown());
+        for c in &mut clients {
+            let closed = c.expect_close().await;
+            assert_eq!(
+                closed.code,
+                Some(close::SHUTDOWN),
+                "{}: {closed:?}",
+                c.label
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        tokio::time::timeout(Duration::from_secs(5), stop)
+            .await
+            .expect("shutdown returns in time")
+            .expect("shutdown task");
+        // Nobody is listening any more.
+        let url = format!("ws://{addr}/ws");
+        assert!(tokio_tungstenite::connect_async(url).await.is_err());
+    })
+    .await;
+}
