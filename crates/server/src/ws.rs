@@ -138,7 +138,19 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                     return; // The game already forgot this connection.
                 }
                 None => {
-                    close_with(socket, close::SHUTDOWN, "game closed").await;
+                    // The game dropped this connection: it was too slow
+                    // (the queue drained before that branch was picked),
+                    // or the game ended.
+                    let slow = tokio::select! {
+                        biased;
+                        _ = too_slow.notified() => true,
+                        _ = std::future::ready(()) => false,
+                    };
+                    if slow {
+                        close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+                    } else {
+                        close_with(socket, close::SHUTDOWN, "game closed").await;
+                    }
                     return;
                 }
             },
