@@ -102,6 +102,8 @@ struct Client {
     gaps: Vec<(u64, u64)>,
     /// Every message received, counted.
     received: usize,
+    /// Bytes of text received.
+    bytes: usize,
     /// Secrets seen that belong to this client (its own hand, its cards).
     own_secrets_seen: usize,
     commands_sent: usize,
@@ -132,6 +134,7 @@ impl Client {
             events: Vec::new(),
             gaps: Vec::new(),
             received: 0,
+            bytes: 0,
             own_secrets_seen: 0,
             commands_sent: 0,
         }
@@ -214,6 +217,7 @@ impl Client {
             };
             match msg {
                 Message::Text(t) => {
+                    self.bytes += t.len();
                     let raw: Value = serde_json::from_str(t.as_str())
                         .unwrap_or_else(|e| panic!("{}: server sent bad JSON: {e}", self.label));
                     self.check_secrets(&raw);
@@ -491,6 +495,16 @@ struct Table {
 async fn start_table(addr: SocketAddr, names: &[&str], dark_legion: DarkLegionChoice) -> Table {
     let seats = names.len() as u8;
     let code = create_game(addr, &options(seats, dark_legion)).await;
+    start_table_in(addr, code, names, dark_legion).await
+}
+
+/// [`start_table`] in a game already created.
+async fn start_table_in(
+    addr: SocketAddr,
+    code: String,
+    names: &[&str],
+    dark_legion: DarkLegionChoice,
+) -> Table {
     let mut players = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let p = Client::player(addr, &code, name).await;
@@ -677,8 +691,10 @@ async fn a_whole_c1m1_game_between_real_clients_ends_consistently_for_everyone()
         assert!(clients[0].own_secrets_seen > 0 && clients[1].own_secrets_seen > 0);
         assert_eq!(spectator.own_secrets_seen, 0);
         eprintln!(
-            "whole game: {last} events, commands {:?}",
-            clients.iter().map(|c| c.commands_sent).collect::<Vec<_>>()
+            "whole game: {last} events, commands {:?}, spectator got {} messages, {} bytes",
+            clients.iter().map(|c| c.commands_sent).collect::<Vec<_>>(),
+            spectator.received,
+            spectator.bytes,
         );
         server.shutdown().await;
     })
@@ -1387,6 +1403,127 @@ async fn shutdown_closes_every_connected_client_with_1001() {
         // Nobody is listening any more.
         let url = format!("ws://{addr}/ws");
         assert!(tokio_tungstenite::connect_async(url).await.is_err());
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------- 6
+
+/// A spectator whose socket reads nothing: a small receive buffer, and
+/// the test never polls it until the end.
+async fn deaf_spectator(addr: SocketAddr, code: &str) -> Client {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("rcvbuf");
+    let stream = socket.connect(addr).await.expect("connect");
+    let (ws, _) =
+        tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(stream))
+            .await
+            .expect("handshake");
+    let mut c = Client::from_ws(ws, "deaf");
+    c.hello(
+        code,
+        Join::Spectator {
+            name: "Deaf".into(),
+        },
+        None,
+    )
+    .await;
+    c
+}
+
+/// What this proves: the game task never waits for a connection. The deaf
+/// spectator joins a started game through a socket with a 4 KiB receive
+/// buffer, asks for 400 snapshots (about 27 KB each: ~10 MB, more than
+/// loopback TCP buffers hold even at their 4 MB autotuned maximum; a whole
+/// game's events alone, ~0.7 MB, are not always enough) and reads
+/// nothing. The TCP buffers fill; the server's writer
+/// for it blocks, its queue (8 messages here) fills, and the game drops it
+/// (everyone's lobby shows one spectator fewer) while the players go on
+/// at full speed to the end. When the spectator finally reads, it gets a
+/// contiguous prefix of the game and then TOO_SLOW (or, had the server's
+/// 10 s write timeout expired first, a dropped connection); a resume with
+/// its last seq catches it up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
+    within(TEST_LIMIT, async {
+        let mut config = Config::for_tests();
+        config.send_queue = 8;
+        config.rate_burst = 1000;
+        let server = server_with(config).await;
+        let addr = server.addr();
+        let mut t = start_table(addr, &["Ann", "Bob", "Dee"], DarkLegionChoice::Seat(2)).await;
+        let mut deaf = deaf_spectator(addr, &t.code).await;
+        t.spectator
+            .wait_lobby("the deaf spectator", |l| l.spectators == 2)
+            .await;
+        let resync = serde_json::to_string(&ClientMsg::Resync).expect("json");
+        for _ in 0..400 {
+            // Small frames: they fit the TCP buffers even unread. The
+            // server may cut it off during these already: later sends
+            // may fail.
+            if deaf.ws.send(Message::text(resync.clone())).await.is_err() {
+                break;
+            }
+        }
+        let mut policy = Policy::new(11);
+        let mut cut_at = None;
+        let started = Instant::now();
+        for r in 1..MAX_COMMANDS as u64 {
+            if t.spectator.finished() {
+                break;
+            }
+            t.step(&mut policy, r).await;
+            if cut_at.is_none()
+                && t.spectator
+                    .lobby
+                    .as_ref()
+                    .is_some_and(|l| l.spectators == 1)
+            {
+                cut_at = Some(t.spectator.covered);
+            }
+        }
+        let played = started.elapsed();
+        let last = t.spectator.covered;
+        let cut_at = cut_at.expect("the deaf spectator was never cut off");
+        assert!(t.spectator.finished(), "the game did not finish");
+        assert!(cut_at < last, "cut off only at the end");
+        assert!(
+            played < Duration::from_secs(20),
+            "the game crawled: {played:?}"
+        );
+        for c in t.players.iter().chain([&t.spectator]) {
+            assert_eq!(c.gaps, [], "{}", c.label);
+        }
+        // Now read: a contiguous prefix, then the close.
+        let closed = deaf.expect_close().await;
+        assert!(
+            closed.code == Some(close::TOO_SLOW) || closed.code.is_none(),
+            "{closed:?}"
+        );
+        assert_eq!(deaf.gaps, []);
+        assert!(deaf.covered <= cut_at, "{} > {cut_at}", deaf.covered);
+        assert!(!deaf.finished());
+        // It comes back as a spectator and gets exactly the rest.
+        let seen = deaf.covered;
+        let mut again = Client::connect(addr, "deaf again").await;
+        again.covered = seen;
+        again
+            .hello(
+                &t.code,
+                Join::Spectator {
+                    name: "Deaf".into(),
+                },
+                Some(seen),
+            )
+            .await;
+        again
+            .wait_for("the rest", |m| matches!(m, ServerMsg::Events { .. }))
+            .await;
+        assert_eq!(again.gaps, []);
+        assert_eq!(again.covered, last);
+        assert!(again.finished());
+        eprintln!("slow spectator: {closed:?} at seq {seen}, cut at {cut_at} of {last}");
+        server.shutdown().await;
     })
     .await;
 }
