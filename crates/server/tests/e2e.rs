@@ -179,10 +179,11 @@ impl Client {
     }
 
     async fn send_text(&mut self, text: String) {
-        tokio::time::timeout(STEP, self.ws.send(Message::text(text)))
-            .await
-            .unwrap_or_else(|_| panic!("{}: send timed out", self.label))
-            .unwrap_or_else(|e| panic!("{}: send failed: {e}", self.label));
+        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
+            Err(_) => panic!("{}: send timed out", self.label),
+        }
     }
 
     async fn command(&mut self, client_ref: u64, command: Command) {
