@@ -106,6 +106,11 @@ impl Registry {
         self.games.lock().ok()?.get(&code).cloned()
     }
 
+    /// Fires when the server shuts down.
+    pub fn shutdown_signal(&self) -> broadcast::Receiver<()> {
+        self.shutdown.subscribe()
+    }
+
     /// Games live now.
     pub fn len(&self) -> usize {
         self.games.lock().map_or(0, |g| g.len())
@@ -311,60 +316,23 @@ async fn run_game(
             }
         };
         let now = start.elapsed().as_millis() as u64;
-        let outputs = session.handle(input, now);
-        // Durable before acknowledged: everything to store goes first.
-        persist(&registry.store, session.code(), &outputs, &metrics).await;
-        let mut slow = Vec::new();
-        for o in outputs {
-            match o {
-                Output::Send { conn, msg } => {
-                    let Some(sink) = sinks.get(&conn) else {
-                        continue;
-                    };
-                    let text: Arc<str> = match serde_json::to_string(&msg) {
-                        Ok(t) => t.into(),
-                        Err(e) => {
-                            tracing::error!(error = %e, "cannot serialize a message");
-                            continue;
-                        }
-                    };
-                    if sink.tx.try_send(Outgoing::Text(text)).is_err() {
-                        slow.push(conn);
-                    }
-                }
-                Output::Close { conn, code, reason } => {
-                    if let Some(sink) = sinks.remove(&conn) {
-                        let _ = sink.tx.try_send(Outgoing::Close(code, reason));
-                    }
-                }
-                Output::Applied { .. } => {
-                    metrics.commands.inc();
-                }
-                Output::LobbyChanged { .. }
-                | Output::Started { .. }
-                | Output::Finished { .. }
-                | Output::PlayerLinked { .. } => {}
-                Output::Refused { reason } => {
-                    let reason = serde_json::to_value(reason)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    metrics
-                        .rejections
-                        .get_or_create(&ReasonLabel { reason })
-                        .inc();
-                }
+        // Slow connections are cut off (they reconnect and catch up); the
+        // session's answer to their leaving is delivered like any other.
+        // Durable before acknowledged: each batch is stored before it is sent.
+        let mut outputs = session.handle(input, now);
+        loop {
+            persist(&registry.store, session.code(), &outputs, &metrics).await;
+            let slow = deliver(outputs, &mut sinks, &metrics);
+            if slow.is_empty() {
+                break;
+            }
+            outputs = Vec::new();
+            for conn in slow {
+                outputs.extend(session.handle(Input::Closed { conn }, now));
             }
         }
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
-        }
-        // Slow connections are cut off; they reconnect and catch up.
-        for conn in slow {
-            if let Some(sink) = sinks.remove(&conn) {
-                sink.too_slow.notify_one();
-                let _ = session.handle(Input::Closed { conn }, now);
-            }
         }
         if sinks.is_empty() {
             if idle_since.elapsed() > IDLE_LIMIT {
@@ -432,6 +400,63 @@ async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output], metrics
         metrics.store_errors.inc();
         tracing::error!(code, error = %e, "store write failed");
     }
+}
+
+/// Hand a session's outputs to the connections and the metrics. A
+/// connection whose queue is full is told it is too slow and forgotten at
+/// once (nothing later in the batch reaches it, so what it got stays
+/// contiguous); the caller tells the session it left.
+fn deliver(
+    outputs: Vec<Output>,
+    sinks: &mut HashMap<ConnId, ConnSink>,
+    metrics: &Metrics,
+) -> Vec<ConnId> {
+    let mut slow = Vec::new();
+    for o in outputs {
+        match o {
+            Output::Send { conn, msg } => {
+                let Some(sink) = sinks.get(&conn) else {
+                    continue;
+                };
+                let text: Arc<str> = match serde_json::to_string(&msg) {
+                    Ok(t) => t.into(),
+                    Err(e) => {
+                        tracing::error!(error = %e, "cannot serialize a message");
+                        continue;
+                    }
+                };
+                if sink.tx.try_send(Outgoing::Text(text)).is_err() {
+                    if let Some(sink) = sinks.remove(&conn) {
+                        sink.too_slow.notify_one();
+                    }
+                    slow.push(conn);
+                }
+            }
+            Output::Close { conn, code, reason } => {
+                if let Some(sink) = sinks.remove(&conn) {
+                    let _ = sink.tx.try_send(Outgoing::Close(code, reason));
+                }
+            }
+            Output::Applied { .. } => {
+                metrics.commands.inc();
+            }
+            Output::LobbyChanged { .. }
+            | Output::Started { .. }
+            | Output::Finished { .. }
+            | Output::PlayerLinked { .. } => {}
+            Output::Refused { reason } => {
+                let reason = serde_json::to_value(reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                metrics
+                    .rejections
+                    .get_or_create(&ReasonLabel { reason })
+                    .inc();
+            }
+        }
+    }
+    slow
 }
 
 /// Parsed `hello`, as the socket layer hands it over.

@@ -59,8 +59,16 @@ async fn connection(mut socket: WebSocket, app: AppState) {
 
 async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     let max = app.config.max_frame_bytes;
-    // 1. hello
-    let first = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()).await;
+    // 1. hello (a socket that has not said it yet belongs to no game, so
+    // it hears about a shutdown here)
+    let mut stop = app.registry.shutdown_signal();
+    let first = tokio::select! {
+        first = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()) => first,
+        _ = stop.recv() => {
+            close_with(socket, close::SHUTDOWN, "server shutting down").await;
+            return;
+        }
+    };
     let Ok(Some(Ok(Message::Text(text)))) = first else {
         close_with(socket, close::HELLO_REQUIRED, "say hello first").await;
         return;
@@ -131,7 +139,19 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                     return; // The game already forgot this connection.
                 }
                 None => {
-                    close_with(socket, close::SHUTDOWN, "game closed").await;
+                    // The game dropped this connection: it was too slow
+                    // (the queue drained before that branch was picked),
+                    // or the game ended.
+                    let slow = tokio::select! {
+                        biased;
+                        _ = too_slow.notified() => true,
+                        _ = std::future::ready(()) => false,
+                    };
+                    if slow {
+                        close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+                    } else {
+                        close_with(socket, close::SHUTDOWN, "game closed").await;
+                    }
                     return;
                 }
             },

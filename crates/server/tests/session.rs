@@ -41,6 +41,7 @@ fn hello(s: &mut Session, conn: ConnId, join: Join, now: u64) -> Vec<Output> {
             join,
             last_seq: None,
             fresh_token: format!("token-{conn}"),
+            account: None,
         },
         now,
     )
@@ -386,6 +387,7 @@ fn a_leaver_is_marked_bot_played_and_resumes_with_the_gap() {
             },
             last_seq: Some(seen),
             fresh_token: "unused".into(),
+            account: None,
         },
         10_000,
     );
@@ -413,6 +415,7 @@ fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
             },
             last_seq: None,
             fresh_token: String::new(),
+            account: None,
         },
         0,
     );
@@ -427,6 +430,7 @@ fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
             },
             last_seq: None,
             fresh_token: String::new(),
+            account: None,
         },
         0,
     );
