@@ -46,179 +46,258 @@ export type AttackType = "close_combat" | "firearm" | "tech";
 /**
  * How a Doomtrooper card is played.
  */
-export type CardPlay = { "as": "extra_action" } | { "as": "text", 
-/**
- * Target figure (Control Defense System, Commanding Voice).
- */
-target: FigureId | null, 
-/**
- * Target square (Limited Teleportation).
- */
-square: Square | null, };
+export type CardPlay =
+  | { "as": "extra_action" }
+  | {
+    "as": "text",
+    /**
+     * Target figure (Control Defense System, Commanding Voice).
+     */
+    target: FigureId | null,
+    /**
+     * Target square (Limited Teleportation).
+     */
+    square: Square | null,
+  };
 
 /**
  * Messages from a client.
  */
-export type ClientMsg = { "type": "hello", 
-/**
- * Must equal [`PROTOCOL_VERSION`].
- */
-protocol: number, 
-/**
- * The game's join code.
- */
-game: string, 
-/**
- * How to join.
- */
-join: Join, 
-/**
- * The last event `seq` this client saw (reconnects).
- */
-last_seq?: number | null, } | { "type": "take_seat", 
-/**
- * Corporation.
- */
-corporation: Corporation, } | { "type": "choose_team", 
-/**
- * Their specialties.
- */
-doomtroopers: [Specialty, Specialty], } | { "type": "set_bot", 
-/**
- * Seat index.
- */
-seat: number, 
-/**
- * True to add, false to remove.
- */
-bot: boolean, } | { "type": "ready", 
-/**
- * Ready.
- */
-ready: boolean, } | { "type": "start" } | { "type": "command", 
-/**
- * Echoed in `ack`/`rejected`.
- */
-client_ref?: number | null, 
-/**
- * The command.
- */
-command: Command, } | { "type": "chat", 
-/**
- * Text (trimmed, at most 500 characters).
- */
-text: string, } | { "type": "resync" } | { "type": "ping" };
+export type ClientMsg =
+  | {
+    "type": "hello",
+    /**
+     * Must equal [`PROTOCOL_VERSION`].
+     */
+    protocol: number,
+    /**
+     * The game's join code.
+     */
+    game: string,
+    /**
+     * How to join.
+     */
+    join: Join,
+    /**
+     * The last event `seq` this client saw (reconnects).
+     */
+    last_seq?: number | null,
+  }
+  | {
+    "type": "take_seat",
+    /**
+     * Corporation.
+     */
+    corporation: Corporation,
+  }
+  | {
+    "type": "choose_team",
+    /**
+     * Their specialties.
+     */
+    doomtroopers: [Specialty, Specialty],
+  }
+  | {
+    "type": "set_bot",
+    /**
+     * Seat index.
+     */
+    seat: number,
+    /**
+     * True to add, false to remove.
+     */
+    bot: boolean,
+  }
+  | {
+    "type": "ready",
+    /**
+     * Ready.
+     */
+    ready: boolean,
+  }
+  | { "type": "start" }
+  | {
+    "type": "command",
+    /**
+     * Echoed in `ack`/`rejected`.
+     */
+    client_ref?: number | null,
+    /**
+     * The command.
+     */
+    command: Command,
+  }
+  | {
+    "type": "chat",
+    /**
+     * Text (trimmed, at most 500 characters).
+     */
+    text: string,
+  }
+  | { "type": "resync" }
+  | { "type": "ping" };
 
 /**
  * One command from one seat.
  */
-export type Command = { "type": "pick_equipment", 
-/**
- * Equipment or weapon id (`smoke_grenade`).
- */
-item: string, 
-/**
- * The Doomtrooper who carries it (EQP-4).
- */
-figure: FigureId, } | { "type": "pass_equipment" } | { "type": "choose_entrance", 
-/**
- * Entrance id as the mission writes it (`15N`).
- */
-entrance: string, } | { "type": "choose_option", 
-/**
- * Index into the card's options.
- */
-option: number, } | { "type": "place", 
-/**
- * Which of the figures waiting to be placed.
- */
-kind: CreatureKind, 
-/**
- * Where.
- */
-square: Square, } | { "type": "choose_tile", 
-/**
- * Index into the board's tiles.
- */
-tile: number, } | { "type": "choose_figure", 
-/**
- * The figure.
- */
-figure: FigureId, } | { "type": "choose_corporation", 
-/**
- * The corporation.
- */
-corporation: Corporation, } | { "type": "discard", 
-/**
- * Item id.
- */
-item: string, } | { "type": "react", 
-/**
- * Index of the card in your hand; `None` passes.
- */
-card: number | null, } | { "type": "move", 
-/**
- * Mover.
- */
-figure: FigureId, 
-/**
- * Squares entered, in order. A waiting figure's first square is an
- * entry square; an exit's last square is the off-board square
- * beyond the boundary edge (MOV-14).
- */
-path: Array<Square>, } | { "type": "attack", 
-/**
- * Attacker.
- */
-figure: FigureId, 
-/**
- * Target.
- */
-target: FigureId, 
-/**
- * Attack type.
- */
-attack: AttackType, } | { "type": "special", 
-/**
- * Who acts.
- */
-figure: FigureId, 
-/**
- * Action id from the mission record.
- */
-action: string, } | { "type": "use_item", 
-/**
- * Carrier.
- */
-figure: FigureId, 
-/**
- * Item id.
- */
-item: string, 
-/**
- * Target square where the item needs one (time bomb).
- */
-square: Square | null, } | { "type": "overrun", 
-/**
- * The CC Specialist who made the kill.
- */
-figure: FigureId, } | { "type": "play_card", 
-/**
- * Index of the card in your hand.
- */
-card: number, 
-/**
- * The Doomtrooper it is for.
- */
-figure: FigureId, 
-/**
- * How it is used.
- */
-play: CardPlay, } | { "type": "set_allow_pass", 
-/**
- * The new value.
- */
-allow: boolean, } | { "type": "end_activation" } | { "type": "end_turn" };
+export type Command =
+  | {
+    "type": "pick_equipment",
+    /**
+     * Equipment or weapon id (`smoke_grenade`).
+     */
+    item: string,
+    /**
+     * The Doomtrooper who carries it (EQP-4).
+     */
+    figure: FigureId,
+  }
+  | { "type": "pass_equipment" }
+  | {
+    "type": "choose_entrance",
+    /**
+     * Entrance id as the mission writes it (`15N`).
+     */
+    entrance: string,
+  }
+  | {
+    "type": "choose_option",
+    /**
+     * Index into the card's options.
+     */
+    option: number,
+  }
+  | {
+    "type": "place",
+    /**
+     * Which of the figures waiting to be placed.
+     */
+    kind: CreatureKind,
+    /**
+     * Where.
+     */
+    square: Square,
+  }
+  | {
+    "type": "choose_tile",
+    /**
+     * Index into the board's tiles.
+     */
+    tile: number,
+  }
+  | {
+    "type": "choose_figure",
+    /**
+     * The figure.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "choose_corporation",
+    /**
+     * The corporation.
+     */
+    corporation: Corporation,
+  }
+  | {
+    "type": "discard",
+    /**
+     * Item id.
+     */
+    item: string,
+  }
+  | {
+    "type": "react",
+    /**
+     * Index of the card in your hand; `None` passes.
+     */
+    card: number | null,
+  }
+  | {
+    "type": "move",
+    /**
+     * Mover.
+     */
+    figure: FigureId,
+    /**
+     * Squares entered, in order. A waiting figure's first square is an
+     * entry square; an exit's last square is the off-board square
+     * beyond the boundary edge (MOV-14).
+     */
+    path: Array<Square>,
+  }
+  | {
+    "type": "attack",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * Target.
+     */
+    target: FigureId,
+    /**
+     * Attack type.
+     */
+    attack: AttackType,
+  }
+  | {
+    "type": "special",
+    /**
+     * Who acts.
+     */
+    figure: FigureId,
+    /**
+     * Action id from the mission record.
+     */
+    action: string,
+  }
+  | {
+    "type": "use_item",
+    /**
+     * Carrier.
+     */
+    figure: FigureId,
+    /**
+     * Item id.
+     */
+    item: string,
+    /**
+     * Target square where the item needs one (time bomb).
+     */
+    square: Square | null,
+  }
+  | {
+    "type": "overrun",
+    /**
+     * The CC Specialist who made the kill.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "play_card",
+    /**
+     * Index of the card in your hand.
+     */
+    card: number,
+    /**
+     * The Doomtrooper it is for.
+     */
+    figure: FigureId,
+    /**
+     * How it is used.
+     */
+    play: CardPlay,
+  }
+  | {
+    "type": "set_allow_pass",
+    /**
+     * The new value.
+     */
+    allow: boolean,
+  }
+  | { "type": "end_activation" }
+  | { "type": "end_turn" };
 
 /**
  * Who controls a seat in the lobby.
@@ -233,110 +312,152 @@ export type Corporation = "bauhaus" | "capitol" | "cybertronic" | "imperial" | "
 /**
  * Dark Legion creature types, in the pool order of core AI-5.
  */
-export type CreatureKind = "legionnaire" | "necromutant" | "centurion" | "razide" | "praetorian_stalker" | "nepharite" | "ezoghoul";
+export type CreatureKind =
+  | "legionnaire"
+  | "necromutant"
+  | "centurion"
+  | "razide"
+  | "praetorian_stalker"
+  | "nepharite"
+  | "ezoghoul";
 
 /**
  * How the Dark Legion is chosen at start.
  */
-export type DarkLegionChoice = { "mode": "drawn" } | { "mode": "seat", "seat": number } | { "mode": "ai" };
+export type DarkLegionChoice =
+  | { "mode": "drawn" }
+  | { "mode": "seat", "seat": number }
+  | { "mode": "ai" };
 
 /**
  * The Dark Legion as seen.
  */
-export type DarkLegionView = { 
-/**
- * The DL player's seat (`None` for the AI).
- */
-seat: Seat | null, 
-/**
- * The seat the AI acts through, for an AI DL.
- */
-ai_seat: Seat | null, 
-/**
- * PP.
- */
-pp: number, 
-/**
- * Band.
- */
-band: number, };
+export type DarkLegionView = {
+  /**
+   * The DL player's seat (`None` for the AI).
+   */
+  seat: Seat | null,
+  /**
+   * The seat the AI acts through, for an AI DL.
+   */
+  ai_seat: Seat | null,
+  /**
+   * PP.
+   */
+  pp: number,
+  /**
+   * Band.
+   */
+  band: number,
+};
 
 /**
  * A decision the game waits for (core CONV-8).
  */
-export type Decision = { "decision": "white_entrance", 
-/**
- * Team.
- */
-team: number, } | { "decision": "red_entrance", 
-/**
- * Creature to send.
- */
-kind: CreatureKind, } | { "decision": "force_option", 
-/**
- * Card.
- */
-card: number, 
-/**
- * Where the figures go: a tile, or red entrances if `None`.
- */
-tile: number | null, } | { "decision": "place_figures", 
-/**
- * Tile.
- */
-tile: number, 
-/**
- * Creatures still to place.
- */
-kinds: Array<CreatureKind>, } | { "decision": "reveal_tile" } | { "decision": "event_figure", 
-/**
- * Event card.
- */
-card: number, } | { "decision": "event_tile", 
-/**
- * Event card.
- */
-card: number, 
-/**
- * For #2: the figure being teleported.
- */
-figure: FigureId | null, } | { "decision": "event_square", 
-/**
- * Event card.
- */
-card: number, 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Tile.
- */
-tile: number, } | { "decision": "event_corporation", 
-/**
- * Event card.
- */
-card: number, } | { "decision": "discard_item", 
-/**
- * The DT.
- */
-figure: FigureId, } | { "decision": "reaction", 
-/**
- * The owner's team.
- */
-team: number, 
-/**
- * The DT concerned.
- */
-figure: FigureId, 
-/**
- * Which window.
- */
-window: Window, 
-/**
- * The roll that opened it (empty for Last Stand).
- */
-dice: Array<DieRoll>, };
+export type Decision =
+  | {
+    "decision": "white_entrance",
+    /**
+     * Team.
+     */
+    team: number,
+  }
+  | {
+    "decision": "red_entrance",
+    /**
+     * Creature to send.
+     */
+    kind: CreatureKind,
+  }
+  | {
+    "decision": "force_option",
+    /**
+     * Card.
+     */
+    card: number,
+    /**
+     * Where the figures go: a tile, or red entrances if `None`.
+     */
+    tile: number | null,
+  }
+  | {
+    "decision": "place_figures",
+    /**
+     * Tile.
+     */
+    tile: number,
+    /**
+     * Creatures still to place.
+     */
+    kinds: Array<CreatureKind>,
+  }
+  | { "decision": "reveal_tile" }
+  | {
+    "decision": "event_figure",
+    /**
+     * Event card.
+     */
+    card: number,
+  }
+  | {
+    "decision": "event_tile",
+    /**
+     * Event card.
+     */
+    card: number,
+    /**
+     * For #2: the figure being teleported.
+     */
+    figure: FigureId | null,
+  }
+  | {
+    "decision": "event_square",
+    /**
+     * Event card.
+     */
+    card: number,
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Tile.
+     */
+    tile: number,
+  }
+  | {
+    "decision": "event_corporation",
+    /**
+     * Event card.
+     */
+    card: number,
+  }
+  | {
+    "decision": "discard_item",
+    /**
+     * The DT.
+     */
+    figure: FigureId,
+  }
+  | {
+    "decision": "reaction",
+    /**
+     * The owner's team.
+     */
+    team: number,
+    /**
+     * The DT concerned.
+     */
+    figure: FigureId,
+    /**
+     * Which window.
+     */
+    window: Window,
+    /**
+     * The roll that opened it (empty for Last Stand).
+     */
+    dice: Array<DieRoll>,
+  };
 
 /**
  * A die colour (ce.md DICE-1). Classic dice take the team's rank colour.
@@ -346,23 +467,24 @@ export type DieColor = "white" | "red" | "black";
 /**
  * One die as rolled: colour, face and hits (HID-3: every result is public).
  */
-export type DieRoll = { 
-/**
- * Colour.
- */
-color: DieColor, 
-/**
- * Face 1..=6.
- */
-face: number, 
-/**
- * Hits shown.
- */
-hits: number, 
-/**
- * This die is a re-roll of the die before it in the list.
- */
-reroll: boolean, };
+export type DieRoll = {
+  /**
+   * Colour.
+   */
+  color: DieColor,
+  /**
+   * Face 1..=6.
+   */
+  face: number,
+  /**
+   * Hits shown.
+   */
+  hits: number,
+  /**
+   * This die is a re-roll of the die before it in the list.
+   */
+  reroll: boolean,
+};
 
 /**
  * Door card kinds (ce.md DOR).
@@ -377,20 +499,32 @@ export type DoorState = "closed" | "open" | "removed";
 /**
  * A door group as seen.
  */
-export type DoorView = { 
-/**
- * Its edges.
- */
-edges: Array<Edge>, 
-/**
- * `closed`, `open` or `removed` (BRD-6).
- */
-state: DoorState, };
+export type DoorView = {
+  /**
+   * Its edges.
+   */
+  edges: Array<Edge>,
+  /**
+   * `closed`, `open` or `removed` (BRD-6).
+   */
+  state: DoorState,
+};
 
 /**
  * Doomtrooper card kinds (ce.md DTC-CE-2 table).
  */
-export type DtCardKind = "heroic_luck" | "medic" | "last_stand" | "combat_aura" | "dud_round" | "weak_spot" | "movement_boost" | "commanding_voice" | "limited_teleportation" | "control_defense_system" | "rapid_reload";
+export type DtCardKind =
+  | "heroic_luck"
+  | "medic"
+  | "last_stand"
+  | "combat_aura"
+  | "dud_round"
+  | "weak_spot"
+  | "movement_boost"
+  | "commanding_voice"
+  | "limited_teleportation"
+  | "control_defense_system"
+  | "rapid_reload";
 
 /**
  * A unit edge on a grid line.
@@ -400,446 +534,595 @@ export type DtCardKind = "heroic_luck" | "medic" | "last_stand" | "combat_aura" 
  * line `y` from `(x, y)` to `(x+1, y)`: the north side of square `(x, y)`.
  * The same type serves local (tile) and global coordinates.
  */
-export type Edge = { "V": { 
-/**
- * Grid line.
- */
-x: number, 
-/**
- * Row the edge spans.
- */
-y: number, } } | { "H": { 
-/**
- * Column the edge spans.
- */
-x: number, 
-/**
- * Grid line.
- */
-y: number, } };
+export type Edge =
+  | {
+    "V": {
+      /**
+       * Grid line.
+       */
+      x: number,
+      /**
+       * Row the edge spans.
+       */
+      y: number,
+    },
+  }
+  | {
+    "H": {
+      /**
+       * Column the edge spans.
+       */
+      x: number,
+      /**
+       * Grid line.
+       */
+      y: number,
+    },
+  };
 
 /**
  * Effects that last beyond one action (EVT-3).
  */
-export type Effects = { 
-/**
- * #1 rest of round.
- */
-no_close_combat: boolean, 
-/**
- * #5 rest of round.
- */
-no_firearms: boolean, 
-/**
- * #13 rest of round.
- */
-no_tech: boolean, 
-/**
- * #4 DL turn.
- */
-cc_frenzy: boolean, 
-/**
- * #7 DL turn.
- */
-fa_wave: boolean, 
-/**
- * #6 DL turn.
- */
-necrofrenzy: boolean, 
-/**
- * #9: single DL actions left this DL turn.
- */
-dark_influence: number, 
-/**
- * #8: DTs with 1 base action on their next turn.
- */
-intercepted: Array<FigureId>, 
-/**
- * #10: DTs blocked for the rest of the round.
- */
-restrained: Array<FigureId>, 
-/**
- * #11: teams that may not play DT cards on their next turn.
- */
-no_cards: Array<number>, 
-/**
- * #2: a DL figure that loses 1 action this turn.
- */
-teleported: Array<FigureId>, };
+export type Effects = {
+  /**
+   * #1 rest of round.
+   */
+  no_close_combat: boolean,
+  /**
+   * #5 rest of round.
+   */
+  no_firearms: boolean,
+  /**
+   * #13 rest of round.
+   */
+  no_tech: boolean,
+  /**
+   * #4 DL turn.
+   */
+  cc_frenzy: boolean,
+  /**
+   * #7 DL turn.
+   */
+  fa_wave: boolean,
+  /**
+   * #6 DL turn.
+   */
+  necrofrenzy: boolean,
+  /**
+   * #9: single DL actions left this DL turn.
+   */
+  dark_influence: number,
+  /**
+   * #8: DTs with 1 base action on their next turn.
+   */
+  intercepted: Array<FigureId>,
+  /**
+   * #10: DTs blocked for the rest of the round.
+   */
+  restrained: Array<FigureId>,
+  /**
+   * #11: teams that may not play DT cards on their next turn.
+   */
+  no_cards: Array<number>,
+  /**
+   * #2: a DL figure that loses 1 action this turn.
+   */
+  teleported: Array<FigureId>,
+};
 
 /**
  * Errors answered without closing the socket.
  */
-export type ErrorCode = "malformed" | "not_a_player" | "lobby_refused" | "not_host" | "not_started" | "game_over" | "internal";
+export type ErrorCode =
+  | "malformed"
+  | "not_a_player"
+  | "lobby_refused"
+  | "not_host"
+  | "not_started"
+  | "game_over"
+  | "internal";
 
 /**
  * Something that happened, in order.
  */
-export type Event = { "type": "hidden" } | { "type": "game_started", 
-/**
- * Seat of the DL player, `None` for an AI DL.
- */
-dark_legion: Seat | null, 
-/**
- * DL band (DLB-1).
- */
-band: number, 
-/**
- * Commander seat (SET-6), if any.
- */
-commander: Seat | null, } | { "type": "equipment_picked", 
-/**
- * Seat.
- */
-seat: Seat, 
-/**
- * Carrier.
- */
-figure: FigureId, 
-/**
- * Item id.
- */
-item: string, } | { "type": "equipment_passed", 
-/**
- * Seat.
- */
-seat: Seat, } | { "type": "cards_dealt", 
-/**
- * Owner.
- */
-seat: Seat, 
-/**
- * How many.
- */
-count: number, 
-/**
- * The cards, for the owner only.
- */
-cards: Array<DtCardKind> | null, } | { "type": "round_started", 
-/**
- * Round number.
- */
-round: number, } | { "type": "turn_started", 
-/**
- * Whose turn.
- */
-side: Side, 
-/**
- * The seat that plays it, `None` for an AI DL.
- */
-seat: Seat | null, } | { "type": "turn_ended", 
-/**
- * Whose.
- */
-side: Side, } | { "type": "entrance_chosen", 
-/**
- * Team.
- */
-team: number, 
-/**
- * Entrance id.
- */
-entrance: string, } | { "type": "activated", 
-/**
- * Figure.
- */
-figure: FigureId, } | { "type": "stepped", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * From (None if entering from a holding area).
- */
-from: Square | null, 
-/**
- * To.
- */
-to: Square, } | { "type": "exited", 
-/**
- * Figure.
- */
-figure: FigureId, } | { "type": "moved_back", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Where it stands now (None: back in its holding area).
- */
-to: Square | null, } | { "type": "relocated", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * To.
- */
-to: Square, } | { "type": "door_removed", 
-/**
- * Door group index.
- */
-door: number, } | { "type": "door_card", 
-/**
- * The card.
- */
-card: DoorCardKind, } | { "type": "attack_rolled", 
-/**
- * Attacker, `None` for traps, bombs and events.
- */
-attacker: FigureId | null, 
-/**
- * Target.
- */
-target: FigureId, 
-/**
- * Attack type, `None` for trap/event attacks.
- */
-attack: AttackType | null, 
-/**
- * Dice in pool order, re-rolls after the die they replace.
- */
-dice: Array<DieRoll>, 
-/**
- * Total hits.
- */
-hits: number, } | { "type": "defense_rolled", 
-/**
- * Defender.
- */
-figure: FigureId, 
-/**
- * The die.
- */
-die: DieRoll, } | { "type": "damage", 
-/**
- * Target.
- */
-figure: FigureId, 
-/**
- * Final damage.
- */
-amount: number, 
-/**
- * Health left (DTs).
- */
-health: number, } | { "type": "healed", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Amount.
- */
-amount: number, 
-/**
- * Health now.
- */
-health: number, } | { "type": "eliminated", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Team credited, if any.
- */
-by: number | null, } | { "type": "promotion_points", 
-/**
- * Side.
- */
-side: Side, 
-/**
- * Change.
- */
-delta: number, 
-/**
- * New total.
- */
-total: number, 
-/**
- * Why, in words.
- */
-reason: string, } | { "type": "rank_changed", 
-/**
- * Team.
- */
-team: number, 
-/**
- * New rank.
- */
-rank: number, } | { "type": "reckless_token", 
-/**
- * Team.
- */
-team: number, 
-/**
- * Tokens now.
- */
-total: number, } | { "type": "event_drawn", 
-/**
- * Card number.
- */
-card: number, 
-/**
- * This is the final round (EVT-2).
- */
-final_round: boolean, } | { "type": "event_target", 
-/**
- * Card.
- */
-card: number, 
-/**
- * Figure target.
- */
-figure: FigureId | null, 
-/**
- * Tile target.
- */
-tile: number | null, 
-/**
- * Corporation target.
- */
-corporation: Corporation | null, } | { "type": "force_card_drawn", 
-/**
- * Card number.
- */
-card: number, } | { "type": "force_cards_dealt", 
-/**
- * Tile index.
- */
-tile: number, 
-/**
- * How many.
- */
-count: number, } | { "type": "force_card_revealed", 
-/**
- * Tile.
- */
-tile: number, 
-/**
- * Card number.
- */
-card: number, } | { "type": "tile_marked", 
-/**
- * Tile.
- */
-tile: number, 
-/**
- * Team.
- */
-team: number, } | { "type": "option_chosen", 
-/**
- * Card.
- */
-card: number, 
-/**
- * Option index.
- */
-option: number, } | { "type": "reinforcement", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Red entrance id.
- */
-entrance: string, } | { "type": "placed", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Square.
- */
-square: Square, } | { "type": "not_placed", 
-/**
- * Kind.
- */
-kind: CreatureKind, } | { "type": "trap_placed", 
-/**
- * Square.
- */
-square: Square, 
-/**
- * Owner.
- */
-owner: FigureId, } | { "type": "token_removed", 
-/**
- * Square.
- */
-square: Square, } | { "type": "bomb_placed", 
-/**
- * Square.
- */
-square: Square, 
-/**
- * Team.
- */
-team: number, } | { "type": "smoke", 
-/**
- * Tile.
- */
-tile: number, } | { "type": "card_played", 
-/**
- * Seat.
- */
-seat: Seat, 
-/**
- * Card.
- */
-card: DtCardKind, 
-/**
- * For +1 action (else its text).
- */
-extra_action: boolean, 
-/**
- * Doomtrooper it was for.
- */
-figure: FigureId, } | { "type": "item_used", 
-/**
- * Carrier.
- */
-figure: FigureId, 
-/**
- * Item id.
- */
-item: string, } | { "type": "special_done", 
-/**
- * Figure.
- */
-figure: FigureId, 
-/**
- * Action id.
- */
-action: string, } | { "type": "reaction_offered", 
-/**
- * Team.
- */
-team: number, } | { "type": "decision_requested", 
-/**
- * Who.
- */
-seat: Seat | null, 
-/**
- * What, in words.
- */
-what: string, } | { "type": "activation_ended", 
-/**
- * Figure.
- */
-figure: FigureId, } | { "type": "mission_ended", 
-/**
- * Outcome.
- */
-result: MissionResult, 
-/**
- * Winning seats (SCR-2); the AI DL wins as `None` in `dl_wins`.
- */
-winners: Array<Seat>, 
-/**
- * The Dark Legion won (alone or jointly).
- */
-dl_wins: boolean, };
+export type Event =
+  | { "type": "hidden" }
+  | {
+    "type": "game_started",
+    /**
+     * Seat of the DL player, `None` for an AI DL.
+     */
+    dark_legion: Seat | null,
+    /**
+     * DL band (DLB-1).
+     */
+    band: number,
+    /**
+     * Commander seat (SET-6), if any.
+     */
+    commander: Seat | null,
+  }
+  | {
+    "type": "equipment_picked",
+    /**
+     * Seat.
+     */
+    seat: Seat,
+    /**
+     * Carrier.
+     */
+    figure: FigureId,
+    /**
+     * Item id.
+     */
+    item: string,
+  }
+  | {
+    "type": "equipment_passed",
+    /**
+     * Seat.
+     */
+    seat: Seat,
+  }
+  | {
+    "type": "cards_dealt",
+    /**
+     * Owner.
+     */
+    seat: Seat,
+    /**
+     * How many.
+     */
+    count: number,
+    /**
+     * The cards, for the owner only.
+     */
+    cards: Array<DtCardKind> | null,
+  }
+  | {
+    "type": "round_started",
+    /**
+     * Round number.
+     */
+    round: number,
+  }
+  | {
+    "type": "turn_started",
+    /**
+     * Whose turn.
+     */
+    side: Side,
+    /**
+     * The seat that plays it, `None` for an AI DL.
+     */
+    seat: Seat | null,
+  }
+  | {
+    "type": "turn_ended",
+    /**
+     * Whose.
+     */
+    side: Side,
+  }
+  | {
+    "type": "entrance_chosen",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * Entrance id.
+     */
+    entrance: string,
+  }
+  | {
+    "type": "activated",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "stepped",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * From (None if entering from a holding area).
+     */
+    from: Square | null,
+    /**
+     * To.
+     */
+    to: Square,
+  }
+  | {
+    "type": "exited",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "moved_back",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Where it stands now (None: back in its holding area).
+     */
+    to: Square | null,
+  }
+  | {
+    "type": "relocated",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * To.
+     */
+    to: Square,
+  }
+  | {
+    "type": "door_removed",
+    /**
+     * Door group index.
+     */
+    door: number,
+  }
+  | {
+    "type": "door_card",
+    /**
+     * The card.
+     */
+    card: DoorCardKind,
+  }
+  | {
+    "type": "attack_rolled",
+    /**
+     * Attacker, `None` for traps, bombs and events.
+     */
+    attacker: FigureId | null,
+    /**
+     * Target.
+     */
+    target: FigureId,
+    /**
+     * Attack type, `None` for trap/event attacks.
+     */
+    attack: AttackType | null,
+    /**
+     * Dice in pool order, re-rolls after the die they replace.
+     */
+    dice: Array<DieRoll>,
+    /**
+     * Total hits.
+     */
+    hits: number,
+  }
+  | {
+    "type": "defense_rolled",
+    /**
+     * Defender.
+     */
+    figure: FigureId,
+    /**
+     * The die.
+     */
+    die: DieRoll,
+  }
+  | {
+    "type": "damage",
+    /**
+     * Target.
+     */
+    figure: FigureId,
+    /**
+     * Final damage.
+     */
+    amount: number,
+    /**
+     * Health left (DTs).
+     */
+    health: number,
+  }
+  | {
+    "type": "healed",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Amount.
+     */
+    amount: number,
+    /**
+     * Health now.
+     */
+    health: number,
+  }
+  | {
+    "type": "eliminated",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Team credited, if any.
+     */
+    by: number | null,
+  }
+  | {
+    "type": "promotion_points",
+    /**
+     * Side.
+     */
+    side: Side,
+    /**
+     * Change.
+     */
+    delta: number,
+    /**
+     * New total.
+     */
+    total: number,
+    /**
+     * Why, in words.
+     */
+    reason: string,
+  }
+  | {
+    "type": "rank_changed",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * New rank.
+     */
+    rank: number,
+  }
+  | {
+    "type": "reckless_token",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * Tokens now.
+     */
+    total: number,
+  }
+  | {
+    "type": "event_drawn",
+    /**
+     * Card number.
+     */
+    card: number,
+    /**
+     * This is the final round (EVT-2).
+     */
+    final_round: boolean,
+  }
+  | {
+    "type": "event_target",
+    /**
+     * Card.
+     */
+    card: number,
+    /**
+     * Figure target.
+     */
+    figure: FigureId | null,
+    /**
+     * Tile target.
+     */
+    tile: number | null,
+    /**
+     * Corporation target.
+     */
+    corporation: Corporation | null,
+  }
+  | {
+    "type": "force_card_drawn",
+    /**
+     * Card number.
+     */
+    card: number,
+  }
+  | {
+    "type": "force_cards_dealt",
+    /**
+     * Tile index.
+     */
+    tile: number,
+    /**
+     * How many.
+     */
+    count: number,
+  }
+  | {
+    "type": "force_card_revealed",
+    /**
+     * Tile.
+     */
+    tile: number,
+    /**
+     * Card number.
+     */
+    card: number,
+  }
+  | {
+    "type": "tile_marked",
+    /**
+     * Tile.
+     */
+    tile: number,
+    /**
+     * Team.
+     */
+    team: number,
+  }
+  | {
+    "type": "option_chosen",
+    /**
+     * Card.
+     */
+    card: number,
+    /**
+     * Option index.
+     */
+    option: number,
+  }
+  | {
+    "type": "reinforcement",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Red entrance id.
+     */
+    entrance: string,
+  }
+  | {
+    "type": "placed",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Square.
+     */
+    square: Square,
+  }
+  | {
+    "type": "not_placed",
+    /**
+     * Kind.
+     */
+    kind: CreatureKind,
+  }
+  | {
+    "type": "trap_placed",
+    /**
+     * Square.
+     */
+    square: Square,
+    /**
+     * Owner.
+     */
+    owner: FigureId,
+  }
+  | {
+    "type": "token_removed",
+    /**
+     * Square.
+     */
+    square: Square,
+  }
+  | {
+    "type": "bomb_placed",
+    /**
+     * Square.
+     */
+    square: Square,
+    /**
+     * Team.
+     */
+    team: number,
+  }
+  | {
+    "type": "smoke",
+    /**
+     * Tile.
+     */
+    tile: number,
+  }
+  | {
+    "type": "card_played",
+    /**
+     * Seat.
+     */
+    seat: Seat,
+    /**
+     * Card.
+     */
+    card: DtCardKind,
+    /**
+     * For +1 action (else its text).
+     */
+    extra_action: boolean,
+    /**
+     * Doomtrooper it was for.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "item_used",
+    /**
+     * Carrier.
+     */
+    figure: FigureId,
+    /**
+     * Item id.
+     */
+    item: string,
+  }
+  | {
+    "type": "special_done",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+    /**
+     * Action id.
+     */
+    action: string,
+  }
+  | {
+    "type": "reaction_offered",
+    /**
+     * Team.
+     */
+    team: number,
+  }
+  | {
+    "type": "decision_requested",
+    /**
+     * Who.
+     */
+    seat: Seat | null,
+    /**
+     * What, in words.
+     */
+    what: string,
+  }
+  | {
+    "type": "activation_ended",
+    /**
+     * Figure.
+     */
+    figure: FigureId,
+  }
+  | {
+    "type": "mission_ended",
+    /**
+     * Outcome.
+     */
+    result: MissionResult,
+    /**
+     * Winning seats (SCR-2); the AI DL wins as `None` in `dl_wins`.
+     */
+    winners: Array<Seat>,
+    /**
+     * The Dark Legion won (alone or jointly).
+     */
+    dl_wins: boolean,
+  };
 
 /**
  * Index of a figure in [`super::Game::figures`]. Stable for the whole game:
@@ -850,333 +1133,356 @@ export type FigureId = number;
 /**
  * What a figure is.
  */
-export type FigureKind = { "kind": "doomtrooper", 
-/**
- * Team index.
- */
-team: number, 
-/**
- * Specialty.
- */
-specialty: Specialty, } | { "kind": "creature", 
-/**
- * Creature type.
- */
-creature: CreatureKind, };
+export type FigureKind =
+  | {
+    "kind": "doomtrooper",
+    /**
+     * Team index.
+     */
+    team: number,
+    /**
+     * Specialty.
+     */
+    specialty: Specialty,
+  }
+  | {
+    "kind": "creature",
+    /**
+     * Creature type.
+     */
+    creature: CreatureKind,
+  };
 
 /**
  * One figure as seen (all figure state is public, HID-3).
  */
-export type FigureView = { 
-/**
- * Id.
- */
-id: FigureId, 
-/**
- * Name.
- */
-name: string, 
-/**
- * Kind.
- */
-kind: FigureKind, 
-/**
- * Place.
- */
-place: Place, 
-/**
- * Health.
- */
-health: number, 
-/**
- * Weapon id.
- */
-weapon: string | null, 
-/**
- * Items.
- */
-items: Array<string>, 
-/**
- * Activation this turn.
- */
-activation: Activation, 
-/**
- * Actions used.
- */
-actions_used: number, 
-/**
- * Actions available.
- */
-actions_allowed: number, };
+export type FigureView = {
+  /**
+   * Id.
+   */
+  id: FigureId,
+  /**
+   * Name.
+   */
+  name: string,
+  /**
+   * Kind.
+   */
+  kind: FigureKind,
+  /**
+   * Place.
+   */
+  place: Place,
+  /**
+   * Health.
+   */
+  health: number,
+  /**
+   * Weapon id.
+   */
+  weapon: string | null,
+  /**
+   * Items.
+   */
+  items: Array<string>,
+  /**
+   * Activation this turn.
+   */
+  activation: Activation,
+  /**
+   * Actions used.
+   */
+  actions_used: number,
+  /**
+   * Actions available.
+   */
+  actions_allowed: number,
+};
 
 /**
  * Options fixed when a game is created.
  */
-export type GameOptions = { 
-/**
- * Mission id.
- */
-mission: string, 
-/**
- * Seats (players, the Dark Legion player included unless AI), 1–5.
- */
-seats: number, 
-/**
- * Dark Legion.
- */
-dark_legion: DarkLegionChoice, 
-/**
- * Starting rank R0.
- */
-starting_rank: number, 
-/**
- * Per-turn time limit in seconds; the bot passes the turn when it
- * runs out.
- */
-turn_seconds: number | null, };
+export type GameOptions = {
+  /**
+   * Mission id.
+   */
+  mission: string,
+  /**
+   * Seats (players, the Dark Legion player included unless AI), 1–5.
+   */
+  seats: number,
+  /**
+   * Dark Legion.
+   */
+  dark_legion: DarkLegionChoice,
+  /**
+   * Starting rank R0.
+   */
+  starting_rank: number,
+  /**
+   * Per-turn time limit in seconds; the bot passes the turn when it
+   * runs out.
+   */
+  turn_seconds: number | null,
+};
 
 /**
  * Everything one viewer may see of a game.
  */
-export type GameView = { 
-/**
- * Who this is for.
- */
-viewer: Viewer, 
-/**
- * Mission id.
- */
-mission: string, 
-/**
- * Round.
- */
-round: number, 
-/**
- * The final round has begun.
- */
-final_round: boolean, 
-/**
- * Phase.
- */
-phase: PhaseView, 
-/**
- * Whose input the game waits for.
- */
-to_act: Seat | null, 
-/**
- * The decision waited for, if any.
- */
-pending: Decision | null, 
-/**
- * The figure acting now.
- */
-active: FigureId | null, 
-/**
- * Teams.
- */
-teams: Array<TeamView>, 
-/**
- * The DL.
- */
-dark_legion: DarkLegionView, 
-/**
- * Figures.
- */
-figures: Array<FigureView>, 
-/**
- * Tokens.
- */
-tokens: Array<Token>, 
-/**
- * Doors.
- */
-doors: Array<DoorView>, 
-/**
- * Tiles.
- */
-tiles: Array<TileView>, 
-/**
- * Force draw pile size (its order is hidden).
- */
-force_pile: number, 
-/**
- * Force discard pile (public).
- */
-force_discard: Array<number>, 
-/**
- * Event deck size (its order is hidden).
- */
-event_deck: number, 
-/**
- * The event card in play.
- */
-current_event: number | null, 
-/**
- * Discarded events.
- */
-event_discard: Array<number>, 
-/**
- * Markers still to be drawn this round: how many (TRN-3).
- */
-markers_left: number, 
-/**
- * Lasting effects.
- */
-effects: Effects, 
-/**
- * Mission Special actions done.
- */
-specials: Array<[string, number]>, 
-/**
- * A DT card was played this turn.
- */
-card_played: boolean, };
+export type GameView = {
+  /**
+   * Who this is for.
+   */
+  viewer: Viewer,
+  /**
+   * Mission id.
+   */
+  mission: string,
+  /**
+   * Round.
+   */
+  round: number,
+  /**
+   * The final round has begun.
+   */
+  final_round: boolean,
+  /**
+   * Phase.
+   */
+  phase: PhaseView,
+  /**
+   * Whose input the game waits for.
+   */
+  to_act: Seat | null,
+  /**
+   * The decision waited for, if any.
+   */
+  pending: Decision | null,
+  /**
+   * The figure acting now.
+   */
+  active: FigureId | null,
+  /**
+   * Teams.
+   */
+  teams: Array<TeamView>,
+  /**
+   * The DL.
+   */
+  dark_legion: DarkLegionView,
+  /**
+   * Figures.
+   */
+  figures: Array<FigureView>,
+  /**
+   * Tokens.
+   */
+  tokens: Array<Token>,
+  /**
+   * Doors.
+   */
+  doors: Array<DoorView>,
+  /**
+   * Tiles.
+   */
+  tiles: Array<TileView>,
+  /**
+   * Force draw pile size (its order is hidden).
+   */
+  force_pile: number,
+  /**
+   * Force discard pile (public).
+   */
+  force_discard: Array<number>,
+  /**
+   * Event deck size (its order is hidden).
+   */
+  event_deck: number,
+  /**
+   * The event card in play.
+   */
+  current_event: number | null,
+  /**
+   * Discarded events.
+   */
+  event_discard: Array<number>,
+  /**
+   * Markers still to be drawn this round: how many (TRN-3).
+   */
+  markers_left: number,
+  /**
+   * Lasting effects.
+   */
+  effects: Effects,
+  /**
+   * Mission Special actions done.
+   */
+  specials: Array<[string, number]>,
+  /**
+   * A DT card was played this turn.
+   */
+  card_played: boolean,
+};
 
 /**
  * How a connection wants to take part.
  */
-export type Join = { "as": "player", 
-/**
- * Display name.
- */
-name: string, } | { "as": "resume", 
-/**
- * The seat token.
- */
-token: string, } | { "as": "spectator", 
-/**
- * Display name.
- */
-name: string, };
+export type Join =
+  | {
+    "as": "player",
+    /**
+     * Display name.
+     */
+    name: string,
+  }
+  | {
+    "as": "resume",
+    /**
+     * The seat token.
+     */
+    token: string,
+  }
+  | {
+    "as": "spectator",
+    /**
+     * Display name.
+     */
+    name: string,
+  };
 
 /**
  * A seat as the lobby shows it.
  */
-export type LobbySeat = { 
-/**
- * Seat index.
- */
-seat: number, 
-/**
- * Corporation, once taken.
- */
-corporation: Corporation | null, 
-/**
- * Player name.
- */
-name: string | null, 
-/**
- * Controller.
- */
-controller: Controller, 
-/**
- * Ready.
- */
-ready: boolean, 
-/**
- * Connected now.
- */
-connected: boolean, 
-/**
- * A bot plays it for a player who left (shown to everyone).
- */
-bot_playing: boolean, };
+export type LobbySeat = {
+  /**
+   * Seat index.
+   */
+  seat: number,
+  /**
+   * Corporation, once taken.
+   */
+  corporation: Corporation | null,
+  /**
+   * Player name.
+   */
+  name: string | null,
+  /**
+   * Controller.
+   */
+  controller: Controller,
+  /**
+   * Ready.
+   */
+  ready: boolean,
+  /**
+   * Connected now.
+   */
+  connected: boolean,
+  /**
+   * A bot plays it for a player who left (shown to everyone).
+   */
+  bot_playing: boolean,
+};
 
 /**
  * The lobby state.
  */
-export type LobbyView = { 
-/**
- * Join code.
- */
-code: string, 
-/**
- * Options.
- */
-options: GameOptions, 
-/**
- * Seats.
- */
-seats: Array<LobbySeat>, 
-/**
- * Spectators watching.
- */
-spectators: number, 
-/**
- * Started.
- */
-started: boolean, 
-/**
- * The host's seat.
- */
-host: number, };
+export type LobbyView = {
+  /**
+   * Join code.
+   */
+  code: string,
+  /**
+   * Options.
+   */
+  options: GameOptions,
+  /**
+   * Seats.
+   */
+  seats: Array<LobbySeat>,
+  /**
+   * Spectators watching.
+   */
+  spectators: number,
+  /**
+   * Started.
+   */
+  started: boolean,
+  /**
+   * The host's seat.
+   */
+  host: number,
+};
 
 /**
  * Everything static about the board.
  */
-export type MapData = { 
-/**
- * Width in squares.
- */
-width: number, 
-/**
- * Height in squares.
- */
-height: number, 
-/**
- * On-board squares.
- */
-squares: Array<MapSquare>, 
-/**
- * Wall edges (W).
- */
-walls: Array<Edge>, 
-/**
- * Door groups.
- */
-doors: Array<Array<Edge>>, 
-/**
- * Entrances.
- */
-entrances: Array<MapEntrance>, 
-/**
- * Desk squares (mission features).
- */
-desks: Array<Square>, };
+export type MapData = {
+  /**
+   * Width in squares.
+   */
+  width: number,
+  /**
+   * Height in squares.
+   */
+  height: number,
+  /**
+   * On-board squares.
+   */
+  squares: Array<MapSquare>,
+  /**
+   * Wall edges (W).
+   */
+  walls: Array<Edge>,
+  /**
+   * Door groups.
+   */
+  doors: Array<Array<Edge>>,
+  /**
+   * Entrances.
+   */
+  entrances: Array<MapEntrance>,
+  /**
+   * Desk squares (mission features).
+   */
+  desks: Array<Square>,
+};
 
 /**
  * An entrance.
  */
-export type MapEntrance = { 
-/**
- * Id (`15N`).
- */
-id: string, 
-/**
- * `white`, `red` or `exit`.
- */
-kind: string, 
-/**
- * Entry squares.
- */
-squares: Array<Square>, };
+export type MapEntrance = {
+  /**
+   * Id (`15N`).
+   */
+  id: string,
+  /**
+   * `white`, `red` or `exit`.
+   */
+  kind: string,
+  /**
+   * Entry squares.
+   */
+  squares: Array<Square>,
+};
 
 /**
  * One on-board square.
  */
-export type MapSquare = { 
-/**
- * Square.
- */
-at: Square, 
-/**
- * Tile index.
- */
-tile: number, 
-/**
- * GRID character (`.`, `#`, `O`, `d`, `^`, `1`–`6`).
- */
-glyph: string, };
+export type MapSquare = {
+  /**
+   * Square.
+   */
+  at: Square,
+  /**
+   * Tile index.
+   */
+  tile: number,
+  /**
+   * GRID character (`.`, `#`, `O`, `d`, `^`, `1`–`6`).
+   */
+  glyph: string,
+};
 
 /**
  * Why the mission ended and how (MSN-5).
@@ -1186,38 +1492,109 @@ export type MissionResult = "success" | "failure";
 /**
  * The phase as seen.
  */
-export type PhaseView = { "phase": "equipment", 
-/**
- * Team to pick.
- */
-team: number, } | { "phase": "corporation", 
-/**
- * Team.
- */
-team: number, } | { "phase": "dark_legion" } | { "phase": "finished", 
-/**
- * Result.
- */
-result: MissionResult | null, };
+export type PhaseView =
+  | {
+    "phase": "equipment",
+    /**
+     * Team to pick.
+     */
+    team: number,
+  }
+  | {
+    "phase": "corporation",
+    /**
+     * Team.
+     */
+    team: number,
+  }
+  | { "phase": "dark_legion" }
+  | {
+    "phase": "finished",
+    /**
+     * Result.
+     */
+    result: MissionResult | null,
+  };
 
 /**
  * Where a figure is.
  */
-export type Place = { "at": "board", 
-/**
- * Square.
- */
-square: Square, } | { "at": "waiting", 
-/**
- * Entrance index.
- */
-entrance: number, } | { "at": "reserve" } | { "at": "eliminated" } | { "at": "exited" };
+export type Place =
+  | {
+    "at": "board",
+    /**
+     * Square.
+     */
+    square: Square,
+  }
+  | {
+    "at": "waiting",
+    /**
+     * Entrance index.
+     */
+    entrance: number,
+  }
+  | { "at": "reserve" }
+  | { "at": "eliminated" }
+  | { "at": "exited" };
 
 /**
  * The reason a command was rejected: flat and `Copy`, so a client can
  * show it and a bot can learn from it. [`Rejection::message`] gives words.
  */
-export type Rejection = "game_over" | "not_your_turn" | "no_such_seat" | "decision_pending" | "no_such_decision" | "wrong_phase" | "no_such_figure" | "not_your_figure" | "figure_not_on_board" | "figure_not_waiting" | "already_activated" | "no_actions_left" | "action_cap_reached" | "empty_path" | "path_too_long" | "illegal_step" | "off_board" | "impassable" | "enemy_in_the_way" | "cannot_pass_through" | "revisits_square" | "end_square_occupied" | "end_square_has_token" | "not_an_entry_square" | "level_change" | "exit_not_last" | "not_adjacent" | "out_of_range" | "too_close" | "no_line_of_sight" | "no_dice" | "attack_forbidden" | "friendly_target" | "not_next_to_wall" | "unknown_item" | "not_affordable" | "rank_too_low" | "not_eligible" | "no_copies_left" | "item_not_carried" | "item_not_usable" | "no_such_card" | "card_limit_reached" | "cards_forbidden" | "card_not_playable" | "unknown_entrance" | "invalid_choice" | "invalid_square" | "special_not_available" | "overrun_not_available" | "item_unavailable" | "no_active_figure";
+export type Rejection =
+  | "game_over"
+  | "not_your_turn"
+  | "no_such_seat"
+  | "decision_pending"
+  | "no_such_decision"
+  | "wrong_phase"
+  | "no_such_figure"
+  | "not_your_figure"
+  | "figure_not_on_board"
+  | "figure_not_waiting"
+  | "already_activated"
+  | "no_actions_left"
+  | "action_cap_reached"
+  | "empty_path"
+  | "path_too_long"
+  | "illegal_step"
+  | "off_board"
+  | "impassable"
+  | "enemy_in_the_way"
+  | "cannot_pass_through"
+  | "revisits_square"
+  | "end_square_occupied"
+  | "end_square_has_token"
+  | "not_an_entry_square"
+  | "level_change"
+  | "exit_not_last"
+  | "not_adjacent"
+  | "out_of_range"
+  | "too_close"
+  | "no_line_of_sight"
+  | "no_dice"
+  | "attack_forbidden"
+  | "friendly_target"
+  | "not_next_to_wall"
+  | "unknown_item"
+  | "not_affordable"
+  | "rank_too_low"
+  | "not_eligible"
+  | "no_copies_left"
+  | "item_not_carried"
+  | "item_not_usable"
+  | "no_such_card"
+  | "card_limit_reached"
+  | "cards_forbidden"
+  | "card_not_playable"
+  | "unknown_entrance"
+  | "invalid_choice"
+  | "invalid_square"
+  | "special_not_available"
+  | "overrun_not_available"
+  | "item_unavailable"
+  | "no_active_figure";
 
 /**
  * A player's place at the table (core CONV-7), 0-based.
@@ -1227,100 +1604,126 @@ export type Seat = number;
 /**
  * One event with its sequence number.
  */
-export type SeqEvent = { 
-/**
- * Game-wide sequence number, contiguous from 1.
- */
-seq: number, 
-/**
- * The event as this viewer may see it.
- */
-event: Event, };
+export type SeqEvent = {
+  /**
+   * Game-wide sequence number, contiguous from 1.
+   */
+  seq: number,
+  /**
+   * The event as this viewer may see it.
+   */
+  event: Event,
+};
 
 /**
  * Messages from the server.
  */
-export type ServerMsg = { "type": "welcome", 
-/**
- * [`PROTOCOL_VERSION`].
- */
-protocol: number, 
-/**
- * Your seat, if you are a player.
- */
-seat: number | null, 
-/**
- * Your secret resume token (players only; keep it).
- */
-token: string | null, } | { "type": "lobby", 
-/**
- * The lobby.
- */
-lobby: LobbyView, } | { "type": "snapshot", 
-/**
- * The last event included.
- */
-seq: number, 
-/**
- * Your view.
- */
-view: GameView, 
-/**
- * The static map, for drawing.
- */
-map: MapData, 
-/**
- * What you may send now.
- */
-legal: Array<Command>, } | { "type": "events", 
-/**
- * The events.
- */
-events: Array<SeqEvent>, 
-/**
- * Your view after them.
- */
-view: GameView, 
-/**
- * What you may send now.
- */
-legal: Array<Command>, } | { "type": "ack", 
-/**
- * Your reference.
- */
-client_ref: number | null, 
-/**
- * The first event it caused.
- */
-seq: number, } | { "type": "rejected", 
-/**
- * Your reference.
- */
-client_ref: number | null, 
-/**
- * Why.
- */
-reason: Rejection, 
-/**
- * In words.
- */
-message: string, } | { "type": "chat", 
-/**
- * Who.
- */
-from: string, 
-/**
- * Text.
- */
-text: string, } | { "type": "error", 
-/**
- * Which.
- */
-code: ErrorCode, 
-/**
- * In words.
- */
-message: string, } | { "type": "pong" };
+export type ServerMsg =
+  | {
+    "type": "welcome",
+    /**
+     * [`PROTOCOL_VERSION`].
+     */
+    protocol: number,
+    /**
+     * Your seat, if you are a player.
+     */
+    seat: number | null,
+    /**
+     * Your secret resume token (players only; keep it).
+     */
+    token: string | null,
+  }
+  | {
+    "type": "lobby",
+    /**
+     * The lobby.
+     */
+    lobby: LobbyView,
+  }
+  | {
+    "type": "snapshot",
+    /**
+     * The last event included.
+     */
+    seq: number,
+    /**
+     * Your view.
+     */
+    view: GameView,
+    /**
+     * The static map, for drawing.
+     */
+    map: MapData,
+    /**
+     * What you may send now.
+     */
+    legal: Array<Command>,
+  }
+  | {
+    "type": "events",
+    /**
+     * The events.
+     */
+    events: Array<SeqEvent>,
+    /**
+     * Your view after them.
+     */
+    view: GameView,
+    /**
+     * What you may send now.
+     */
+    legal: Array<Command>,
+  }
+  | {
+    "type": "ack",
+    /**
+     * Your reference.
+     */
+    client_ref: number | null,
+    /**
+     * The first event it caused.
+     */
+    seq: number,
+  }
+  | {
+    "type": "rejected",
+    /**
+     * Your reference.
+     */
+    client_ref: number | null,
+    /**
+     * Why.
+     */
+    reason: Rejection,
+    /**
+     * In words.
+     */
+    message: string,
+  }
+  | {
+    "type": "chat",
+    /**
+     * Who.
+     */
+    from: string,
+    /**
+     * Text.
+     */
+    text: string,
+  }
+  | {
+    "type": "error",
+    /**
+     * Which.
+     */
+    code: ErrorCode,
+    /**
+     * In words.
+     */
+    message: string,
+  }
+  | { "type": "pong" };
 
 /**
  * Which side acts: a corporation team or the Dark Legion.
@@ -1338,149 +1741,169 @@ export type Specialty = "close_combat" | "firearms" | "tech";
  * Squares order by `(y, x)`, the "lowest (y,x)" tie-break the rules use
  * (core CONV-8, AI-4).
  */
-export type Square = { 
-/**
- * Column, growing east.
- */
-x: number, 
-/**
- * Row, growing south.
- */
-y: number, };
+export type Square = {
+  /**
+   * Column, growing east.
+   */
+  x: number,
+  /**
+   * Row, growing south.
+   */
+  y: number,
+};
 
 /**
  * One team as a viewer sees it.
  */
-export type TeamView = { 
-/**
- * Team index.
- */
-team: number, 
-/**
- * Seat.
- */
-seat: Seat, 
-/**
- * Corporation.
- */
-corporation: Corporation, 
-/**
- * PP.
- */
-pp: number, 
-/**
- * Current rank.
- */
-rank: number, 
-/**
- * Credits left (draft).
- */
-credits: number, 
-/**
- * Cards in hand.
- */
-hand_size: number, 
-/**
- * The hand itself: only for its owner (HID-2).
- */
-hand: Array<DtCardKind> | null, 
-/**
- * Chosen white entrance id.
- */
-entrance: string | null, 
-/**
- * MOV-6 flag.
- */
-allow_pass: boolean, 
-/**
- * Reckless tokens.
- */
-reckless: number, 
-/**
- * Commander token.
- */
-commander: boolean, 
-/**
- * The two DTs.
- */
-figures: [FigureId, FigureId], };
+export type TeamView = {
+  /**
+   * Team index.
+   */
+  team: number,
+  /**
+   * Seat.
+   */
+  seat: Seat,
+  /**
+   * Corporation.
+   */
+  corporation: Corporation,
+  /**
+   * PP.
+   */
+  pp: number,
+  /**
+   * Current rank.
+   */
+  rank: number,
+  /**
+   * Credits left (draft).
+   */
+  credits: number,
+  /**
+   * Cards in hand.
+   */
+  hand_size: number,
+  /**
+   * The hand itself: only for its owner (HID-2).
+   */
+  hand: Array<DtCardKind> | null,
+  /**
+   * Chosen white entrance id.
+   */
+  entrance: string | null,
+  /**
+   * MOV-6 flag.
+   */
+  allow_pass: boolean,
+  /**
+   * Reckless tokens.
+   */
+  reckless: number,
+  /**
+   * Commander token.
+   */
+  commander: boolean,
+  /**
+   * The two DTs.
+   */
+  figures: [FigureId, FigureId],
+};
 
 /**
  * A tile as seen: face-down cards only as a count (FRC-3).
  */
-export type TileView = { 
-/**
- * Tile id.
- */
-id: number, 
-/**
- * Name.
- */
-name: string, 
-/**
- * Origin.
- */
-origin: Square, 
-/**
- * Rotation.
- */
-rotation: number, 
-/**
- * Face-down force cards on it.
- */
-face_down: number, 
-/**
- * Teams whose token is on it.
- */
-marked: Array<number>, 
-/**
- * Smoke.
- */
-smoke: boolean, };
+export type TileView = {
+  /**
+   * Tile id.
+   */
+  id: number,
+  /**
+   * Name.
+   */
+  name: string,
+  /**
+   * Origin.
+   */
+  origin: Square,
+  /**
+   * Rotation.
+   */
+  rotation: number,
+  /**
+   * Face-down force cards on it.
+   */
+  face_down: number,
+  /**
+   * Teams whose token is on it.
+   */
+  marked: Array<number>,
+  /**
+   * Smoke.
+   */
+  smoke: boolean,
+};
 
 /**
  * A token on a square (BRD-4). Mission features that are not tokens
  * (desks) are not listed here.
  */
-export type Token = { 
-/**
- * Square.
- */
-square: Square, 
-/**
- * What it is.
- */
-kind: TokenState, };
+export type Token = {
+  /**
+   * Square.
+   */
+  square: Square,
+  /**
+   * What it is.
+   */
+  kind: TokenState,
+};
 
 /**
  * A printed feature or token kind named by missions.
  */
-export type TokenKind = "desk" | "debris" | "terminal" | "turret" | "container" | "portal" | "objective";
+export type TokenKind =
+  | "desk"
+  | "debris"
+  | "terminal"
+  | "turret"
+  | "container"
+  | "portal"
+  | "objective";
 
 /**
  * Token kinds the game tracks.
  */
-export type TokenState = { "token": "mission", 
-/**
- * Kind.
- */
-kind: TokenKind, 
-/**
- * Name, if any.
- */
-name: string | null, } | { "token": "trap", 
-/**
- * Owner.
- */
-owner: FigureId | null, } | { "token": "bomb", 
-/**
- * Team.
- */
-team: number, 
-/**
- * Round it was placed in.
- */
-round: number, };
+export type TokenState =
+  | {
+    "token": "mission",
+    /**
+     * Kind.
+     */
+    kind: TokenKind,
+    /**
+     * Name, if any.
+     */
+    name: string | null,
+  }
+  | {
+    "token": "trap",
+    /**
+     * Owner.
+     */
+    owner: FigureId | null,
+  }
+  | {
+    "token": "bomb",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * Round it was placed in.
+     */
+    round: number,
+  };
 
 /**
  * Who is looking: a seated player or a spectator (core HID).
@@ -1490,8 +1913,14 @@ export type Viewer = { "seat": Seat } | "spectator";
 /**
  * When a reaction may be played.
  */
-export type Window = { "dl_attack_rolled": { 
-/**
- * The attack was a firearm attack.
- */
-firearm: boolean, } } | "lethal" | "own_attack_rolled";
+export type Window =
+  | {
+    "dl_attack_rolled": {
+      /**
+       * The attack was a firearm attack.
+       */
+      firearm: boolean,
+    },
+  }
+  | "lethal"
+  | "own_attack_rolled";

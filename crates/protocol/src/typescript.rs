@@ -41,7 +41,7 @@ impl Collect<'_> {
         }
         let mut text = T::docs().unwrap_or_default();
         text.push_str("export ");
-        text.push_str(&T::decl(self.cfg));
+        text.push_str(&layout(&T::decl(self.cfg)));
         self.decls.insert(
             name,
             Decl {
@@ -100,4 +100,238 @@ pub fn typescript() -> String {
         out.push('\n');
     }
     out
+}
+
+/// A token of ts-rs output: a doc comment, a string, one punctuation
+/// character, or a run of anything else.
+#[derive(Debug, PartialEq)]
+enum Tok<'a> {
+    Doc(&'a str),
+    Punct(char),
+    Text(&'a str),
+}
+
+fn tokens(src: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::new();
+    let mut rest = src;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("/**") {
+            let end = rest.find("*/").map_or(rest.len(), |i| i + 2);
+            out.push(Tok::Doc(&rest[..end]));
+            rest = &rest[end..];
+        } else if c.is_whitespace() {
+            rest = rest.trim_start();
+        } else if "{}[]<>()|,;=:".contains(c) {
+            out.push(Tok::Punct(c));
+            rest = &rest[c.len_utf8()..];
+        } else {
+            // A string literal, or a word up to the next punctuation.
+            let end = if c == '"' {
+                rest[1..].find('"').map_or(rest.len(), |i| i + 2)
+            } else {
+                rest.find(|ch: char| ch.is_whitespace() || "{}[]<>()|,;=:\"".contains(ch))
+                    .unwrap_or(rest.len())
+            };
+            out.push(Tok::Text(&rest[..end]));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// One line of tokens, spaced as TypeScript is usually written.
+fn inline(toks: &[Tok<'_>]) -> String {
+    let mut s = String::new();
+    for (i, t) in toks.iter().enumerate() {
+        let next = toks.get(i + 1);
+        if matches!(t, Tok::Text(_)) && i > 0 && matches!(toks[i - 1], Tok::Text(_)) {
+            s.push(' ');
+        }
+        match t {
+            Tok::Punct(',') if next == Some(&Tok::Punct('}')) => {}
+            Tok::Punct(c @ (',' | ':')) => {
+                s.push(*c);
+                s.push(' ');
+            }
+            Tok::Punct(c @ ('|' | '=')) => {
+                s.push(' ');
+                s.push(*c);
+                s.push(' ');
+            }
+            Tok::Punct('{') => s.push_str("{ "),
+            Tok::Punct('}') => s.push_str(" }"),
+            Tok::Punct(c) => s.push(*c),
+            Tok::Text(w) | Tok::Doc(w) => s.push_str(w),
+        }
+    }
+    s
+}
+
+/// The index of the token closing the bracket opened at `open`.
+fn closing(toks: &[Tok<'_>], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, t) in toks.iter().enumerate().skip(open) {
+        match t {
+            Tok::Punct('{' | '[' | '<' | '(') => depth += 1,
+            Tok::Punct('}' | ']' | '>' | ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len() - 1
+}
+
+const WIDTH: usize = 90;
+
+/// Lay out a declaration (`type X = ...;`) one member per line: unions
+/// one variant a line, objects with doc comments or too long for a line
+/// one field a line.
+fn layout(decl: &str) -> String {
+    let toks = tokens(decl);
+    let flat = inline(&toks);
+    if flat.len() <= WIDTH && !toks.iter().any(|t| matches!(t, Tok::Doc(_))) {
+        return flat;
+    }
+    let mut out = String::new();
+    emit(&toks, 0, true, &mut out);
+    // Layout only moves whitespace and trailing commas.
+    assert_eq!(
+        significant(&tokens(&out)),
+        significant(&toks),
+        "layout changed the declaration {decl}"
+    );
+    out
+}
+
+/// Tokens without trailing commas (`, }`) or a union's leading `|`, doc comments line by line
+/// without their indentation.
+fn significant(toks: &[Tok<'_>]) -> Vec<String> {
+    toks.iter()
+        .enumerate()
+        .filter(|(i, t)| {
+            let trailing_comma =
+                **t == Tok::Punct(',') && toks.get(i + 1) == Some(&Tok::Punct('}'));
+            let leading_bar = **t == Tok::Punct('|') && *i > 0 && toks[i - 1] == Tok::Punct('=');
+            !trailing_comma && !leading_bar
+        })
+        .map(|(_, t)| match t {
+            Tok::Doc(d) => d.lines().map(str::trim).collect::<Vec<_>>().join("\n"),
+            Tok::Punct(c) => c.to_string(),
+            Tok::Text(w) => (*w).to_string(),
+        })
+        .collect()
+}
+
+fn newline(out: &mut String, indent: usize) {
+    while out.ends_with(' ') {
+        out.pop();
+    }
+    out.push('\n');
+    out.push_str(&"  ".repeat(indent));
+}
+
+fn emit(toks: &[Tok<'_>], indent: usize, top: bool, out: &mut String) {
+    let mut i = 0;
+    // A top-level union gets one variant a line.
+    let union_at_top = top && {
+        let mut depth = 0i32;
+        toks.iter().any(|t| {
+            match t {
+                Tok::Punct('{' | '[' | '<' | '(') => depth += 1,
+                Tok::Punct('}' | ']' | '>' | ')') => depth -= 1,
+                Tok::Punct('|') if depth == 0 => return true,
+                _ => {}
+            }
+            false
+        })
+    };
+    while i < toks.len() {
+        match &toks[i] {
+            Tok::Punct('=') if union_at_top => {
+                out.push_str(" =");
+                newline(out, indent + 1);
+                out.push_str("| ");
+            }
+            Tok::Punct('=') => out.push_str(" = "),
+            Tok::Punct('|') if union_at_top => {
+                newline(out, indent + 1);
+                out.push_str("| ");
+            }
+            Tok::Punct('|') => out.push_str(" | "),
+            Tok::Punct('{') => {
+                let end = closing(toks, i);
+                let body = &toks[i..=end];
+                let flat = inline(body);
+                let has_doc = body.iter().any(|t| matches!(t, Tok::Doc(_)));
+                let col = out.len() - out.rfind('\n').map_or(0, |n| n + 1);
+                if !has_doc && col + flat.len() <= WIDTH {
+                    out.push_str(&flat);
+                } else {
+                    let inner_indent = indent + if union_at_top { 2 } else { 1 };
+                    out.push('{');
+                    newline(out, inner_indent);
+                    members(&toks[i + 1..end], inner_indent, out);
+                    newline(out, inner_indent - 1);
+                    out.push('}');
+                }
+                i = end;
+            }
+            t => {
+                if matches!(t, Tok::Text(_)) && i > 0 && matches!(toks[i - 1], Tok::Text(_)) {
+                    out.push(' ');
+                }
+                out.push_str(&inline(std::slice::from_ref(t)));
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The members of an object, one a line, each preceded by its doc.
+fn members(toks: &[Tok<'_>], indent: usize, out: &mut String) {
+    let mut start = 0;
+    let mut depth = 0i32;
+    let flush = |from: usize, to: usize, out: &mut String| {
+        let part = &toks[from..to];
+        if part.is_empty() {
+            return;
+        }
+        let mut k = 0;
+        while let Some(Tok::Doc(d)) = part.get(k) {
+            for line in d.lines() {
+                let line = line.trim();
+                if !line.starts_with("/**") {
+                    out.push(' ');
+                }
+                out.push_str(line);
+                newline(out, indent);
+            }
+            k += 1;
+        }
+        let before = out.len();
+        emit(&part[k..], indent, false, out);
+        if out.len() > before {
+            out.push(',');
+            newline(out, indent);
+        }
+    };
+    for (i, t) in toks.iter().enumerate() {
+        match t {
+            Tok::Punct('{' | '[' | '<' | '(') => depth += 1,
+            Tok::Punct('}' | ']' | '>' | ')') => depth -= 1,
+            Tok::Punct(',') if depth == 0 => {
+                flush(start, i, out);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    flush(start, toks.len(), out);
+    while out.ends_with(' ') || out.ends_with('\n') {
+        out.pop();
+    }
 }
