@@ -14,40 +14,56 @@
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::game::{Command, Event, GameView, Rejection};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub mod map;
+mod typescript;
 
 pub use map::MapData;
+pub use typescript::typescript;
 
 /// The protocol version. Bump on any incompatible change.
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// WebSocket close codes (4000–4999 are the application's range).
 pub mod close {
-    /// The client speaks another protocol version.
-    pub const PROTOCOL_MISMATCH: u16 = 4001;
-    /// The first message was not `hello`, or `hello` came twice.
-    pub const HELLO_REQUIRED: u16 = 4002;
-    /// No game with that code.
-    pub const UNKNOWN_GAME: u16 = 4003;
-    /// The resume token matches no seat.
-    pub const BAD_TOKEN: u16 = 4004;
-    /// Too many messages too fast.
-    pub const RATE_LIMITED: u16 = 4008;
-    /// A frame over the size limit.
-    pub const FRAME_TOO_LARGE: u16 = 4009;
-    /// The game has no free seat.
-    pub const GAME_FULL: u16 = 4005;
-    /// The client could not keep up with the game's messages.
-    pub const TOO_SLOW: u16 = 4010;
-    /// The same seat connected again elsewhere.
-    pub const REPLACED: u16 = 4011;
-    /// The server is shutting down.
-    pub const SHUTDOWN: u16 = 1001;
+    macro_rules! close_codes {
+        ($($(#[doc = $doc:literal])+ $name:ident = $code:literal,)+) => {
+            $($(#[doc = $doc])+ pub const $name: u16 = $code;)+
+
+            /// Every close code: `(name, code, meaning)`, in declaration order.
+            pub const ALL: &[(&str, u16, &str)] = &[
+                $((stringify!($name), $code, concat!($($doc),+)),)+
+            ];
+        };
+    }
+
+    close_codes! {
+        /// The client speaks another protocol version.
+        PROTOCOL_MISMATCH = 4001,
+        /// The first message was not `hello`, or `hello` came twice.
+        HELLO_REQUIRED = 4002,
+        /// No game with that code.
+        UNKNOWN_GAME = 4003,
+        /// The resume token matches no seat.
+        BAD_TOKEN = 4004,
+        /// Too many messages too fast.
+        RATE_LIMITED = 4008,
+        /// A frame over the size limit.
+        FRAME_TOO_LARGE = 4009,
+        /// The game has no free seat.
+        GAME_FULL = 4005,
+        /// The client could not keep up with the game's messages.
+        TOO_SLOW = 4010,
+        /// The same seat connected again elsewhere.
+        REPLACED = 4011,
+        /// The server is shutting down.
+        SHUTDOWN = 1001,
+    }
 }
 
 /// How a connection wants to take part.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "as", rename_all = "snake_case")]
 pub enum Join {
     /// A new player with a display name (a guest).
@@ -68,7 +84,7 @@ pub enum Join {
 }
 
 /// Who controls a seat in the lobby.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Controller {
     /// Nobody yet.
@@ -80,7 +96,7 @@ pub enum Controller {
 }
 
 /// Messages from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// The first message on a socket.
@@ -93,6 +109,7 @@ pub enum ClientMsg {
         join: Join,
         /// The last event `seq` this client saw (reconnects).
         #[serde(default)]
+        #[ts(optional = nullable)]
         last_seq: Option<u64>,
     },
     /// Lobby: take (or change to) a corporation seat.
@@ -123,6 +140,7 @@ pub enum ClientMsg {
     Command {
         /// Echoed in `ack`/`rejected`.
         #[serde(default)]
+        #[ts(optional = nullable)]
         client_ref: Option<u64>,
         /// The command.
         command: Command,
@@ -139,7 +157,7 @@ pub enum ClientMsg {
 }
 
 /// A seat as the lobby shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LobbySeat {
     /// Seat index.
     pub seat: u8,
@@ -158,7 +176,7 @@ pub struct LobbySeat {
 }
 
 /// How the Dark Legion is chosen at start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case", tag = "mode", content = "seat")]
 pub enum DarkLegionChoice {
     /// Drawn at random among the players (SET-2).
@@ -170,7 +188,7 @@ pub enum DarkLegionChoice {
 }
 
 /// Options fixed when a game is created.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct GameOptions {
     /// Mission id.
     pub mission: String,
@@ -192,7 +210,7 @@ fn one() -> u8 {
 }
 
 /// The lobby state.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LobbyView {
     /// Join code.
     pub code: String,
@@ -209,7 +227,7 @@ pub struct LobbyView {
 }
 
 /// One event with its sequence number.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SeqEvent {
     /// Game-wide sequence number, contiguous from 1.
     pub seq: u64,
@@ -218,7 +236,7 @@ pub struct SeqEvent {
 }
 
 /// Errors answered without closing the socket.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// Not JSON, or not a known message.
@@ -238,7 +256,7 @@ pub enum ErrorCode {
 }
 
 /// Messages from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// Answer to `hello`.

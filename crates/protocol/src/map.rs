@@ -4,9 +4,10 @@
 use citadel_rules::game::Game;
 use citadel_rules::geometry::{Edge, Square};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// One on-board square.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MapSquare {
     /// Square.
     pub at: Square,
@@ -17,7 +18,7 @@ pub struct MapSquare {
 }
 
 /// An entrance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MapEntrance {
     /// Id (`15N`).
     pub id: String,
@@ -28,7 +29,7 @@ pub struct MapEntrance {
 }
 
 /// Everything static about the board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MapData {
     /// Width in squares.
     pub width: i32,

@@ -14,6 +14,7 @@ use std::fmt;
 
 /// A die colour (ce.md DICE-1). Classic dice take the team's rank colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DieColor {
     /// p(hit) = 1/3 with the CE faces.

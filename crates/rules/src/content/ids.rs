@@ -15,6 +15,7 @@ pub enum Edition {
 
 /// A corporation, in the cyclic order of core AI-1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Corporation {
     /// Bauhaus.
@@ -59,6 +60,7 @@ impl fmt::Display for Corporation {
 
 /// A Doomtrooper's specialty (ce.md COR-3, SPC-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Specialty {
     /// Close combat specialist.
@@ -71,6 +73,7 @@ pub enum Specialty {
 
 /// The three attack types (core ATK-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum AttackType {
     /// Close combat: adjacent target.
@@ -83,6 +86,7 @@ pub enum AttackType {
 
 /// Dark Legion creature types, in the pool order of core AI-5.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CreatureKind {
     /// Undead Legionnaire.

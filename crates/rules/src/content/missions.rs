@@ -46,6 +46,7 @@ pub enum StartMode {
 
 /// A printed feature or token kind named by missions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TokenKind {
     /// Desk (a GRID `d` feature, not a token; walkable).

@@ -356,6 +356,7 @@ pub struct EventDef {
 
 /// Doomtrooper card kinds (ce.md DTC-CE-2 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DtCardKind {
     /// Re-roll up to 2 failed dice.
@@ -397,6 +398,7 @@ pub struct DtCardDef {
 
 /// Door card kinds (ce.md DOR).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DoorCardKind {
     /// No effect.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// One command from one seat.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
     // ---- setup (ce.md EQP-5) ----
@@ -131,6 +132,7 @@ pub enum Command {
 
 /// How a Doomtrooper card is played.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "as", rename_all = "snake_case")]
 pub enum CardPlay {
     /// Discard it for +1 action (DTC-CE-1).

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// One die as rolled: colour, face and hits (HID-3: every result is public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DieRoll {
     /// Colour.
     pub color: DieColor,
@@ -23,6 +24,7 @@ pub struct DieRoll {
 
 /// Where a figure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "at", rename_all = "snake_case")]
 pub enum Place {
     /// On the board.
@@ -46,6 +48,7 @@ pub enum Place {
 
 /// Why the mission ended and how (MSN-5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MissionResult {
     /// Primary goal met.
@@ -56,6 +59,7 @@ pub enum MissionResult {
 
 /// Something that happened, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A hidden event, as seen by someone who may not see it.

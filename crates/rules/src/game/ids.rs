@@ -5,6 +5,7 @@ use std::fmt;
 
 /// A player's place at the table (core CONV-7), 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
@@ -17,6 +18,7 @@ impl fmt::Display for Seat {
 /// Index of a figure in [`super::Game::figures`]. Stable for the whole game:
 /// every DL miniature of the pool and every Doomtrooper gets one at setup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct FigureId(pub u16);
 
@@ -29,6 +31,7 @@ impl FigureId {
 
 /// Who is looking: a seated player or a spectator (core HID).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Viewer {
     /// A player; sees their own secrets.
@@ -39,6 +42,7 @@ pub enum Viewer {
 
 /// Which side acts: a corporation team or the Dark Legion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     /// The team with this index in [`super::Game::teams`].

@@ -25,6 +25,7 @@ use std::collections::VecDeque;
 
 /// When a reaction may be played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Window {
     /// A DL attack on the owner's DT was rolled (Combat Aura; Dud Round

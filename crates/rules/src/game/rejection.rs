@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// The reason a command was rejected: flat and `Copy`, so a client can
 /// show it and a bot can learn from it. [`Rejection::message`] gives words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)]
 pub enum Rejection {

@@ -42,6 +42,7 @@ pub struct Rules {
 
 /// What a figure is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FigureKind {
     /// A Doomtrooper of a team.
@@ -60,6 +61,7 @@ pub enum FigureKind {
 
 /// A figure's progress in the current turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Activation {
     /// Not activated yet this turn.
@@ -229,6 +231,7 @@ pub struct DarkLegion {
 /// A token on a square (BRD-4). Mission features that are not tokens
 /// (desks) are not listed here.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Token {
     /// Square.
     pub square: Square,
@@ -238,6 +241,7 @@ pub struct Token {
 
 /// Token kinds the game tracks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "token", rename_all = "snake_case")]
 pub enum TokenState {
     /// A mission token.
@@ -299,6 +303,7 @@ pub struct TileState {
 
 /// Effects that last beyond one action (EVT-3).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Effects {
     /// #1 rest of round.
     pub no_close_combat: bool,
@@ -365,6 +370,7 @@ pub enum DlStep {
 
 /// A decision the game waits for (core CONV-8).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "decision", rename_all = "snake_case")]
 pub enum Decision {
     /// MOV-12: pick a white entrance for the team.

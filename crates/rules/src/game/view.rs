@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// One team as a viewer sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TeamView {
     /// Team index.
     pub team: u8,
@@ -43,6 +44,7 @@ pub struct TeamView {
 
 /// The Dark Legion as seen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DarkLegionView {
     /// The DL player's seat (`None` for the AI).
     pub seat: Option<Seat>,
@@ -56,6 +58,7 @@ pub struct DarkLegionView {
 
 /// One figure as seen (all figure state is public, HID-3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FigureView {
     /// Id.
     pub id: FigureId,
@@ -81,6 +84,7 @@ pub struct FigureView {
 
 /// A door group as seen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DoorView {
     /// Its edges.
     pub edges: Vec<Edge>,
@@ -90,6 +94,7 @@ pub struct DoorView {
 
 /// BRD-6 door states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DoorState {
     /// Acts as a wall.
@@ -102,6 +107,7 @@ pub enum DoorState {
 
 /// A tile as seen: face-down cards only as a count (FRC-3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TileView {
     /// Tile id.
     pub id: u32,
@@ -121,6 +127,7 @@ pub struct TileView {
 
 /// The phase as seen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum PhaseView {
     /// Equipment draft; `team` picks.
@@ -144,6 +151,7 @@ pub enum PhaseView {
 
 /// Everything one viewer may see of a game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GameView {
     /// Who this is for.
     pub viewer: Viewer,

@@ -11,6 +11,7 @@ use std::fmt;
 /// line `y` from `(x, y)` to `(x+1, y)`: the north side of square `(x, y)`.
 /// The same type serves local (tile) and global coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Edge {
     /// Vertical unit edge on line `x = x`, rows `y..y+1`.
     V {

@@ -9,6 +9,7 @@ use std::fmt;
 /// Squares order by `(y, x)`, the "lowest (y,x)" tie-break the rules use
 /// (core CONV-8, AI-4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Square {
     /// Column, growing east.
     pub x: i32,
