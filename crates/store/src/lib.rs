@@ -9,11 +9,15 @@
 //! portable between Postgres and SQLite.
 //!
 //! [`MemStore`] keeps everything in memory (tests, and a server run with
-//! `--database-url memory:`).
+//! `--database-url memory:`). [`SqlStore`] keeps it in Postgres or in an
+//! embedded SQLite file, with the schema in the repository's `migrations/`
+//! (see `docs/STORAGE.md`).
 
 mod memory;
+mod sql;
 
 pub use memory::MemStore;
+pub use sql::{SqlBackend, SqlStore};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
