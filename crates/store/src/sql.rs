@@ -560,16 +560,14 @@ impl Store for SqlStore {
     }
 
     async fn account_by_name(&self, name: &str) -> Result<Option<AccountRecord>, StoreError> {
-        sqlx::query(
-            "SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = $1",
-        )
-        .bind(name_key(name))
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(backend_err)?
-        .as_ref()
-        .map(account_from_row)
-        .transpose()
+        sqlx::query("SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = $1")
+            .bind(name_key(name))
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
     }
 
     async fn account(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {

@@ -127,7 +127,9 @@ async fn game_lobby_start_finish(s: &dyn Store) {
     let g = game("LIFE", 10);
     s.create_game(&g).await.unwrap();
 
-    s.update_lobby("LIFE", r#"{"seats":["ann"]}"#).await.unwrap();
+    s.update_lobby("LIFE", r#"{"seats":["ann"]}"#)
+        .await
+        .unwrap();
     let got = s.game("LIFE").await.unwrap().unwrap();
     assert_eq!(got.lobby, r#"{"seats":["ann"]}"#);
     assert_eq!(got.setup, None);
@@ -212,9 +214,7 @@ async fn commands_duplicate_index_conflict(s: &dyn Store) {
         s.append_commands(&[cmd("BBBB", 0), cmd("BBBB", 0)]).await
     ));
     // A valid one after the repeat.
-    assert!(is_conflict(
-        s.append_commands(&[dup, cmd("BBBB", 0)]).await
-    ));
+    assert!(is_conflict(s.append_commands(&[dup, cmd("BBBB", 0)]).await));
 
     // Nothing of the failed batches was written.
     assert_eq!(s.commands("BBBB").await.unwrap(), vec![]);
@@ -513,7 +513,9 @@ impl Db {
                 if std::env::var("CITADEL_REQUIRE_ALL").as_deref() == Ok("1") {
                     panic!("Postgres at {base} unreachable and CITADEL_REQUIRE_ALL=1: {e}");
                 }
-                eprintln!("SKIPPED: Postgres at {base} unreachable ({e}); set CITADEL_TEST_DATABASE_URL");
+                eprintln!(
+                    "SKIPPED: Postgres at {base} unreachable ({e}); set CITADEL_TEST_DATABASE_URL"
+                );
                 return None;
             }
         };
@@ -642,7 +644,10 @@ async fn reopen_keeps_data(db: &Db) {
         .append_commands(&[cmd("KEEP", 0), cmd("KEEP", 1)])
         .await
         .unwrap();
-    store.create_account(&account("id-ann", "Ann")).await.unwrap();
+    store
+        .create_account(&account("id-ann", "Ann"))
+        .await
+        .unwrap();
     store.link_player("KEEP", 0, "id-ann").await.unwrap();
     store
         .create_campaign(&campaign("camp-1", "CAMP", 1))
@@ -662,7 +667,10 @@ async fn reopen_keeps_data(db: &Db) {
         assert_eq!(g.seed, game("KEEP", 10).seed);
         assert_eq!(store.commands("KEEP").await.unwrap().len(), 2 + round);
         assert_eq!(codes(&store.unfinished_games().await.unwrap()), ["KEEP"]);
-        assert_eq!(codes(&store.games_of_account("id-ann").await.unwrap()), ["KEEP"]);
+        assert_eq!(
+            codes(&store.games_of_account("id-ann").await.unwrap()),
+            ["KEEP"]
+        );
         assert!(store.account_by_name("ANN").await.unwrap().is_some());
         assert_eq!(store.campaign_missions("camp-1").await.unwrap().len(), 1);
         // Numbering carries on from the stored commands.
@@ -681,7 +689,10 @@ async fn concurrent_appends(store: Arc<SqlStore>) {
     const GAMES: usize = 6;
     const COMMANDS: i64 = 30;
     for g in 0..GAMES {
-        store.create_game(&game(&format!("G{g}"), g as i64)).await.unwrap();
+        store
+            .create_game(&game(&format!("G{g}"), g as i64))
+            .await
+            .unwrap();
     }
     let tasks: Vec<_> = (0..GAMES)
         .map(|g| {
@@ -761,7 +772,11 @@ async fn sqlite_pragmas() {
             .unwrap();
         assert_eq!(mode, "wal");
         let pragma = |name: &'static str| format!("PRAGMA {name}");
-        for (name, want) in [("synchronous", 2i64), ("foreign_keys", 1), ("busy_timeout", 10_000)] {
+        for (name, want) in [
+            ("synchronous", 2i64),
+            ("foreign_keys", 1),
+            ("busy_timeout", 10_000),
+        ] {
             let got: i64 = sqlx::query(&pragma(name))
                 .fetch_one(&mut **conn)
                 .await
