@@ -129,8 +129,10 @@ impl SqlStore {
     ///
     /// - `postgres://user@host:port/db` (add `?options=-c%20search_path%3Dx`
     ///   to use schema `x`);
-    /// - `sqlite://path/to/file.db`: the file is created if missing (as
-    ///   with `?mode=rwc`, which is added unless a `mode` is given);
+    /// - `sqlite://path/to/file.db` (relative to the working directory;
+    ///   `sqlite:///abs/path.db` for an absolute path): the file and its
+    ///   directory are created if missing (`?mode=rwc` is added unless a
+    ///   `mode` is given);
     /// - `sqlite::memory:`: a private in-memory database (one connection,
     ///   gone when the store is dropped).
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
@@ -145,6 +147,9 @@ impl SqlStore {
             )));
         };
         let in_memory = backend == SqlBackend::Sqlite && is_memory(&url);
+        if backend == SqlBackend::Sqlite && !in_memory {
+            create_parent_dir(&url)?;
+        }
         let options = match backend {
             SqlBackend::Postgres => AnyPoolOptions::new().max_connections(POSTGRES_MAX_CONNECTIONS),
             // Every connection to `sqlite::memory:` opens a database of its
@@ -254,6 +259,25 @@ fn sqlite_url(url: &str) -> String {
         format!("{url}&mode=rwc")
     } else {
         format!("{url}?mode=rwc")
+    }
+}
+
+/// Create the directory of a SQLite file if missing, so that a default
+/// like `sqlite://data/citadel.db` works on a fresh machine.
+fn create_parent_dir(url: &str) -> Result<(), StoreError> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = rest.split('?').next().unwrap_or(rest);
+    if path.contains('%') {
+        // Percent-encoded: leave the decoding (and any error) to sqlx.
+        return Ok(());
+    }
+    match std::path::Path::new(path).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Backend(format!("creating {}: {e}", dir.display()))),
+        _ => Ok(()),
     }
 }
 

@@ -801,6 +801,22 @@ async fn sqlite_in_memory() {
     assert_eq!(other.game("AAAA").await.unwrap(), None, "private");
 }
 
+/// A file in a directory that does not exist yet, with a relative URL
+/// form and no `mode`: both are created.
+#[tokio::test]
+async fn sqlite_creates_file_and_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a").join("b").join("citadel.db");
+    let url = format!("sqlite:{}", file.display());
+    let store = SqlStore::connect(&url).await.unwrap();
+    store.create_game(&game("FILE", 1)).await.unwrap();
+    store.close().await;
+    assert!(file.exists());
+    let store = SqlStore::connect(&url).await.unwrap();
+    assert!(store.game("FILE").await.unwrap().is_some());
+    store.close().await;
+}
+
 #[tokio::test]
 async fn bad_url_is_backend_error() {
     assert!(matches!(
