@@ -22,6 +22,17 @@ pub use sql::{SqlBackend, SqlStore};
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
+/// Open the store a `--database-url` names: `memory:` for a [`MemStore`],
+/// `sqlite:...` or `postgres://...` for a [`SqlStore`] (connected, schema
+/// up to date).
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    if url == "memory:" {
+        Ok(std::sync::Arc::new(MemStore::new()))
+    } else {
+        Ok(std::sync::Arc::new(SqlStore::connect(url).await?))
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub type Millis = i64;
 

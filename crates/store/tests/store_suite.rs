@@ -817,6 +817,20 @@ async fn sqlite_creates_file_and_directory() {
     store.close().await;
 }
 
+/// `open` picks the store from the URL.
+#[tokio::test]
+async fn open_by_url() {
+    let mem = citadel_store::open("memory:").await.unwrap();
+    assert!(format!("{mem:?}").starts_with("MemStore"));
+    commands_batch_across_games(mem.as_ref()).await;
+    let db = Db::sqlite();
+    let sql = citadel_store::open(&db.url()).await.unwrap();
+    assert!(format!("{sql:?}").starts_with("SqlStore"));
+    commands_batch_across_games(sql.as_ref()).await;
+    drop(sql);
+    db.cleanup().await;
+}
+
 #[tokio::test]
 async fn bad_url_is_backend_error() {
     assert!(matches!(
