@@ -142,8 +142,10 @@ impl SqlStore {
         } else if url.starts_with("sqlite:") {
             (SqlBackend::Sqlite, sqlite_url(url))
         } else {
+            // Only the scheme: the rest may hold a password.
+            let scheme = url.split(':').next().unwrap_or_default();
             return Err(StoreError::Backend(format!(
-                "unsupported database url (want postgres:// or sqlite:): {url}"
+                "unsupported database url scheme {scheme:?} (want postgres:// or sqlite:)"
             )));
         };
         let in_memory = backend == SqlBackend::Sqlite && is_memory(&url);
