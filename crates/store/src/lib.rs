@@ -9,14 +9,29 @@
 //! portable between Postgres and SQLite.
 //!
 //! [`MemStore`] keeps everything in memory (tests, and a server run with
-//! `--database-url memory:`).
+//! `--database-url memory:`). [`SqlStore`] keeps it in Postgres or in an
+//! embedded SQLite file, with the schema in the repository's `migrations/`
+//! (see `docs/STORAGE.md`).
 
 mod memory;
+mod sql;
 
 pub use memory::MemStore;
+pub use sql::{SqlBackend, SqlStore};
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
+
+/// Open the store a `--database-url` names: `memory:` for a [`MemStore`],
+/// `sqlite:...` or `postgres://...` for a [`SqlStore`] (connected, schema
+/// up to date).
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    if url == "memory:" {
+        Ok(std::sync::Arc::new(MemStore::new()))
+    } else {
+        Ok(std::sync::Arc::new(SqlStore::connect(url).await?))
+    }
+}
 
 /// Milliseconds since the Unix epoch.
 pub type Millis = i64;

@@ -1,0 +1,788 @@
+//! The SQL store: one implementation for Postgres and embedded SQLite.
+//!
+//! It goes through [`sqlx::Any`], so every query is written once. The two
+//! schemas (`migrations/postgres`, `migrations/sqlite` at the repository
+//! root) have the same tables and columns; only the column types differ.
+//! The queries keep to what both databases accept: `$N` placeholders
+//! (sqlx's SQLite driver binds `$N` by number), `INSERT ... SELECT ...
+//! WHERE`, `ON CONFLICT ... DO NOTHING/UPDATE`, and only the value types
+//! `Any` carries (TEXT and 64-bit integers).
+//!
+//! Durability: every method commits before it returns. SQLite runs in WAL
+//! mode with `synchronous = FULL`, so a commit is on disk (the WAL is
+//! fsynced) when `append_commands` returns; Postgres commits are durable
+//! with its default `synchronous_commit = on`.
+
+use crate::{
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, Millis,
+    SessionRecord, Store, StoreError,
+};
+use async_trait::async_trait;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::error::{BoxDynError, ErrorKind};
+use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// Which database a [`SqlStore`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SqlBackend {
+    /// PostgreSQL (`postgres://...`).
+    Postgres,
+    /// SQLite (`sqlite://path`, `sqlite::memory:`).
+    Sqlite,
+}
+
+/// How long a SQLite connection waits for another writer's lock before
+/// giving up with "database is locked".
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 10_000;
+
+/// Connections in a pool for a SQLite file. SQLite has one writer at a
+/// time anyway (they queue on the busy timeout); the others serve reads,
+/// which WAL lets run beside the writer.
+const SQLITE_MAX_CONNECTIONS: u32 = 4;
+
+/// Connections in a pool for Postgres.
+const POSTGRES_MAX_CONNECTIONS: u32 = 10;
+
+/// The migrations of each backend, embedded in the binary. The version is
+/// the file's number; the description its name.
+const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games",
+        include_str!("../../../migrations/postgres/0001_games.sql"),
+    ),
+    (
+        2,
+        "accounts",
+        include_str!("../../../migrations/postgres/0002_accounts.sql"),
+    ),
+    (
+        3,
+        "campaigns",
+        include_str!("../../../migrations/postgres/0003_campaigns.sql"),
+    ),
+];
+
+const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "games",
+        include_str!("../../../migrations/sqlite/0001_games.sql"),
+    ),
+    (
+        2,
+        "accounts",
+        include_str!("../../../migrations/sqlite/0002_accounts.sql"),
+    ),
+    (
+        3,
+        "campaigns",
+        include_str!("../../../migrations/sqlite/0003_campaigns.sql"),
+    ),
+];
+
+/// The embedded migrations as a source for sqlx's [`Migrator`], which
+/// records them in `_sqlx_migrations` (version and checksum) and applies
+/// each one once, in its own transaction.
+#[derive(Debug)]
+struct Embedded(&'static [(i64, &'static str, &'static str)]);
+
+impl MigrationSource<'static> for Embedded {
+    fn resolve(
+        self,
+    ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
+        let migrations = self
+            .0
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect();
+        Box::pin(async move { Ok(migrations) })
+    }
+}
+
+const GAME_COLUMNS: &str =
+    "code, options, seed, created_at, lobby, setup, started_at, finished_at, result, campaign";
+const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
+
+/// Postgres or SQLite behind the [`Store`] trait.
+#[derive(Clone, Debug)]
+pub struct SqlStore {
+    pool: AnyPool,
+    backend: SqlBackend,
+}
+
+impl SqlStore {
+    /// Connect and bring the schema up to date.
+    ///
+    /// - `postgres://user@host:port/db` (add `?options=-c%20search_path%3Dx`
+    ///   to use schema `x`);
+    /// - `sqlite://path/to/file.db` (relative to the working directory;
+    ///   `sqlite:///abs/path.db` for an absolute path): the file and its
+    ///   directory are created if missing (`?mode=rwc` is added unless a
+    ///   `mode` is given);
+    /// - `sqlite::memory:`: a private in-memory database (one connection,
+    ///   gone when the store is dropped).
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let (backend, url) = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            (SqlBackend::Postgres, url.to_string())
+        } else if url.starts_with("sqlite:") {
+            (SqlBackend::Sqlite, sqlite_url(url))
+        } else {
+            // Only the scheme: the rest may hold a password.
+            let scheme = url.split(':').next().unwrap_or_default();
+            return Err(StoreError::Backend(format!(
+                "unsupported database url scheme {scheme:?} (want postgres:// or sqlite:)"
+            )));
+        };
+        let in_memory = backend == SqlBackend::Sqlite && is_memory(&url);
+        if backend == SqlBackend::Sqlite && !in_memory {
+            create_parent_dir(&url)?;
+        }
+        let options = match backend {
+            SqlBackend::Postgres => AnyPoolOptions::new().max_connections(POSTGRES_MAX_CONNECTIONS),
+            // Every connection to `sqlite::memory:` opens a database of its
+            // own, so an in-memory store keeps exactly one, forever.
+            SqlBackend::Sqlite if in_memory => AnyPoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None),
+            SqlBackend::Sqlite => AnyPoolOptions::new().max_connections(SQLITE_MAX_CONNECTIONS),
+        };
+        let pool = options
+            .acquire_timeout(Duration::from_secs(30))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == SqlBackend::Sqlite {
+                        // Wait for a competing writer instead of failing.
+                        conn.execute(
+                            format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}").as_str(),
+                        )
+                        .await?;
+                        // SQLite leaves foreign keys off unless asked, per
+                        // connection.
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        // Readers do not block the writer nor it them; a
+                        // commit appends to the log instead of rewriting
+                        // pages. (An in-memory database stays "memory".)
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        // FULL: the WAL is fsynced at every commit, so a
+                        // command acknowledged is a command kept through a
+                        // power loss (NORMAL could lose the last commits).
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .map_err(backend_err)?;
+        let store = Self { pool, backend };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Apply the migrations not applied yet (all of them on a new
+    /// database, none on a current one).
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let source = match self.backend {
+            SqlBackend::Postgres => Embedded(POSTGRES_MIGRATIONS),
+            SqlBackend::Sqlite => Embedded(SQLITE_MIGRATIONS),
+        };
+        let migrator = Migrator::new(source)
+            .await
+            .map_err(|e| StoreError::Backend(format!("migrations: {e}")))?;
+        migrator
+            .run(&self.pool)
+            .await
+            .map_err(|e| StoreError::Backend(format!("migrations: {e}")))
+    }
+
+    /// The database this store talks to.
+    pub fn backend(&self) -> SqlBackend {
+        self.backend
+    }
+
+    /// The connection pool (health checks, maintenance, tests).
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Close every connection (waits for those in use). The store is
+    /// unusable afterwards.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// A transaction that is going to write. SQLite takes the write lock at
+    /// once (`BEGIN IMMEDIATE`, waiting on the busy timeout): a deferred
+    /// transaction that reads and then writes can fail with "database is
+    /// locked" without waiting if another writer committed in between.
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        match self.backend {
+            SqlBackend::Postgres => self.pool.begin().await,
+            SqlBackend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+        }
+        .map_err(backend_err)
+    }
+
+    async fn game_exists<'e, E>(executor: E, code: &str) -> Result<bool, StoreError>
+    where
+        E: Executor<'e, Database = sqlx::Any>,
+    {
+        let row = sqlx::query("SELECT 1 FROM games WHERE code = $1")
+            .bind(code)
+            .fetch_optional(executor)
+            .await
+            .map_err(backend_err)?;
+        Ok(row.is_some())
+    }
+}
+
+/// Add `mode=rwc` (create if missing) to a SQLite file URL without a mode.
+fn sqlite_url(url: &str) -> String {
+    if is_memory(url) || url.contains("mode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    }
+}
+
+/// Create the directory of a SQLite file if missing, so that a default
+/// like `sqlite://data/citadel.db` works on a fresh machine.
+fn create_parent_dir(url: &str) -> Result<(), StoreError> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = rest.split('?').next().unwrap_or(rest);
+    if path.contains('%') {
+        // Percent-encoded: leave the decoding (and any error) to sqlx.
+        return Ok(());
+    }
+    match std::path::Path::new(path).parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Backend(format!("creating {}: {e}", dir.display()))),
+        _ => Ok(()),
+    }
+}
+
+fn is_memory(url: &str) -> bool {
+    url.contains(":memory:") || url.contains("mode=memory")
+}
+
+/// Any database failure, as a backend error with its message.
+fn backend_err(e: sqlx::Error) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+/// A failed write: a unique key taken is a conflict, a missing referenced
+/// row is not-found, anything else a backend error.
+fn write_err(e: sqlx::Error, conflict: impl FnOnce() -> String, missing: &str) -> StoreError {
+    if let sqlx::Error::Database(db) = &e {
+        match db.kind() {
+            ErrorKind::UniqueViolation => return StoreError::Conflict(conflict()),
+            ErrorKind::ForeignKeyViolation => return StoreError::NotFound(missing.to_string()),
+            _ => {}
+        }
+    }
+    backend_err(e)
+}
+
+fn get<'r, T>(row: &'r AnyRow, column: &str) -> Result<T, StoreError>
+where
+    T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    row.try_get(column)
+        .map_err(|e| StoreError::Backend(format!("column {column}: {e}")))
+}
+
+/// The seed is a u64; the databases have signed 64-bit integers. Store the
+/// same 64 bits.
+fn seed_to_db(seed: u64) -> i64 {
+    i64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+fn seed_from_db(seed: i64) -> u64 {
+    u64::from_ne_bytes(seed.to_ne_bytes())
+}
+
+fn seat_from_db(seat: i64) -> Result<u8, StoreError> {
+    u8::try_from(seat).map_err(|_| StoreError::Backend(format!("seat out of range: {seat}")))
+}
+
+fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
+    Ok(GameRecord {
+        code: get(row, "code")?,
+        options: get(row, "options")?,
+        seed: seed_from_db(get(row, "seed")?),
+        created_at: get(row, "created_at")?,
+        lobby: get(row, "lobby")?,
+        setup: get(row, "setup")?,
+        started_at: get(row, "started_at")?,
+        finished_at: get(row, "finished_at")?,
+        result: get(row, "result")?,
+        campaign: get(row, "campaign")?,
+    })
+}
+
+fn command_from_row(row: &AnyRow) -> Result<CommandRecord, StoreError> {
+    Ok(CommandRecord {
+        code: get(row, "code")?,
+        index: get(row, "idx")?,
+        seat: seat_from_db(get(row, "seat")?)?,
+        command: get(row, "command")?,
+        at: get(row, "at")?,
+    })
+}
+
+fn account_from_row(row: &AnyRow) -> Result<AccountRecord, StoreError> {
+    Ok(AccountRecord {
+        id: get(row, "id")?,
+        name: get(row, "name")?,
+        password_hash: get(row, "password_hash")?,
+        created_at: get(row, "created_at")?,
+    })
+}
+
+fn session_from_row(row: &AnyRow) -> Result<SessionRecord, StoreError> {
+    Ok(SessionRecord {
+        token_hash: get(row, "token_hash")?,
+        account_id: get(row, "account_id")?,
+        created_at: get(row, "created_at")?,
+        expires_at: get(row, "expires_at")?,
+    })
+}
+
+fn campaign_from_row(row: &AnyRow) -> Result<CampaignRecord, StoreError> {
+    Ok(CampaignRecord {
+        id: get(row, "id")?,
+        code: get(row, "code")?,
+        name: get(row, "name")?,
+        state: get(row, "state")?,
+        created_at: get(row, "created_at")?,
+        finished_at: get(row, "finished_at")?,
+    })
+}
+
+fn mission_from_row(row: &AnyRow) -> Result<CampaignMission, StoreError> {
+    Ok(CampaignMission {
+        campaign: get(row, "campaign_id")?,
+        index: get(row, "idx")?,
+        game: get(row, "game")?,
+        summary: get(row, "summary")?,
+        at: get(row, "at")?,
+    })
+}
+
+fn rows<T>(
+    rows: Vec<AnyRow>,
+    f: impl Fn(&AnyRow) -> Result<T, StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    rows.iter().map(f).collect()
+}
+
+/// The account-name key: Unicode lower case, computed here rather than by
+/// SQL `lower()` (ASCII-only in SQLite) so both databases agree.
+fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+        ))
+        .bind(&g.code)
+        .bind(&g.options)
+        .bind(seed_to_db(g.seed))
+        .bind(g.created_at)
+        .bind(&g.lobby)
+        .bind(&g.setup)
+        .bind(g.started_at)
+        .bind(g.finished_at)
+        .bind(&g.result)
+        .bind(&g.campaign)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || format!("game {}", g.code), &g.code))?;
+        Ok(())
+    }
+
+    async fn update_lobby(&self, code: &str, lobby: &str) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET lobby = $2 WHERE code = $1")
+            .bind(code)
+            .bind(lobby)
+            .execute(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn start_game(
+        &self,
+        code: &str,
+        setup: &str,
+        lobby: &str,
+        at: Millis,
+    ) -> Result<(), StoreError> {
+        let done =
+            sqlx::query("UPDATE games SET setup = $2, lobby = $3, started_at = $4 WHERE code = $1")
+                .bind(code)
+                .bind(setup)
+                .bind(lobby)
+                .bind(at)
+                .execute(&self.pool)
+                .await
+                .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn append_commands(&self, commands: &[CommandRecord]) -> Result<(), StoreError> {
+        if commands.is_empty() {
+            return Ok(());
+        }
+        // One transaction for the batch: any error returns before the
+        // commit, and dropping the transaction rolls everything back.
+        let mut tx = self.begin_write().await?;
+        for c in commands {
+            // Insert only if the number is the next one of its game (so a
+            // gap writes nothing); the primary key rejects a repeat,
+            // including one racing from another connection.
+            let done = sqlx::query(
+                "INSERT INTO commands (code, idx, seat, command, at) \
+                 SELECT $1, $2, $3, $4, $5 \
+                 WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM commands WHERE code = $1) = $2",
+            )
+            .bind(&c.code)
+            .bind(c.index)
+            .bind(i64::from(c.seat))
+            .bind(&c.command)
+            .bind(c.at)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| write_err(e, || format!("command {} of {}", c.index, c.code), &c.code))?;
+            if done.rows_affected() == 0 {
+                return Err(if Self::game_exists(&mut *tx, &c.code).await? {
+                    StoreError::Conflict(format!("command {} of {}", c.index, c.code))
+                } else {
+                    StoreError::NotFound(c.code.clone())
+                });
+            }
+        }
+        tx.commit().await.map_err(backend_err)
+    }
+
+    async fn finish_game(&self, code: &str, result: &str, at: Millis) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET result = $2, finished_at = $3 WHERE code = $1")
+            .bind(code)
+            .bind(result)
+            .bind(at)
+            .execute(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn game(&self, code: &str) -> Result<Option<GameRecord>, StoreError> {
+        sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE code = $1"))
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+            .as_ref()
+            .map(game_from_row)
+            .transpose()
+    }
+
+    async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError> {
+        let found = sqlx::query(
+            "SELECT code, idx, seat, command, at FROM commands WHERE code = $1 ORDER BY idx",
+        )
+        .bind(code)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, command_from_row)
+    }
+
+    async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE finished_at IS NULL ORDER BY created_at, code"
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, game_from_row)
+    }
+
+    async fn link_player(&self, code: &str, seat: u8, account_id: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO game_players (account_id, code, seat) VALUES ($1, $2, $3) \
+             ON CONFLICT (account_id, code, seat) DO NOTHING",
+        )
+        .bind(account_id)
+        .bind(code)
+        .bind(i64::from(seat))
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || format!("player {account_id} of {code}"), code))?;
+        Ok(())
+    }
+
+    async fn games_of_account(&self, account_id: &str) -> Result<Vec<GameRecord>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE code IN (SELECT code FROM game_players WHERE account_id = $1) \
+             ORDER BY created_at DESC, code"
+        ))
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, game_from_row)
+    }
+
+    async fn create_account(&self, a: &AccountRecord) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO accounts (id, name, name_key, password_hash, created_at) \
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&a.id)
+        .bind(&a.name)
+        .bind(name_key(&a.name))
+        .bind(&a.password_hash)
+        .bind(a.created_at)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || format!("account {}", a.name), &a.id))?;
+        Ok(())
+    }
+
+    async fn account_by_name(&self, name: &str) -> Result<Option<AccountRecord>, StoreError> {
+        sqlx::query("SELECT id, name, password_hash, created_at FROM accounts WHERE name_key = $1")
+            .bind(name_key(name))
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
+    }
+
+    async fn account(&self, id: &str) -> Result<Option<AccountRecord>, StoreError> {
+        sqlx::query("SELECT id, name, password_hash, created_at FROM accounts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+            .as_ref()
+            .map(account_from_row)
+            .transpose()
+    }
+
+    async fn create_session(&self, s: &SessionRecord) -> Result<(), StoreError> {
+        // Like the reference store, a session with the same token hash is
+        // replaced.
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, account_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (token_hash) DO UPDATE SET account_id = excluded.account_id, \
+             created_at = excluded.created_at, expires_at = excluded.expires_at",
+        )
+        .bind(&s.token_hash)
+        .bind(&s.account_id)
+        .bind(s.created_at)
+        .bind(s.expires_at)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || "session".to_string(), &s.account_id))?;
+        Ok(())
+    }
+
+    async fn session(&self, token_hash: &str) -> Result<Option<SessionRecord>, StoreError> {
+        sqlx::query(
+            "SELECT token_hash, account_id, created_at, expires_at FROM sessions \
+             WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(backend_err)?
+        .as_ref()
+        .map(session_from_row)
+        .transpose()
+    }
+
+    async fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn create_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO campaigns ({CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+        ))
+        .bind(&c.id)
+        .bind(&c.code)
+        .bind(&c.name)
+        .bind(&c.state)
+        .bind(c.created_at)
+        .bind(c.finished_at)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || format!("campaign {}", c.code), &c.id))?;
+        Ok(())
+    }
+
+    async fn update_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE campaigns SET state = $2, finished_at = $3, name = $4 WHERE id = $1",
+        )
+        .bind(&c.id)
+        .bind(&c.state)
+        .bind(c.finished_at)
+        .bind(&c.name)
+        .execute(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(c.id.clone()));
+        }
+        Ok(())
+    }
+
+    async fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(backend_err)?
+        .as_ref()
+        .map(campaign_from_row)
+        .transpose()
+    }
+
+    async fn campaign_by_code(&self, code: &str) -> Result<Option<CampaignRecord>, StoreError> {
+        sqlx::query(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE code = $1"
+        ))
+        .bind(code)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(backend_err)?
+        .as_ref()
+        .map(campaign_from_row)
+        .transpose()
+    }
+
+    async fn link_campaign_member(
+        &self,
+        campaign: &str,
+        account_id: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO campaign_members (campaign_id, account_id) VALUES ($1, $2) \
+             ON CONFLICT (account_id, campaign_id) DO NOTHING",
+        )
+        .bind(campaign)
+        .bind(account_id)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, || format!("member {account_id} of {campaign}"), campaign))?;
+        Ok(())
+    }
+
+    async fn campaigns_of_account(
+        &self,
+        account_id: &str,
+    ) -> Result<Vec<CampaignRecord>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {CAMPAIGN_COLUMNS} FROM campaigns \
+             WHERE id IN (SELECT campaign_id FROM campaign_members WHERE account_id = $1) \
+             ORDER BY created_at DESC, id"
+        ))
+        .bind(account_id)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, campaign_from_row)
+    }
+
+    async fn add_campaign_mission(&self, m: &CampaignMission) -> Result<(), StoreError> {
+        let conflict = || format!("mission {} of {}", m.index, m.campaign);
+        // As with commands: inserted only if it is the next number.
+        let done = sqlx::query(
+            "INSERT INTO campaign_missions (campaign_id, idx, game, summary, at) \
+             SELECT $1, $2, $3, $4, $5 \
+             WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM campaign_missions \
+                    WHERE campaign_id = $1) = $2",
+        )
+        .bind(&m.campaign)
+        .bind(m.index)
+        .bind(&m.game)
+        .bind(&m.summary)
+        .bind(m.at)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| write_err(e, conflict, &m.campaign))?;
+        if done.rows_affected() == 0 {
+            let exists = sqlx::query("SELECT 1 FROM campaigns WHERE id = $1")
+                .bind(&m.campaign)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(backend_err)?
+                .is_some();
+            return Err(if exists {
+                StoreError::Conflict(conflict())
+            } else {
+                StoreError::NotFound(m.campaign.clone())
+            });
+        }
+        Ok(())
+    }
+
+    async fn campaign_missions(&self, campaign: &str) -> Result<Vec<CampaignMission>, StoreError> {
+        let found = sqlx::query(
+            "SELECT campaign_id, idx, game, summary, at FROM campaign_missions \
+             WHERE campaign_id = $1 ORDER BY idx",
+        )
+        .bind(campaign)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, mission_from_row)
+    }
+}
