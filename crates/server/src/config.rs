@@ -54,7 +54,11 @@ pub struct Config {
     pub max_connections: usize,
     /// Where games, accounts and campaigns are kept: `sqlite://FILE`,
     /// `postgres://...`, or `memory:` (nothing survives a restart).
-    #[arg(long, env = "CITADEL_DATABASE_URL", default_value = "memory:")]
+    #[arg(
+        long,
+        env = "CITADEL_DATABASE_URL",
+        default_value = "sqlite://citadel.sqlite"
+    )]
     pub database_url: String,
     /// Messages queued for one connection before it counts as too slow.
     #[arg(long, env = "CITADEL_SEND_QUEUE", default_value_t = 256)]

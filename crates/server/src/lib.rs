@@ -42,10 +42,9 @@ pub struct AppState {
 /// # Errors
 /// An unknown scheme, or a database that cannot be opened.
 pub async fn open_store(url: &str) -> anyhow::Result<Arc<dyn citadel_store::Store>> {
-    if url == "memory:" {
-        return Ok(Arc::new(citadel_store::MemStore::new()));
-    }
-    anyhow::bail!("unsupported database URL {url:?} (expected memory:)")
+    citadel_store::open(url)
+        .await
+        .with_context(|| format!("cannot open the database {url}"))
 }
 
 /// A running server.

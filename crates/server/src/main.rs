@@ -17,12 +17,35 @@ async fn main() -> Result<()> {
             .with_env_filter(filter)
             .init(),
     }
+    let database = describe_database(&config.database_url);
     let server = Server::start(config).await?;
     println!("Citadel is running at http://{}/", server.addr());
+    println!("Games are kept in {database}");
     shutdown_signal().await;
     tracing::info!("shutting down");
     server.shutdown().await;
     Ok(())
+}
+
+/// Where the data lives, for the start-up line: a SQLite file's full path,
+/// or the URL without its password.
+fn describe_database(url: &str) -> String {
+    if let Some(path) = url.strip_prefix("sqlite://") {
+        let file = path.split('?').next().unwrap_or(path);
+        return std::path::absolute(file)
+            .map(|p| format!("the SQLite file {}", p.display()))
+            .unwrap_or_else(|_| file.to_string());
+    }
+    if url == "memory:" {
+        return "memory only (nothing survives a restart)".into();
+    }
+    match url.split_once('@') {
+        Some((scheme_user, host)) => {
+            let scheme = scheme_user.split("://").next().unwrap_or("db");
+            format!("{scheme}://…@{host}")
+        }
+        None => url.to_string(),
+    }
 }
 
 /// Ctrl-C or SIGTERM.
