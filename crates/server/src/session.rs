@@ -153,6 +153,16 @@ struct SeatSlot {
     bot_playing: bool,
 }
 
+/// The fields of [`Input::Hello`], handled together.
+#[derive(Debug)]
+struct Hello {
+    conn: ConnId,
+    join: Join,
+    last_seq: Option<u64>,
+    fresh_token: String,
+    account: Option<String>,
+}
+
 /// The stored form of a lobby.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct LobbyDoc {
@@ -341,7 +351,16 @@ impl Session {
                 last_seq,
                 fresh_token,
                 account,
-            } => self.on_hello(conn, join, last_seq, fresh_token, account, now, &mut out),
+            } => {
+                let hello = Hello {
+                    conn,
+                    join,
+                    last_seq,
+                    fresh_token,
+                    account,
+                };
+                self.on_hello(hello, &mut out)
+            }
             Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
             Input::Closed { conn } => self.on_closed(conn, now, &mut out),
             Input::Tick => self.on_tick(now, &mut out),
@@ -419,17 +438,14 @@ impl Session {
         }
     }
 
-    fn on_hello(
-        &mut self,
-        conn: ConnId,
-        join: Join,
-        last_seq: Option<u64>,
-        fresh_token: String,
-        account: Option<String>,
-        now: Millis,
-        out: &mut Vec<Output>,
-    ) {
-        let _ = now;
+    fn on_hello(&mut self, hello: Hello, out: &mut Vec<Output>) {
+        let Hello {
+            conn,
+            join,
+            last_seq,
+            fresh_token,
+            account,
+        } = hello;
         match join {
             Join::Player { name } => {
                 let free = self
