@@ -1682,7 +1682,9 @@ export type ServerMsg =
      */
     client_ref: number | null,
     /**
-     * The first event it caused.
+     * The last event seq once it was applied: when you have seen
+     * `seq`, you have every event it caused (a command that caused
+     * none is acked with the seq you already have).
      */
     seq: number,
   }

@@ -293,11 +293,13 @@ pub enum ServerMsg {
         /// What you may send now.
         legal: Vec<Command>,
     },
-    /// Your command was accepted as event sequence `seq`..
+    /// Your command was accepted.
     Ack {
         /// Your reference.
         client_ref: Option<u64>,
-        /// The first event it caused.
+        /// The last event seq once it was applied: when you have seen
+        /// `seq`, you have every event it caused (a command that caused
+        /// none is acked with the seq you already have).
         seq: u64,
     },
     /// Your command was refused; the game did not change.

@@ -776,13 +776,15 @@ impl Session {
                 }
                 match play.game.apply(Seat(seat), command.clone(), &mut play.dice) {
                     Ok(events) => {
-                        let first = play.log.len() as u64 + 1;
+                        // Once the client has seen `last`, it has every
+                        // event the command caused (none: the seq it has).
+                        let last = (play.log.len() + events.len()) as u64;
                         Self::send(
                             out,
                             conn,
                             ServerMsg::Ack {
                                 client_ref,
-                                seq: first,
+                                seq: last,
                             },
                         );
                         let index = play.commands;

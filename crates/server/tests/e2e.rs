@@ -292,7 +292,7 @@ impl Client {
     }
 
     /// Send one command and wait for its ack and its events; panics on a
-    /// rejection. Returns the first seq it caused.
+    /// rejection. Returns the ack's seq: the last event it caused.
     async fn play(&mut self, client_ref: u64, command: Command) -> u64 {
         self.command(client_ref, command.clone()).await;
         let answer = self
@@ -807,7 +807,7 @@ async fn a_player_who_drops_mid_turn_resumes_with_exactly_the_missed_events_and_
             // The turn goes on from the resumed socket.
             let c = policy.choose(&back.legal);
             let seq = back.play(r, c).await;
-            assert_eq!(seq, now + 1);
+            assert!(seq > now, "the resumed command caused no new events: {seq} <= {now}");
             t.players[i] = back;
             t.sync().await;
             server.shutdown().await;

@@ -251,7 +251,9 @@ fn an_accepted_command_is_acked_and_broadcast_with_contiguous_seqs() {
         0,
     );
     let mine = sent(&out, conn);
-    assert!(matches!(mine[0], ServerMsg::Ack { client_ref: Some(3), seq } if seq == before + 1));
+    let after = s.event_count();
+    assert!(after > before);
+    assert!(matches!(mine[0], ServerMsg::Ack { client_ref: Some(3), seq } if seq == after));
     for c in [1, 2, 9] {
         let seqs: Vec<u64> = sent(&out, c)
             .iter()
@@ -504,4 +506,23 @@ fn chat_reaches_everyone_trimmed_and_bounded() {
             other => panic!("conn {c}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn a_command_without_events_is_acked_with_the_seq_the_client_has() {
+    let (mut s, _) = started_game();
+    let before = s.event_count();
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::Command {
+            client_ref: Some(4),
+            command: Command::SetAllowPass { allow: false },
+        },
+        0,
+    );
+    assert_eq!(s.event_count(), before);
+    assert!(
+        matches!(sent(&out, 1)[0], ServerMsg::Ack { client_ref: Some(4), seq } if seq == before)
+    );
 }
