@@ -807,7 +807,10 @@ async fn a_player_who_drops_mid_turn_resumes_with_exactly_the_missed_events_and_
             // The turn goes on from the resumed socket.
             let c = policy.choose(&back.legal);
             let seq = back.play(r, c).await;
-            assert!(seq > now, "the resumed command caused no new events: {seq} <= {now}");
+            assert!(
+                seq > now,
+                "the resumed command caused no new events: {seq} <= {now}"
+            );
             t.players[i] = back;
             t.sync().await;
             server.shutdown().await;

@@ -370,13 +370,7 @@ impl Game {
         if self.effects.no_cards.contains(&team) {
             return Err(Rejection::CardsForbidden);
         }
-        let f = self
-            .figures
-            .get(figure.index())
-            .ok_or(Rejection::NoSuchFigure)?;
-        if f.team() != Some(team) {
-            return Err(Rejection::NotYourFigure);
-        }
+        let f = self.own_figure(team, figure)?;
         if !f.in_play() {
             return Err(Rejection::FigureNotOnBoard);
         }

@@ -161,6 +161,22 @@ impl Game {
         }
     }
 
+    /// A DT of `team`, or why not.
+    pub(crate) fn own_figure(
+        &self,
+        team: u8,
+        figure: FigureId,
+    ) -> Result<&super::state::Figure, Rejection> {
+        let f = self
+            .figures
+            .get(figure.index())
+            .ok_or(Rejection::NoSuchFigure)?;
+        if f.team() != Some(team) {
+            return Err(Rejection::NotYourFigure);
+        }
+        Ok(f)
+    }
+
     /// EQP-2..4: may `team` take `item` for `figure`?
     pub(crate) fn check_pick(
         &self,
@@ -169,13 +185,7 @@ impl Game {
         figure: FigureId,
     ) -> Result<(), Rejection> {
         let t = &self.teams[usize::from(team)];
-        let f = self
-            .figures
-            .get(figure.index())
-            .ok_or(Rejection::NoSuchFigure)?;
-        if f.team() != Some(team) {
-            return Err(Rejection::NotYourFigure);
-        }
+        let f = self.own_figure(team, figure)?;
         let spec = f.specialty().unwrap_or(Specialty::Firearms);
         let tables = &self.rules.tables;
         let max_rank =

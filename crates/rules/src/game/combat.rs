@@ -500,16 +500,42 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> bool {
+        let pool = self.trap_dice();
+        let credit = owner.and_then(|o| self.figures[o.index()].team());
+        self.fixed_attack(target, &pool, credit, dice, events)
+    }
+
+    /// The DL board's trap dice for the mission's band (DLB-3, TRP-1).
+    pub(crate) fn trap_dice(&self) -> Vec<DieColor> {
         let band = usize::from(self.dl.band.max(1)) - 1;
-        let pool = self
-            .rules
+        self.rules
             .tables
             .terrain
             .get(band)
             .map(|t| t.trap_dice.clone())
-            .unwrap_or_default();
-        let credit = owner.and_then(|o| self.figures[o.index()].team());
-        self.fixed_attack(target, &pool, credit, dice, events)
+            .unwrap_or_default()
+    }
+
+    /// Roll one defense die for `figure` (DEF-3, DEF-4); returns its hits.
+    fn roll_defense(
+        &self,
+        figure: FigureId,
+        color: DieColor,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> u8 {
+        let face = dice.d6();
+        let hits = self.rules.tables.dice.hits(color, face);
+        events.push(Event::DefenseRolled {
+            figure,
+            die: DieRoll {
+                color,
+                face,
+                hits,
+                reroll: false,
+            },
+        });
+        hits
     }
 
     /// An attack that is not an Attack action: fixed dice, no re-rolls, no
@@ -551,24 +577,12 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> bool {
         let mut damage = hits.saturating_sub(dv);
-        let faces = self.rules.tables.dice.clone();
         match self.figures[target.index()].kind {
             FigureKind::Creature { .. } => {
                 // DEF-4: the defense die only matters when damage is exactly 1.
                 if damage == 1 && !no_defense {
                     if let Some(color) = self.creature_stats(target).and_then(|s| s.defense_die) {
-                        let face = dice.d6();
-                        let h = faces.hits(color, face);
-                        events.push(Event::DefenseRolled {
-                            figure: target,
-                            die: DieRoll {
-                                color,
-                                face,
-                                hits: h,
-                                reroll: false,
-                            },
-                        });
-                        damage = damage.saturating_sub(h);
+                        damage -= self.roll_defense(target, color, dice, events).min(damage);
                     }
                 }
                 events.push(Event::Damage {
@@ -585,18 +599,7 @@ impl Game {
             FigureKind::Doomtrooper { team, .. } => {
                 if damage >= 1 && !no_defense {
                     let color = self.defense_die_of_team(team);
-                    let face = dice.d6();
-                    let h = faces.hits(color, face);
-                    events.push(Event::DefenseRolled {
-                        figure: target,
-                        die: DieRoll {
-                            color,
-                            face,
-                            hits: h,
-                            reroll: false,
-                        },
-                    });
-                    damage = damage.saturating_sub(h);
+                    damage -= self.roll_defense(target, color, dice, events).min(damage);
                 }
                 self.damage_dt(target, damage, credit, dice, events)
             }

@@ -151,14 +151,7 @@ impl Game {
                     }
                 }
             }
-            let band = usize::from(self.dl.band.max(1)) - 1;
-            let pool = self
-                .rules
-                .tables
-                .terrain
-                .get(band)
-                .map(|t| t.trap_dice.clone())
-                .unwrap_or_default();
+            let pool = self.trap_dice();
             for v in victims {
                 if self.figures[v.index()].square().is_some() {
                     self.fixed_attack(v, &pool, Some(team), dice, events);
