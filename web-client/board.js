@@ -1,0 +1,218 @@
+// The board as SVG, drawn from the server's `map` and `view`. Only
+// drawing: what is highlighted comes from the caller (the `legal` list).
+// @ts-check
+import { figColor, figLabel, prettyName, CORP_COLOR, words } from "./text.js";
+
+/** @typedef {import("./protocol").MapData} MapData */
+/** @typedef {import("./protocol").GameView} GameView */
+
+const NS = "http://www.w3.org/2000/svg";
+const S = 40; // one square, in SVG units
+const DOOR_COLOR = { closed: "#e07b1f", open: "#5bbf5b", removed: "#444" };
+
+function el(name, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (parent) parent.append(e);
+  return e;
+}
+function text(parent, x, y, content, attrs = {}) {
+  const t = el("text", { x, y, ...attrs }, parent);
+  t.textContent = content;
+  return t;
+}
+export const key = (s) => `${s.x},${s.y}`;
+
+function edgeLine(edge) {
+  if ("V" in edge) return [edge.V.x * S, edge.V.y * S, edge.V.x * S, (edge.V.y + 1) * S];
+  return [edge.H.x * S, edge.H.y * S, (edge.H.x + 1) * S, edge.H.y * S];
+}
+
+/** The off-board squares beside an entrance's entry squares. */
+function outside(map, ent) {
+  const last = ent.id.slice(-1);
+  const s0 = ent.squares[0];
+  const d = "NESW".includes(last) ? last
+    : s0.y === 0 ? "N" : s0.x === 0 ? "W" : s0.x === map.width - 1 ? "E" : "S";
+  const [dx, dy] = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }[d];
+  return ent.squares.map((s) => ({ x: s.x + dx, y: s.y + dy }));
+}
+
+export class Board {
+  /** @param {SVGSVGElement} svg */
+  constructor(svg) {
+    this.svg = svg;
+    /** @type {MapData|null} */ this.map = null;
+    this.squares = new Map();
+    this.handlers = { square: (_k) => {}, figure: (_id) => {}, entrance: (_id) => {}, tile: (_i) => {} };
+    svg.addEventListener("click", (ev) => {
+      const t = /** @type {Element} */ (ev.target);
+      const f = t.closest("[data-figure]");
+      if (f) return this.handlers.figure(Number(f.getAttribute("data-figure")));
+      const e = t.closest("[data-entrance]");
+      if (e) return this.handlers.entrance(e.getAttribute("data-entrance"));
+      const s = t.closest("[data-square]");
+      if (s) return this.handlers.square(s.getAttribute("data-square"));
+      const ti = t.closest("[data-tile]");
+      if (ti) return this.handlers.tile(Number(ti.getAttribute("data-tile")));
+    });
+  }
+
+  /** Draw the static layer once per map. @param {MapData} map */
+  setMap(map) {
+    if (this.map && JSON.stringify(this.map) === JSON.stringify(map)) return;
+    this.map = map;
+    const svg = this.svg;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `${-S} ${-S} ${(map.width + 2) * S} ${(map.height + 2) * S}`);
+    this.floor = el("g", { class: "floor" }, svg);
+    this.squares.clear();
+    // Tiles: bounds of their squares.
+    const bounds = new Map();
+    for (const s of map.squares) {
+      const b = bounds.get(s.tile) ?? { x0: 1e9, y0: 1e9, x1: -1, y1: -1 };
+      b.x0 = Math.min(b.x0, s.at.x); b.y0 = Math.min(b.y0, s.at.y);
+      b.x1 = Math.max(b.x1, s.at.x); b.y1 = Math.max(b.y1, s.at.y);
+      bounds.set(s.tile, b);
+    }
+    this.tileBounds = bounds;
+    for (const s of map.squares) {
+      const x = s.at.x * S, y = s.at.y * S;
+      const r = el("rect", {
+        x, y, width: S, height: S, class: `sq g${s.tile % 2} glyph-${s.glyph === "#" ? "wall" : s.glyph === "O" ? "pillar" : s.glyph === "d" ? "desk" : s.glyph === "." ? "floor" : "mark"}`,
+        "data-square": key(s.at),
+      }, this.floor);
+      this.squares.set(key(s.at), r);
+      if (s.glyph === "O") el("circle", { cx: x + S / 2, cy: y + S / 2, r: S * 0.38, class: "pillar" }, this.floor);
+      else if (s.glyph === "d") el("rect", { x: x + 5, y: y + 8, width: S - 10, height: S - 16, rx: 3, class: "desk" }, this.floor);
+      else if (s.glyph === "#") el("path", { d: `M${x} ${y + S}L${x + S} ${y}M${x} ${y + S / 2}L${x + S / 2} ${y}M${x + S / 2} ${y + S}L${x + S} ${y + S / 2}`, class: "hatch" }, this.floor);
+      else if (s.glyph === "^") text(this.floor, x + S / 2, y + S * 0.7, "⇅", { class: "glyph" });
+      else if (/[1-6]/.test(s.glyph)) text(this.floor, x + S / 2, y + S * 0.68, s.glyph, { class: "glyph" });
+    }
+    this.tilesLayer = el("g", { class: "tiles" }, svg);
+    for (const [, b] of bounds) {
+      el("rect", { x: b.x0 * S, y: b.y0 * S, width: (b.x1 - b.x0 + 1) * S, height: (b.y1 - b.y0 + 1) * S, class: "tile-outline" }, this.tilesLayer);
+    }
+    const walls = el("g", { class: "walls" }, svg);
+    for (const w of map.walls) {
+      const [x1, y1, x2, y2] = edgeLine(w);
+      el("line", { x1, y1, x2, y2, class: "wall" }, walls);
+    }
+    const ents = el("g", { class: "entrances" }, svg);
+    this.entranceCells = [];
+    map.entrances.forEach((ent) => {
+      const cells = outside(map, ent);
+      this.entranceCells.push(cells);
+      const g = el("g", { class: `entrance ${ent.kind}`, "data-entrance": ent.id }, ents);
+      const xs = cells.map((c) => c.x), ys = cells.map((c) => c.y);
+      const x0 = Math.min(...xs), y0 = Math.min(...ys);
+      el("rect", { x: x0 * S + 3, y: y0 * S + 3, width: (Math.max(...xs) - x0 + 1) * S - 6, height: (Math.max(...ys) - y0 + 1) * S - 6, rx: 6 }, g);
+      text(g, (x0 + (Math.max(...xs) - x0 + 1) / 2) * S, (y0 + (Math.max(...ys) - y0 + 1) / 2) * S + 5, ent.id, { class: "entrance-id" });
+    });
+    this.dyn = el("g", { class: "dynamic" }, svg);
+  }
+
+  /**
+   * @param {GameView} view
+   * @param {{mine: Set<number>, selected: number|null, moveTargets: Map<string, any>,
+   *   squareTargets: Map<string, any>, squareClass: string, attackTargets: Set<number>,
+   *   figureChoices: Set<number>, entranceChoices: Set<string>, tileChoices: Set<number>}} ui
+   */
+  render(view, ui) {
+    const map = this.map;
+    if (!map) return;
+    const dyn = this.dyn;
+    dyn.replaceChildren();
+    for (const r of this.squares.values()) r.classList.remove("move-target", "place-target", "item-target");
+    // Smoke and tile badges.
+    view.tiles.forEach((t, i) => {
+      const b = this.tileBounds.get(i);
+      if (!b) return;
+      const x = b.x0 * S, y = b.y0 * S, w = (b.x1 - b.x0 + 1) * S, h = (b.y1 - b.y0 + 1) * S;
+      if (t.smoke) el("rect", { x, y, width: w, height: h, class: "smoke" }, dyn);
+      if (ui.tileChoices.has(i)) el("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, class: "tile-choice", "data-tile": i }, dyn);
+      text(dyn, x + 6, y + h - 6, t.name, { class: "tile-name" });
+      if (t.face_down > 0) {
+        const g = el("g", { class: "facedown", "data-tile-cards": i }, dyn);
+        el("rect", { x: x + 4, y: y + 4, width: 22, height: 30, rx: 3 }, g);
+        text(g, x + 15, y + 25, String(t.face_down));
+        el("title", {}, g).textContent = `${t.face_down} face-down force card(s) on ${t.name}`;
+      }
+      t.marked.forEach((team, j) => {
+        const corp = view.teams.find((tm) => tm.team === team)?.corporation;
+        const g = el("g", { class: "marker" }, dyn);
+        el("circle", { cx: x + w - 12 - j * 20, cy: y + 12, r: 8, fill: corp ? CORP_COLOR[corp] : "#888" }, g);
+        el("title", {}, g).textContent = `${words(corp ?? "")} token`;
+      });
+    });
+    // Doors.
+    map.doors.forEach((edges, i) => {
+      const state = view.doors[i]?.state ?? "closed";
+      for (const e of edges) {
+        const [x1, y1, x2, y2] = edgeLine(e);
+        el("line", { x1, y1, x2, y2, class: `door ${state}`, stroke: DOOR_COLOR[state] }, dyn);
+      }
+    });
+    // Tokens.
+    for (const t of view.tokens) {
+      const cx = t.square.x * S + S / 2, cy = t.square.y * S + S / 2;
+      const g = el("g", { class: `token ${t.kind.token}` }, dyn);
+      let label = "?", title = "";
+      if (t.kind.token === "trap") { label = "T"; title = "Trap"; el("polygon", { points: `${cx},${cy - 14} ${cx + 14},${cy + 11} ${cx - 14},${cy + 11}` }, g); }
+      else if (t.kind.token === "bomb") { label = "💣"; title = `Time bomb (round ${t.kind.round})`; el("circle", { cx, cy, r: 13 }, g); }
+      else { label = t.kind.kind[0].toUpperCase(); title = words(t.kind.kind) + (t.kind.name ? `: ${t.kind.name}` : ""); el("rect", { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 4 }, g); }
+      text(g, cx, cy + 6, label);
+      el("title", {}, g).textContent = title;
+    }
+    // Highlighted squares.
+    const mark = (k, cls) => {
+      let r = this.squares.get(k);
+      if (!r) {
+        const [x, y] = k.split(",").map(Number);
+        r = el("rect", { x: x * S, y: y * S, width: S, height: S, class: "sq offboard", "data-square": k }, dyn);
+      }
+      r.classList.add(cls);
+    };
+    for (const k of ui.moveTargets.keys()) mark(k, "move-target");
+    for (const k of ui.squareTargets.keys()) mark(k, ui.squareClass);
+    // Entrances to choose.
+    this.svg.querySelectorAll("[data-entrance]").forEach((g) =>
+      g.classList.toggle("choice", ui.entranceChoices.has(g.getAttribute("data-entrance") ?? "")));
+    // Figures.
+    const waitingCount = new Map();
+    for (const f of view.figures) {
+      let cx, cy, r = S * 0.4;
+      if (f.place.at === "board") {
+        cx = f.place.square.x * S + S / 2; cy = f.place.square.y * S + S / 2;
+      } else if (f.place.at === "waiting") {
+        const cells = this.entranceCells[f.place.entrance];
+        if (!cells) continue;
+        const n = waitingCount.get(f.place.entrance) ?? 0;
+        waitingCount.set(f.place.entrance, n + 1);
+        const c = cells[n % cells.length];
+        const shift = Math.floor(n / cells.length) * 10;
+        cx = c.x * S + S / 2 + shift; cy = c.y * S + S / 2 + shift; r = S * 0.32;
+      } else continue;
+      const mine = ui.mine.has(f.id);
+      const cls = ["fig", f.kind.kind === "doomtrooper" ? "dt" : "creature", f.place.at];
+      if (f.id === view.active) cls.push("active");
+      if (f.id === ui.selected) cls.push("selected");
+      if (ui.attackTargets.has(f.id)) cls.push("attack-target");
+      if (ui.figureChoices.has(f.id)) cls.push("choose-target");
+      if (f.activation === "done") cls.push("done");
+      const g = el("g", { class: cls.join(" "), "data-figure": f.id, "data-name": f.name }, dyn);
+      if (mine) g.setAttribute("data-mine", "true");
+      el("circle", { cx, cy, r: r + 4, class: "ring" }, g);
+      el("circle", { cx, cy, r, fill: figColor(view, f), class: "body" }, g);
+      const label = figLabel(view, f);
+      text(g, cx, cy + (label.length > 2 ? 4 : 5), label, { class: `label${label.length > 2 ? " small" : ""}` });
+      if (f.kind.kind === "doomtrooper" || f.health > 1) {
+        for (let i = 0; i < f.health; i++) {
+          el("circle", { cx: cx - (f.health - 1) * 4 + i * 8, cy: cy + r - 1, r: 3, class: "pip" }, g);
+        }
+      }
+      el("title", {}, g).textContent = `${prettyName(f.name)} — health ${f.health}, actions ${f.actions_used}/${f.actions_allowed}` +
+        (f.weapon ? `, ${words(f.weapon)}` : "") + (f.items.length ? `, ${f.items.map(words).join(", ")}` : "");
+    }
+  }
+}

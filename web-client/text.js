@@ -1,0 +1,190 @@
+// Words for what the server sends: names, commands and events as
+// sentences. Pure formatting, no rules.
+// @ts-check
+/** @typedef {import("./protocol").GameView} GameView */
+/** @typedef {import("./protocol").Command} Command */
+/** @typedef {import("./protocol").Event} Event */
+/** @typedef {import("./protocol").FigureView} FigureView */
+/** @typedef {import("./protocol").LobbyView} LobbyView */
+
+export const CORPS = ["bauhaus", "capitol", "cybertronic", "imperial", "mishima"];
+export const CORP_COLOR = {
+  bauhaus: "#2f6fd6", capitol: "#d9a521", cybertronic: "#9aa4ad",
+  imperial: "#c9372c", mishima: "#2e9e5b",
+};
+export const CORP_LETTER = { bauhaus: "B", capitol: "C", cybertronic: "Cy", imperial: "I", mishima: "M" };
+export const DL_COLOR = "#6b2d8f";
+export const CREATURE_LETTER = {
+  legionnaire: "L", necromutant: "N", centurion: "C", razide: "R",
+  praetorian_stalker: "P", nepharite: "Ne", ezoghoul: "E",
+};
+
+/** "smoke_grenade" → "Smoke Grenade" */
+export function words(id) {
+  return String(id ?? "").split(/[_\s]+/).filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+/** A figure's name for people: "bauhaus-max_steiner" → "Max Steiner",
+ *  "legionnaire#3" → "Legionnaire #3". */
+export function prettyName(name) {
+  let n = String(name);
+  const dash = n.indexOf("-");
+  if (dash > 0 && CORPS.includes(n.slice(0, dash))) n = n.slice(dash + 1);
+  const [base, num] = n.split("#");
+  return words(base) + (num ? ` #${num}` : "");
+}
+
+/** @param {GameView|null} view @param {number|null} id */
+export function figName(view, id) {
+  if (id === null || id === undefined) return "someone";
+  const f = view?.figures.find((x) => x.id === id);
+  return f ? prettyName(f.name) : `figure ${id}`;
+}
+
+/** Short board label: "B1", "L", "Ne". @param {GameView} view @param {FigureView} f */
+export function figLabel(view, f) {
+  if (f.kind.kind === "doomtrooper") {
+    const t = view.teams.find((t) => t.team === f.kind.team);
+    const i = t ? t.figures.indexOf(f.id) + 1 : "";
+    return (t ? CORP_LETTER[t.corporation] : "D") + i;
+  }
+  return CREATURE_LETTER[f.kind.creature] ?? "?";
+}
+
+/** @param {GameView} view @param {FigureView} f */
+export function figColor(view, f) {
+  if (f.kind.kind === "doomtrooper") {
+    const team = f.kind.team;
+    const t = view.teams.find((t) => t.team === team);
+    return t ? CORP_COLOR[t.corporation] : "#888";
+  }
+  return DL_COLOR;
+}
+
+export function teamName(view, team) {
+  const t = view?.teams.find((t) => t.team === team);
+  return t ? words(t.corporation) : `team ${team}`;
+}
+
+export function sideName(view, side) {
+  return side === "dark_legion" ? "the Dark Legion" : teamName(view, side.team);
+}
+
+export function tileName(view, tile) {
+  const t = view?.tiles[tile];
+  return t ? t.name : `tile ${tile}`;
+}
+
+export function sq(s) { return s ? `(${s.x}, ${s.y})` : "off the board"; }
+
+export function diceText(dice) {
+  return dice.map((d) => `${d.color} ${d.face}${d.reroll ? " (re-roll)" : ""}`).join(", ");
+}
+
+const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" };
+
+/** A command as a button label. @param {GameView} view @param {Command} c */
+export function describeCommand(view, c) {
+  const fig = (id) => figName(view, id);
+  switch (c.type) {
+    case "pick_equipment": return `${words(c.item)} for ${fig(c.figure)}`;
+    case "pass_equipment": return "Done with equipment";
+    case "choose_entrance": return `Entrance ${c.entrance}`;
+    case "choose_option": return `Option ${c.option + 1}`;
+    case "place": return `Place ${words(c.kind)} at ${sq(c.square)}`;
+    case "choose_tile": return `Tile: ${tileName(view, c.tile)}`;
+    case "choose_figure": return fig(c.figure);
+    case "choose_corporation": return words(c.corporation);
+    case "discard": return `Discard ${words(c.item)}`;
+    case "react": {
+      if (c.card === null) return "Pass";
+      const hand = view.teams.find((t) => t.hand)?.hand;
+      return `Play ${words(hand?.[c.card] ?? `card ${c.card + 1}`)}`;
+    }
+    case "move": return `${fig(c.figure)} moves to ${sq(c.path[c.path.length - 1])}`;
+    case "attack": return `${fig(c.figure)}: ${ATTACK[c.attack]} attack on ${fig(c.target)}`;
+    case "special": return `${fig(c.figure)}: ${words(c.action)}`;
+    case "use_item": return `${fig(c.figure)}: use ${words(c.item)}${c.square ? " at " + sq(c.square) : ""}`;
+    case "overrun": return `${fig(c.figure)}: overrun`;
+    case "play_card": {
+      const hand = view.teams.find((t) => t.hand)?.hand;
+      const card = words(hand?.[c.card] ?? `card ${c.card + 1}`);
+      if (c.play.as === "extra_action") return `${card}: +1 action for ${fig(c.figure)}`;
+      const on = c.play.target !== null ? ` on ${fig(c.play.target)}` : c.play.square ? ` at ${sq(c.play.square)}` : "";
+      return `${card} (${fig(c.figure)})${on}`;
+    }
+    case "set_allow_pass": return c.allow ? "Let others pass through" : "Block passing through";
+    case "end_activation": return "End activation";
+    case "end_turn": return "End turn";
+    default: return /** @type {any} */ (c).type;
+  }
+}
+
+/** An event as a sentence, or null to leave it out of the log.
+ * @param {GameView} view @param {Event} e @param {(seat:number|null)=>string} seatName */
+export function describeEvent(view, e, seatName) {
+  const fig = (id) => figName(view, id);
+  switch (e.type) {
+    case "hidden": return null;
+    case "game_started":
+      return `The game starts. Dark Legion: ${e.dark_legion === null ? "the AI" : seatName(e.dark_legion)} (band ${e.band}).`;
+    case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} a ${words(e.item)}.`;
+    case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
+    case "cards_dealt":
+      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(words).join(", ") : ""}.`;
+    case "round_started": return `— Round ${e.round} —`;
+    case "turn_started": return `Turn of ${sideName(view, e.side)}${e.seat !== null ? ` (${seatName(e.seat)})` : ""}.`;
+    case "turn_ended": return `${words(sideName(view, e.side))} ends the turn.`;
+    case "entrance_chosen": return `${teamName(view, e.team)} enters at ${e.entrance}.`;
+    case "activated": return `${fig(e.figure)} activates.`;
+    case "stepped": return `${fig(e.figure)} steps to ${sq(e.to)}.`;
+    case "exited": return `${fig(e.figure)} leaves the board.`;
+    case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to) : "its entrance"}.`;
+    case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to)}.`;
+    case "door_removed": return `A door is removed.`;
+    case "door_card": return `Door card: ${words(e.card)}.`;
+    case "attack_rolled": {
+      const who = e.attacker === null ? "A trap" : fig(e.attacker);
+      const how = e.attack ? ` (${ATTACK[e.attack]})` : "";
+      return `${who} attacks ${fig(e.target)}${how}: ${e.hits} hit${e.hits === 1 ? "" : "s"} [${diceText(e.dice)}].`;
+    }
+    case "defense_rolled": return `${fig(e.figure)} rolls defense: ${e.die.face} (${e.die.hits} saved) [${e.die.color}].`;
+    case "damage": return `${fig(e.figure)} takes ${e.amount} damage (health ${e.health}).`;
+    case "healed": return `${fig(e.figure)} heals ${e.amount} (health ${e.health}).`;
+    case "eliminated": return `${fig(e.figure)} is eliminated${e.by !== null ? ` by ${teamName(view, e.by)}` : ""}.`;
+    case "promotion_points":
+      return `${words(sideName(view, e.side))} ${e.delta >= 0 ? "gains" : "loses"} ${Math.abs(e.delta)} PP (${e.reason}); now ${e.total}.`;
+    case "rank_changed": return `${teamName(view, e.team)} is now rank ${e.rank}.`;
+    case "reckless_token": return `${teamName(view, e.team)} has ${e.total} reckless token${e.total === 1 ? "" : "s"}.`;
+    case "event_drawn": return `Event card #${e.card} drawn${e.final_round ? " — the final round begins" : ""}.`;
+    case "event_target": {
+      const t = e.figure !== null ? fig(e.figure) : e.tile !== null ? tileName(view, e.tile) : e.corporation ? words(e.corporation) : "nobody";
+      return `Event #${e.card} targets ${t}.`;
+    }
+    case "force_card_drawn": return `Force card #${e.card} drawn.`;
+    case "force_cards_dealt": return `${e.count} force card${e.count === 1 ? "" : "s"} dealt face down on ${tileName(view, e.tile)}.`;
+    case "force_card_revealed": return `Force card #${e.card} revealed on ${tileName(view, e.tile)}!`;
+    case "tile_marked": return `${teamName(view, e.team)} marks ${tileName(view, e.tile)}.`;
+    case "option_chosen": return `Option ${e.option + 1} of card #${e.card} chosen.`;
+    case "reinforcement": return `${fig(e.figure)} arrives as reinforcement at ${e.entrance}.`;
+    case "placed": return `${fig(e.figure)} is placed at ${sq(e.square)}.`;
+    case "not_placed": return `No room to place a ${words(e.kind)}.`;
+    case "trap_placed": return `A trap is set at ${sq(e.square)}.`;
+    case "token_removed": return `A token is removed from ${sq(e.square)}.`;
+    case "bomb_placed": return `${teamName(view, e.team)} plants a bomb at ${sq(e.square)}.`;
+    case "smoke": return `Smoke fills ${tileName(view, e.tile)}.`;
+    case "card_played":
+      return `${seatName(e.seat)} plays ${words(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
+    case "item_used": return `${fig(e.figure)} uses ${words(e.item)}.`;
+    case "special_done": return `${fig(e.figure)} does ${words(e.action)}.`;
+    case "reaction_offered": return `${teamName(view, e.team)} may react.`;
+    case "decision_requested": return `Waiting for ${e.seat === null ? "the AI" : seatName(e.seat)}: ${e.what}.`;
+    case "activation_ended": return `${fig(e.figure)} ends activation.`;
+    case "mission_ended":
+      return `Mission ${e.result === "success" ? "accomplished" : "failed"}. Winners: ${[
+        ...e.winners.map(seatName), ...(e.dl_wins && (view.dark_legion.seat === null) ? ["the Dark Legion AI"] : []),
+      ].join(", ") || "none"}.`;
+    default: return words(/** @type {any} */ (e).type);
+  }
+}
