@@ -230,6 +230,7 @@ function logLine(text, kind) {
 function show(screen) {
   for (const id of ["home", "lobby", "game"]) $(id).hidden = id !== screen;
   document.body.dataset.screen = screen;
+  (screen === "game" ? $("panel") : document.querySelector("main"))?.append($("chat"));
   if (screen === "home") { $("scoreboard").hidden = true; $("chat").hidden = true; }
 }
 
@@ -416,6 +417,11 @@ function renderTurnInfo(view) {
   else t = `Waiting for ${seatName(view.to_act)}…`;
   const el = $("turn-info");
   el.textContent = t;
+  const f = view.figures.find((x) => x.id === state.selected);
+  if (f) {
+    el.append(h("span", { id: "sel-info", text: ` — health ${f.health}, actions ${f.actions_used}/${f.actions_allowed}${
+      f.weapon ? ", " + words(f.weapon) : ""}${f.items.length ? ", carries " + f.items.map(words).join(", ") : ""}` }));
+  }
   el.classList.toggle("mine", me);
 }
 
@@ -516,6 +522,7 @@ function renderPanel(view) {
   const hand = myTeam()?.hand ?? null;
   $("hand-box").hidden = state.spectator || !hand;
   $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: words(c) }))));
+  $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
 }
 
 function renderScoreboard(view) {

@@ -208,7 +208,7 @@ export class Board {
       text(g, cx, cy + (label.length > 2 ? 4 : 5), label, { class: `label${label.length > 2 ? " small" : ""}` });
       if (f.kind.kind === "doomtrooper" || f.health > 1) {
         for (let i = 0; i < f.health; i++) {
-          el("circle", { cx: cx - (f.health - 1) * 4 + i * 8, cy: cy + r - 1, r: 3, class: "pip" }, g);
+          el("circle", { cx: cx - (f.health - 1) * 2.75 + i * 5.5, cy: cy + r + 1, r: 2.5, class: "pip" }, g);
         }
       }
       el("title", {}, g).textContent = `${prettyName(f.name)} — health ${f.health}, actions ${f.actions_used}/${f.actions_allowed}` +
