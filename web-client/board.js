@@ -29,13 +29,13 @@ function edgeLine(edge) {
 }
 
 /** The off-board squares beside an entrance's entry squares. */
-function outside(map, ent) {
+function outside(map, ent, steps = 1) {
   const last = ent.id.slice(-1);
   const s0 = ent.squares[0];
   const d = "NESW".includes(last) ? last
     : s0.y === 0 ? "N" : s0.x === 0 ? "W" : s0.x === map.width - 1 ? "E" : "S";
   const [dx, dy] = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }[d];
-  return ent.squares.map((s) => ({ x: s.x + dx, y: s.y + dy }));
+  return ent.squares.map((s) => ({ x: s.x + dx * steps, y: s.y + dy * steps }));
 }
 
 export class Board {
@@ -64,7 +64,8 @@ export class Board {
     this.map = map;
     const svg = this.svg;
     svg.replaceChildren();
-    svg.setAttribute("viewBox", `${-S} ${-S} ${(map.width + 2) * S} ${(map.height + 2) * S}`);
+    // Two squares of margin: entrance markers, then the figures waiting there.
+    svg.setAttribute("viewBox", `${-2 * S} ${-2 * S} ${(map.width + 4) * S} ${(map.height + 4) * S}`);
     this.floor = el("g", { class: "floor" }, svg);
     this.squares.clear();
     // Tiles: bounds of their squares.
@@ -100,6 +101,7 @@ export class Board {
     }
     const ents = el("g", { class: "entrances" }, svg);
     this.entranceCells = [];
+    this.waitingCells = map.entrances.map((ent) => outside(map, ent, 2));
     map.entrances.forEach((ent) => {
       const cells = outside(map, ent);
       this.entranceCells.push(cells);
@@ -185,7 +187,7 @@ export class Board {
       if (f.place.at === "board") {
         cx = f.place.square.x * S + S / 2; cy = f.place.square.y * S + S / 2;
       } else if (f.place.at === "waiting") {
-        const cells = this.entranceCells[f.place.entrance];
+        const cells = this.waitingCells[f.place.entrance];
         if (!cells) continue;
         const n = waitingCount.get(f.place.entrance) ?? 0;
         waitingCount.set(f.place.entrance, n + 1);
