@@ -400,6 +400,7 @@ function renderGame() {
   }
 
   $("spectating").hidden = !state.spectator;
+  $("actions").hidden = state.spectator;
   renderTurnInfo(view);
   renderDecision(view, a, kinds);
   renderActions(view, a, sel);
@@ -535,13 +536,13 @@ function renderScoreboard(view) {
   const rows = view.teams.map((t) => h("tr", { class: winners.has(t.seat) ? "winner" : "" },
     h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[t.corporation]}` }), h("span", { text: words(t.corporation) })),
     h("td", { text: seatName(t.seat) }), h("td", { text: `${t.pp} PP` }), h("td", { text: `rank ${t.rank}` }),
-    h("td", { text: winners.has(t.seat) ? "🏆 winner" : "" })));
+    h("td", { text: winners.has(t.seat) ? "★ winner" : "" })));
   const dlWin = e ? e.dl_wins : false;
   rows.push(h("tr", { class: dlWin ? "winner" : "" },
     h("td", {}, h("span", { class: "chip", style: `background:${DL_COLOR}` }), h("span", { text: "Dark Legion" })),
     h("td", { text: view.dark_legion.seat === null ? "AI" : seatName(view.dark_legion.seat) }),
     h("td", { text: `${view.dark_legion.pp} PP` }), h("td", { text: `band ${view.dark_legion.band}` }),
-    h("td", { text: dlWin ? "🏆 winner" : "" })));
+    h("td", { text: dlWin ? "★ winner" : "" })));
   box.replaceChildren(h("div", { class: "card" },
     h("h2", { text: result === "success" ? "Mission accomplished" : result === "failure" ? "Mission failed" : "Mission over" }),
     h("p", { text: `After ${view.round} round${view.round === 1 ? "" : "s"}.` }),
