@@ -75,9 +75,10 @@ function setStatus(s, text) {
   el.textContent = text ?? s;
 }
 
-function toast(text) {
+function toast(text, kind = "error") {
   const t = $("toast");
   t.textContent = text;
+  t.dataset.kind = kind;
   t.hidden = false;
   clearTimeout(Number(t.dataset.timer));
   t.dataset.timer = String(setTimeout(() => { t.hidden = true; }, 5000));
@@ -206,7 +207,7 @@ function onEvent(view, event) {
   } else if (event.type === "defense_rolled") {
     $("dice").append(h("span", { text: ` · ${figName(view, event.figure)} defends: ` }), dieEl(event.die));
   } else if (event.type === "force_card_revealed") {
-    toast(line ?? "A force card is revealed");
+    toast(line ?? "A force card is revealed", "info");
   } else if (event.type === "mission_ended") {
     state.ended = event;
   }
