@@ -700,9 +700,37 @@ async fn after_a_sigkill_the_restarted_server_is_exactly_where_the_last_ack_left
             "recorded as finished"
         );
         assert_eq!(stored_human_commands(&url, &t.code).await, t.acked);
+        let result = game.result.clone();
+        let end_seq = t.spectator.covered;
+        let end_view = t.spectator.view.clone();
+
+        // (c) A crash between storing the last command and recording the
+        // end (two writes): the restart must record the end itself, or the
+        // game would count as unfinished for ever.
+        server.kill();
+        let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+        conn.execute(
+            format!(
+                "UPDATE games SET finished_at = NULL, result = NULL WHERE code = '{}'",
+                t.code
+            )
+            .as_str(),
+        )
+        .await
+        .unwrap();
+        conn.close().await.unwrap();
+        let server = Citadel::start(&url, "resume-3").await;
+        let game = store.game(&t.code).await.unwrap().unwrap();
+        assert!(game.finished_at.is_some(), "the end is recorded at the restart");
+        assert_eq!(game.result, result, "the same result");
+        assert!(store.unfinished_games().await.unwrap().is_empty());
+        let mut late = Client::join(server.addr, &t.code, Join::Spectator { name: "Late".into() }, None).await;
+        late.wait_for("snapshot", |m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await;
+        assert_eq!(late.covered, end_seq);
+        assert_eq!(late.view, end_view, "the final view");
         eprintln!(
-            "crash/resume: killed at seq {seq}, ended at seq {} after {} player commands, {:?}",
-            t.spectator.covered,
+            "crash/resume: killed at seq {seq}, ended at seq {end_seq} after {} player commands, {:?}",
             t.acked.len(),
             t0.elapsed()
         );
