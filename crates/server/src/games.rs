@@ -230,6 +230,15 @@ impl Registry {
             self.session.clone(),
         )
         .map_err(|e| anyhow::anyhow!(e))?;
+        // The last command and the end are two writes: a crash between
+        // them leaves a game that replays to its end but is not recorded
+        // as finished. Record it now, or it stays "unfinished" for ever.
+        if let Some(game) = session.game().filter(|g| g.is_finished()) {
+            let result = crate::session::result_summary(game);
+            self.store
+                .finish_game(&g.code, &result, wall_clock_ms())
+                .await?;
+        }
         let (tx, rx) = mpsc::channel(1024);
         {
             let mut games = self

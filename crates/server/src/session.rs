@@ -1007,7 +1007,7 @@ impl Session {
 
 /// What is kept of a finished game: the result, the winners and every
 /// side's PP (campaigns read the PP; lists show the winners).
-fn result_summary(game: &Game) -> String {
+pub fn result_summary(game: &Game) -> String {
     let view = game.view(Viewer::Spectator);
     let (corp_won, dl_won, result) = game
         .outcome()

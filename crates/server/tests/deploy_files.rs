@@ -1,0 +1,300 @@
+//! The deployment files agree with the server: `docker-compose.yml` parses
+//! and has its services and health checks, every `CITADEL_*` variable it or
+//! the `Dockerfile` sets is one the server reads (clap's `env = ...`), and
+//! the image carries what the server needs at run time. There is no
+//! Docker engine in CI, so this is what keeps the files honest.
+
+#![allow(clippy::unwrap_used)]
+
+use citadel_server::config::Config;
+use clap::CommandFactory;
+use serde_yaml::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(repo().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn compose() -> Value {
+    serde_yaml::from_str(&read("docker-compose.yml")).expect("docker-compose.yml parses")
+}
+
+/// The environment variables the server reads, from its clap definition.
+fn server_env_names() -> Vec<String> {
+    Config::command()
+        .get_arguments()
+        .filter_map(|a| a.get_env())
+        .map(|e| e.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A service's `environment`, in either compose form (map or list).
+fn environment(service: &Value) -> BTreeMap<String, String> {
+    match &service["environment"] {
+        Value::Mapping(m) => m
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Value::String(s) => s.clone(),
+                    other => serde_yaml::to_string(other).unwrap().trim().to_string(),
+                };
+                (k.as_str().unwrap().to_string(), v)
+            })
+            .collect(),
+        Value::Sequence(items) => items
+            .iter()
+            .map(|i| {
+                let (k, v) = i.as_str().unwrap().split_once('=').unwrap();
+                (k.to_string(), v.to_string())
+            })
+            .collect(),
+        Value::Null => BTreeMap::new(),
+        other => panic!("environment: {other:?}"),
+    }
+}
+
+/// A health check's command as one string.
+fn healthcheck(service: &Value) -> String {
+    match &service["healthcheck"]["test"] {
+        Value::Sequence(parts) => parts
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join(" "),
+        Value::String(s) => s.clone(),
+        other => panic!("healthcheck.test: {other:?}"),
+    }
+}
+
+/// The Dockerfile's instructions: (KEYWORD, arguments), continuation lines
+/// joined, comments dropped.
+fn dockerfile() -> Vec<(String, String)> {
+    let text = read("Dockerfile");
+    let mut joined = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('#') || (t.is_empty() && current.is_empty()) {
+            continue;
+        }
+        match t.strip_suffix('\\') {
+            Some(part) => {
+                current.push_str(part);
+                current.push(' ');
+            }
+            None => {
+                current.push_str(t);
+                joined.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    joined
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (k, rest) = l.trim().split_once(char::is_whitespace).unwrap();
+            (k.to_ascii_uppercase(), rest.trim().to_string())
+        })
+        .collect()
+}
+
+/// `ENV` settings of the Dockerfile's last stage (`K=V` pairs).
+fn dockerfile_env() -> BTreeMap<String, String> {
+    let instructions = dockerfile();
+    let last_from = instructions.iter().rposition(|(k, _)| k == "FROM").unwrap();
+    instructions[last_from..]
+        .iter()
+        .filter(|(k, _)| k == "ENV")
+        .flat_map(|(_, args)| {
+            args.split_whitespace()
+                .map(|kv| {
+                    let (k, v) = kv.split_once('=').expect("ENV K=V");
+                    (k.to_string(), v.to_string())
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn compose_has_postgres_with_a_volume_and_a_pg_isready_healthcheck() {
+    let c = compose();
+    let pg = &c["services"]["postgres"];
+    assert!(
+        pg["image"].as_str().unwrap().starts_with("postgres:16"),
+        "postgres:16"
+    );
+    let volumes: Vec<&str> = pg["volumes"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let data = volumes
+        .iter()
+        .find(|v| v.ends_with(":/var/lib/postgresql/data"))
+        .expect("a volume on the data directory");
+    let name = data.split(':').next().unwrap();
+    assert!(
+        c["volumes"].as_mapping().unwrap().contains_key(name),
+        "the named volume {name} is declared"
+    );
+    assert!(healthcheck(pg).contains("pg_isready"));
+}
+
+#[test]
+fn compose_runs_the_server_after_postgres_is_healthy_with_a_healthz_check() {
+    let c = compose();
+    let server = &c["services"]["citadel"];
+    let build = match &server["build"] {
+        Value::String(s) => s.clone(),
+        b => b["context"].as_str().unwrap().to_string(),
+    };
+    assert!(
+        repo().join(&build).join("Dockerfile").is_file(),
+        "built from the Dockerfile"
+    );
+    assert_eq!(
+        server["depends_on"]["postgres"]["condition"].as_str(),
+        Some("service_healthy")
+    );
+    let ports: Vec<&str> = server["ports"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert!(
+        ports.contains(&"8080:8080"),
+        "port 8080 published: {ports:?}"
+    );
+
+    let check = healthcheck(server);
+    assert!(check.contains("/healthz"), "{check}");
+    // The tool the check runs is installed in the runtime image.
+    let tool = check.split_whitespace().find(|w| *w != "CMD").unwrap();
+    let run = dockerfile();
+    let last_from = run.iter().rposition(|(k, _)| k == "FROM").unwrap();
+    assert!(
+        run[last_from..]
+            .iter()
+            .any(|(k, a)| k == "RUN" && a.contains("apt-get install") && a.contains(tool)),
+        "{tool} is installed in the runtime image"
+    );
+}
+
+#[test]
+fn the_database_url_points_at_the_compose_postgres() {
+    let c = compose();
+    let pg = environment(&c["services"]["postgres"]);
+    let env = environment(&c["services"]["citadel"]);
+    let want = format!(
+        "postgres://{}:{}@postgres:5432/{}",
+        pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]
+    );
+    assert_eq!(want, "postgres://citadel:citadel@postgres:5432/citadel");
+    assert_eq!(env["CITADEL_DATABASE_URL"], want);
+}
+
+#[test]
+fn every_citadel_variable_in_the_deploy_files_is_one_the_server_reads() {
+    let known = server_env_names();
+    for name in [
+        "CITADEL_ADDR",
+        "CITADEL_WEB_DIR",
+        "CITADEL_DATABASE_URL",
+        "CITADEL_LOG_FORMAT",
+    ] {
+        assert!(known.iter().any(|k| k == name), "the server reads {name}");
+    }
+    let compose_env = environment(&compose()["services"]["citadel"]);
+    for (source, env) in [
+        ("docker-compose.yml", compose_env),
+        ("Dockerfile", dockerfile_env()),
+    ] {
+        for name in env.keys().filter(|k| k.starts_with("CITADEL_")) {
+            assert!(
+                known.contains(name),
+                "{source} sets {name}, which the server does not read (it reads {known:?})"
+            );
+        }
+        // Each value is one the server accepts.
+        let mut args = vec!["citadel".to_string()];
+        for arg in Config::command().get_arguments() {
+            let Some(e) = arg.get_env() else { continue };
+            if let Some(v) = env.get(e.to_str().unwrap()) {
+                args.push(format!("--{}={v}", arg.get_long().unwrap()));
+            }
+        }
+        if let Err(e) = <Config as clap::Parser>::try_parse_from(&args) {
+            panic!("{source}: the server refuses {args:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn the_image_listens_on_8080_and_serves_the_web_client_as_a_non_root_user() {
+    let run = dockerfile();
+    let env = dockerfile_env();
+    assert_eq!(env["CITADEL_ADDR"], "0.0.0.0:8080");
+    assert_eq!(env["CITADEL_WEB_DIR"], "/app/web-client");
+    assert!(run.iter().any(|(k, a)| k == "EXPOSE" && a == "8080"));
+    assert!(
+        run.iter().any(|(k, a)| k == "COPY"
+            && a.starts_with("web-client ")
+            && a.ends_with(" /app/web-client")),
+        "the Dockerfile copies web-client to /app/web-client"
+    );
+    assert!(repo().join("web-client/index.html").is_file());
+    let user = run
+        .iter()
+        .rfind(|(k, _)| k == "USER")
+        .map(|(_, a)| a.as_str())
+        .expect("a USER");
+    assert!(user != "root" && user != "0", "runs as {user}");
+    let env_compose = environment(&compose()["services"]["citadel"]);
+    assert_eq!(
+        env_compose.get("CITADEL_WEB_DIR"),
+        Some(&env["CITADEL_WEB_DIR"])
+    );
+}
+
+#[test]
+fn the_builder_builds_the_server_from_everything_the_build_reads() {
+    let run = dockerfile();
+    assert!(
+        run.iter().any(|(k, a)| k == "RUN"
+            && a.contains("cargo build --release")
+            && a.contains("-p citadel-server")),
+        "cargo build --release -p citadel-server"
+    );
+    let copied: Vec<&str> = run
+        .iter()
+        .filter(|(k, a)| k == "COPY" && !a.starts_with("--from"))
+        .flat_map(|(_, a)| {
+            let parts: Vec<&str> = a.split_whitespace().collect();
+            parts[..parts.len() - 1].to_vec()
+        })
+        .collect();
+    // The workspace, every member crate, and what the crates embed from
+    // outside their own directory (the migrations).
+    for needed in ["Cargo.toml", "Cargo.lock", "crates", "migrations"] {
+        assert!(copied.contains(&needed), "the builder copies {needed}");
+    }
+    let ignore = read(".dockerignore");
+    assert!(
+        ignore.lines().any(|l| l.trim() == "target"),
+        ".dockerignore: target"
+    );
+    for copied in &copied {
+        assert!(
+            !ignore.lines().any(|l| l.trim() == *copied),
+            "{copied} is copied but ignored"
+        );
+    }
+}
