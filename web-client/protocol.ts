@@ -28,6 +28,8 @@ export const CloseCode = {
   REPLACED: 4011,
   /** The server is shutting down. */
   SHUTDOWN: 1001,
+  /** The server could not save the game; nothing unsaved was sent. */
+  STORAGE_FAILURE: 1011,
 } as const;
 
 /** Any of the close codes. */

@@ -59,6 +59,8 @@ pub mod close {
         REPLACED = 4011,
         /// The server is shutting down.
         SHUTDOWN = 1001,
+        /// The server could not save the game; nothing unsaved was sent.
+        STORAGE_FAILURE = 1011,
     }
 }
 

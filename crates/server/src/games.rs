@@ -9,7 +9,7 @@ use crate::error::ServerError;
 use crate::metrics::{Metrics, ReasonLabel};
 use crate::session::{ConnId, Input, Output, Session, SessionConfig};
 use citadel_protocol::{close, ClientMsg, GameOptions, Join, ServerMsg};
-use citadel_store::{CommandRecord, GameRecord, Store};
+use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
 use rand::Rng;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -329,8 +329,24 @@ async fn run_game(
         // session's answer to their leaving is delivered like any other.
         // Durable before acknowledged: each batch is stored before it is sent.
         let mut outputs = session.handle(input, now);
+        let mut store_failed = false;
         loop {
-            persist(&registry.store, session.code(), &outputs, &metrics).await;
+            if let Err(e) = persist(&registry.store, session.code(), &outputs).await {
+                // Nothing of an unstored batch may be sent: the game leaves
+                // memory and its players are told to come back later. The
+                // store still holds every acknowledged command, so a
+                // restart brings the game back exactly as they last saw it.
+                metrics.store_errors.inc();
+                tracing::error!(code = session.code(), error = %e, "store write failed; closing the game");
+                for sink in sinks.values() {
+                    let _ = sink.tx.try_send(Outgoing::Close(
+                        close::STORAGE_FAILURE,
+                        "the server cannot save this game now; try again later".into(),
+                    ));
+                }
+                store_failed = true;
+                break;
+            }
             let slow = deliver(outputs, &mut sinks, &metrics);
             if slow.is_empty() {
                 break;
@@ -339,6 +355,9 @@ async fn run_game(
             for conn in slow {
                 outputs.extend(session.handle(Input::Closed { conn }, now));
             }
+        }
+        if store_failed {
+            break;
         }
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
@@ -362,10 +381,34 @@ pub fn wall_clock_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// Write a batch's persistence outputs, in order: the accepted commands of
-/// the batch go in one transaction. A failure is logged and counted; the
-/// game goes on in memory (the next restart loses what was not written).
-async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output], metrics: &Metrics) {
+/// Run a store write, retrying a database failure twice (50 ms, 250 ms)
+/// in case it was passing; conflicts and missing rows are final.
+async fn with_retry<F, Fut>(mut write: F) -> Result<(), StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), StoreError>>,
+{
+    let mut waits = [50u64, 250].into_iter();
+    loop {
+        match write().await {
+            Err(StoreError::Backend(e)) => match waits.next() {
+                Some(ms) => {
+                    tracing::warn!(error = %e, "store write failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                }
+                None => return Err(StoreError::Backend(e)),
+            },
+            other => return other,
+        }
+    }
+}
+
+/// Write a batch's persistence outputs, in order; the accepted commands of
+/// the batch go in one transaction.
+///
+/// # Errors
+/// The first write that still fails after its retries.
+async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output]) -> Result<(), StoreError> {
     let now = wall_clock_ms();
     let mut commands = Vec::new();
     for o in outputs {
@@ -387,28 +430,29 @@ async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output], metrics
             }
         }
     }
-    let mut result = Ok(());
     for o in outputs {
-        let r = match o {
-            Output::Started { setup, lobby } => store.start_game(code, setup, lobby, now).await,
-            Output::LobbyChanged { lobby } => store.update_lobby(code, lobby).await,
-            Output::PlayerLinked { seat, account } => store.link_player(code, *seat, account).await,
-            _ => Ok(()),
-        };
-        result = result.and(r);
+        match o {
+            Output::Started { setup, lobby } => {
+                with_retry(|| store.start_game(code, setup, lobby, now)).await?
+            }
+            Output::LobbyChanged { lobby } => {
+                with_retry(|| store.update_lobby(code, lobby)).await?
+            }
+            Output::PlayerLinked { seat, account } => {
+                with_retry(|| store.link_player(code, *seat, account)).await?
+            }
+            _ => {}
+        }
     }
     if !commands.is_empty() {
-        result = result.and(store.append_commands(&commands).await);
+        with_retry(|| store.append_commands(&commands)).await?;
     }
     for o in outputs {
         if let Output::Finished { result: summary } = o {
-            result = result.and(store.finish_game(code, summary, now).await);
+            with_retry(|| store.finish_game(code, summary, now)).await?;
         }
     }
-    if let Err(e) = result {
-        metrics.store_errors.inc();
-        tracing::error!(code, error = %e, "store write failed");
-    }
+    Ok(())
 }
 
 /// Hand a session's outputs to the connections and the metrics. A
