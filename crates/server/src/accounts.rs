@@ -283,7 +283,10 @@ async fn authenticate(
 }
 
 /// `POST /api/logout`: ends the session of the bearer token.
-async fn logout(State(app): State<AppState>, headers: HeaderMap) -> Result<StatusCode, ServerError> {
+async fn logout(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ServerError> {
     let (_, hash) = authenticate(&app, &headers).await?;
     app.registry
         .store()
@@ -404,7 +407,10 @@ mod tests {
         assert_eq!(bearer(&h), None);
         h.insert(header::AUTHORIZATION, "Bearer abc".parse().expect("value"));
         assert_eq!(bearer(&h), Some("abc"));
-        h.insert(header::AUTHORIZATION, "bearer  abc ".parse().expect("value"));
+        h.insert(
+            header::AUTHORIZATION,
+            "bearer  abc ".parse().expect("value"),
+        );
         assert_eq!(bearer(&h), Some("abc"));
         h.insert(header::AUTHORIZATION, "Basic abc".parse().expect("value"));
         assert_eq!(bearer(&h), None);

@@ -94,7 +94,8 @@ async fn replay(
     use crate::replay::ReplayError;
     let code = code.trim().to_ascii_uppercase();
     let store = app.registry.store();
-    let internal = |e: citadel_store::StoreError| ServerError::Internal(anyhow::anyhow!("store: {e}"));
+    let internal =
+        |e: citadel_store::StoreError| ServerError::Internal(anyhow::anyhow!("store: {e}"));
     let game = store.game(&code).await.map_err(internal)?;
     let game = game.ok_or(ServerError::NotFound)?;
     if game.finished_at.is_none() {

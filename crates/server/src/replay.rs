@@ -310,7 +310,10 @@ mod tests {
         // Same events, same seqs, contiguous from 1. (The live spectator
         // got the start's events inside its snapshot, not as events.)
         let events: Vec<SeqEvent> = steps.iter().flat_map(|s| s.events.clone()).collect();
-        assert!(events.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1));
+        assert!(events
+            .iter()
+            .enumerate()
+            .all(|(i, e)| e.seq == i as u64 + 1));
         let after_start = steps[0].events.len();
         assert_eq!(events[after_start..], p.spectator_events[..]);
     }

@@ -382,7 +382,10 @@ async fn a_wrong_password_and_an_unknown_name_get_the_same_401() {
         let (s2, unknown_name) = api.login("Cybertronic", "right password").await;
         assert_eq!(s1, StatusCode::UNAUTHORIZED);
         assert_eq!(s2, StatusCode::UNAUTHORIZED);
-        assert_eq!(wrong_password, unknown_name, "the answers tell nothing apart");
+        assert_eq!(
+            wrong_password, unknown_name,
+            "the answers tell nothing apart"
+        );
         assert_eq!(wrong_password["message"], "wrong name or password");
         server.shutdown().await;
     })
@@ -538,7 +541,10 @@ async fn a_finished_games_replay_matches_what_the_live_spectator_saw() {
             .flat_map(|s| s["events"].as_array().expect("events").clone())
             .map(|e| serde_json::from_value(e).expect("an event"))
             .collect();
-        assert!(events.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1));
+        assert!(events
+            .iter()
+            .enumerate()
+            .all(|(i, e)| e.seq == i as u64 + 1));
         assert_eq!(
             steps[0]["events"].as_array().map(Vec::len),
             Some(start_seq as usize)
