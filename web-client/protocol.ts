@@ -22,6 +22,8 @@ export const CloseCode = {
   FRAME_TOO_LARGE: 4009,
   /** The game has no free seat. */
   GAME_FULL: 4005,
+  /** The `account` session token in `hello` is unknown or expired. */
+  BAD_SESSION: 4006,
   /** The client could not keep up with the game's messages. */
   TOO_SLOW: 4010,
   /** The same seat connected again elsewhere. */
@@ -84,6 +86,12 @@ export type ClientMsg =
      * The last event `seq` this client saw (reconnects).
      */
     last_seq?: number | null,
+    /**
+     * A login session token from `POST /api/login`: a player who
+     * joins with it is linked to the account ("my games"). Left out
+     * (or `null`) to play as a guest.
+     */
+    account?: string | null,
   }
   | {
     "type": "take_seat",

@@ -53,6 +53,8 @@ pub mod close {
         FRAME_TOO_LARGE = 4009,
         /// The game has no free seat.
         GAME_FULL = 4005,
+        /// The `account` session token in `hello` is unknown or expired.
+        BAD_SESSION = 4006,
         /// The client could not keep up with the game's messages.
         TOO_SLOW = 4010,
         /// The same seat connected again elsewhere.
@@ -113,6 +115,12 @@ pub enum ClientMsg {
         #[serde(default)]
         #[ts(optional = nullable)]
         last_seq: Option<u64>,
+        /// A login session token from `POST /api/login`: a player who
+        /// joins with it is linked to the account ("my games"). Left out
+        /// (or `null`) to play as a guest.
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        account: Option<String>,
     },
     /// Lobby: take (or change to) a corporation seat.
     TakeSeat {

@@ -14,6 +14,17 @@ pub enum ServerError {
     /// No such game.
     #[error("no game with that code")]
     NotFound,
+    /// No valid session (missing, unknown or expired bearer token).
+    #[error("not logged in, or the session has expired")]
+    Unauthorized,
+    /// A login with a wrong name or password: one message for both, so
+    /// the answer does not tell which names exist.
+    #[error("wrong name or password")]
+    BadCredentials,
+    /// The request conflicts with the current state (a taken name, a game
+    /// not finished yet).
+    #[error("{0}")]
+    Conflict(String),
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
@@ -27,6 +38,8 @@ impl IntoResponse for ServerError {
         let status = match &self {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServerError::NotFound => StatusCode::NOT_FOUND,
+            ServerError::Unauthorized | ServerError::BadCredentials => StatusCode::UNAUTHORIZED,
+            ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Internal(e) => {
                 tracing::error!(error = ?e, "internal error");

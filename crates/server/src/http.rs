@@ -2,7 +2,7 @@
 
 use crate::error::ServerError;
 use crate::AppState;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
@@ -22,6 +22,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/missions", get(missions))
         .route("/api/games", post(create_game))
         .route("/api/games/{code}", get(game_info))
+        .route("/api/games/{code}/replay", get(replay))
+        .merge(crate::accounts::routes())
         .fallback_service(client)
         .with_state(state)
 }
@@ -79,5 +81,37 @@ async fn game_info(
             code: code.to_ascii_uppercase(),
         })),
         None => Err(ServerError::NotFound),
+    }
+}
+
+/// `GET /api/games/{code}/replay`: a finished game step by step, as a
+/// spectator saw it (paged with `?from=N&count=M`).
+async fn replay(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+    Query(page): Query<crate::replay::Page>,
+) -> Result<Json<crate::replay::Replay>, ServerError> {
+    use crate::replay::ReplayError;
+    let code = code.trim().to_ascii_uppercase();
+    let store = app.registry.store();
+    let internal =
+        |e: citadel_store::StoreError| ServerError::Internal(anyhow::anyhow!("store: {e}"));
+    let game = store.game(&code).await.map_err(internal)?;
+    let game = game.ok_or(ServerError::NotFound)?;
+    if game.finished_at.is_none() {
+        return Err(ServerError::Conflict("the game has not finished".into()));
+    }
+    let commands = store.commands(&code).await.map_err(internal)?;
+    // Replaying a long game is real work: keep it off the async threads.
+    let replayed =
+        tokio::task::spawn_blocking(move || crate::replay::replay(&game, &commands, page))
+            .await
+            .map_err(|e| ServerError::Internal(e.into()))?;
+    match replayed {
+        Ok(r) => Ok(Json(r)),
+        Err(ReplayError::NotFinished) => {
+            Err(ServerError::Conflict("the game has not finished".into()))
+        }
+        Err(e) => Err(ServerError::Internal(anyhow::anyhow!("{code}: {e}"))),
     }
 }

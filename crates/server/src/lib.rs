@@ -5,11 +5,13 @@
 //! live game runs in its own task around a [`session::Session`], a plain
 //! state machine tested without sockets.
 
+pub mod accounts;
 pub mod config;
 pub mod error;
 pub mod games;
 pub mod http;
 pub mod metrics;
+pub mod replay;
 pub mod session;
 pub mod ws;
 

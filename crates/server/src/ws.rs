@@ -82,6 +82,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         game,
         join,
         last_seq,
+        account,
     }) = serde_json::from_str(&text)
     else {
         close_with(
@@ -97,6 +98,25 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         close_with(socket, close::PROTOCOL_MISMATCH, &reason).await;
         return;
     }
+    // A logged-in player: the session token becomes an account id here, so
+    // the game only ever sees ids.
+    let account = match account {
+        None => None,
+        Some(token) => {
+            match crate::accounts::account_for_token(app.registry.store().as_ref(), &token).await {
+                Ok(Some(a)) => Some(a.id),
+                Ok(None) => {
+                    close_with(socket, close::BAD_SESSION, "invalid or expired session").await;
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!(conn, error = %e, "cannot look up a session");
+                    close_with(socket, 1011, "server error").await;
+                    return;
+                }
+            }
+        }
+    };
     let Some(to_game) = app.registry.get(&game) else {
         close_with(socket, close::UNKNOWN_GAME, "no game with that code").await;
         return;
@@ -113,7 +133,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
             sink,
             join,
             last_seq,
-            account: None,
+            account,
         })
         .await
         .is_err()

@@ -169,6 +169,7 @@ impl Client {
             game: game.into(),
             join,
             last_seq,
+            account: None,
         })
         .await;
     }
@@ -1184,6 +1185,7 @@ fn hello_json(protocol: u32, game: &str, join: Join) -> String {
         game: game.into(),
         join,
         last_seq: None,
+        account: None,
     })
     .expect("json")
 }

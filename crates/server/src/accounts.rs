@@ -1,0 +1,420 @@
+//! Accounts and login sessions over HTTP: register, log in, log out, and
+//! "me" (the account with its games and campaigns).
+//!
+//! Passwords are kept as argon2id PHC strings (random salt, the crate's
+//! default parameters). Hashing is slow on purpose, so it runs on the
+//! blocking pool, a few at a time. A session token is 32 random bytes
+//! (hex) given to the client once; the store keeps only its SHA-256, so a
+//! leaked database holds no usable token.
+
+use crate::error::ServerError;
+use crate::session::token_hash;
+use crate::AppState;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use citadel_store::{AccountRecord, SessionRecord, Store, StoreError};
+use rand::rngs::OsRng;
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::sync::OnceLock;
+use tokio::sync::Semaphore;
+
+/// How long a login lasts.
+pub const SESSION_LIFETIME_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+/// Account names, trimmed, in characters.
+const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=32;
+/// Shortest password, in characters.
+const MIN_PASSWORD_CHARS: usize = 8;
+/// Longest password, in bytes (hashing cost must stay bounded).
+const MAX_PASSWORD_BYTES: usize = 1024;
+/// Password hashes computed at once (each takes ~19 MiB and a core).
+const HASH_SLOTS: usize = 4;
+
+/// The account routes, merged into the app's router.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/accounts", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+}
+
+/// Name and password, as registering and logging in send them. No
+/// `Debug`: a password must never reach a log line.
+#[derive(Deserialize)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// An account as clients see it.
+#[derive(Debug, Serialize)]
+struct AccountInfo {
+    id: String,
+    name: String,
+}
+
+impl From<&AccountRecord> for AccountInfo {
+    fn from(a: &AccountRecord) -> Self {
+        AccountInfo {
+            id: a.id.clone(),
+            name: a.name.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct LoggedIn {
+    token: String,
+    account: AccountInfo,
+}
+
+fn store_error(e: StoreError) -> ServerError {
+    ServerError::Internal(anyhow::anyhow!("store: {e}"))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `count` bytes from the operating system's generator, hex.
+fn random_hex(count: usize) -> String {
+    let mut bytes = vec![0u8; count];
+    OsRng.fill_bytes(&mut bytes);
+    hex(&bytes)
+}
+
+fn hash_slots() -> &'static Semaphore {
+    static SLOTS: OnceLock<Semaphore> = OnceLock::new();
+    SLOTS.get_or_init(|| Semaphore::new(HASH_SLOTS))
+}
+
+/// Run slow password work on the blocking pool, a few at a time, so a
+/// flood of logins queues instead of exhausting memory.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+) -> Result<T, ServerError> {
+    let _slot = hash_slots()
+        .acquire()
+        .await
+        .map_err(|e| ServerError::Internal(e.into()))?;
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ServerError::Internal(e.into()))?
+        .map_err(ServerError::Internal)
+}
+
+/// An argon2id PHC string of `password` with a fresh random salt.
+fn hash_password(password: &str) -> anyhow::Result<String> {
+    let mut salt = [0u8; 16];
+    OsRng.fill_bytes(&mut salt);
+    let salt = SaltString::encode_b64(&salt).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("argon2: {e}"))
+}
+
+/// Does `password` match the PHC string `stored`? (The parameters and
+/// salt come from the string itself.)
+fn verify_password(password: &str, stored: &str) -> anyhow::Result<bool> {
+    let parsed = PasswordHash::new(stored).map_err(|e| anyhow::anyhow!("stored hash: {e}"))?;
+    Ok(Argon2::default()
+        .verify_password(password.as_bytes(), &parsed)
+        .is_ok())
+}
+
+/// A hash no password matches, verified against for unknown names so a
+/// login takes as long whether or not the name exists.
+fn dummy_hash() -> anyhow::Result<&'static str> {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    if let Some(h) = DUMMY.get() {
+        return Ok(h);
+    }
+    let h = hash_password(&random_hex(32))?;
+    Ok(DUMMY.get_or_init(|| h))
+}
+
+/// The trimmed name, if it is acceptable.
+fn valid_name(name: &str) -> Result<String, ServerError> {
+    let name = name.trim();
+    if !NAME_CHARS.contains(&name.chars().count()) {
+        return Err(ServerError::BadRequest(
+            "the name must be 3-32 characters".into(),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ServerError::BadRequest(
+            "the name may not contain control characters".into(),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn valid_password(password: &str) -> Result<(), ServerError> {
+    if password.chars().count() < MIN_PASSWORD_CHARS || password.len() > MAX_PASSWORD_BYTES {
+        return Err(ServerError::BadRequest(
+            "the password must be at least 8 characters (and at most 1024 bytes)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/accounts`.
+async fn register(
+    State(app): State<AppState>,
+    Json(body): Json<Credentials>,
+) -> Result<(StatusCode, Json<AccountInfo>), ServerError> {
+    let name = valid_name(&body.name)?;
+    valid_password(&body.password)?;
+    let store = app.registry.store();
+    // A cheap early answer for a taken name; the store's unique index
+    // decides races.
+    if store
+        .account_by_name(&name)
+        .await
+        .map_err(store_error)?
+        .is_some()
+    {
+        return Err(ServerError::Conflict("that name is taken".into()));
+    }
+    let password = body.password;
+    let password_hash = blocking(move || hash_password(&password)).await?;
+    let account = AccountRecord {
+        id: random_hex(16),
+        name,
+        password_hash,
+        created_at: crate::games::wall_clock_ms(),
+    };
+    match store.create_account(&account).await {
+        Ok(()) => {}
+        Err(StoreError::Conflict(_)) => {
+            return Err(ServerError::Conflict("that name is taken".into()))
+        }
+        Err(e) => return Err(store_error(e)),
+    }
+    tracing::info!(account = %account.id, "account created");
+    Ok((StatusCode::CREATED, Json(AccountInfo::from(&account))))
+}
+
+/// `POST /api/login`.
+async fn login(
+    State(app): State<AppState>,
+    Json(body): Json<Credentials>,
+) -> Result<Json<LoggedIn>, ServerError> {
+    let store = app.registry.store();
+    let found = store
+        .account_by_name(body.name.trim())
+        .await
+        .map_err(store_error)?;
+    let stored = found.as_ref().map(|a| a.password_hash.clone());
+    let password = body.password;
+    let ok = blocking(move || match stored {
+        Some(stored) => verify_password(&password, &stored),
+        None => {
+            verify_password(&password, dummy_hash()?)?;
+            Ok(false)
+        }
+    })
+    .await?;
+    let Some(account) = found.filter(|_| ok) else {
+        tracing::info!("failed login");
+        return Err(ServerError::BadCredentials);
+    };
+    let token = random_hex(32);
+    let now = crate::games::wall_clock_ms();
+    let session = SessionRecord {
+        token_hash: token_hash(&token),
+        account_id: account.id.clone(),
+        created_at: now,
+        expires_at: now + SESSION_LIFETIME_MS,
+    };
+    store.create_session(&session).await.map_err(store_error)?;
+    Ok(Json(LoggedIn {
+        token,
+        account: AccountInfo::from(&account),
+    }))
+}
+
+/// The account a session token belongs to, or `None` for an unknown or
+/// expired token (an expired one is deleted on the way).
+///
+/// # Errors
+/// A store failure.
+pub async fn account_for_token(
+    store: &dyn Store,
+    token: &str,
+) -> Result<Option<AccountRecord>, StoreError> {
+    let hash = token_hash(token);
+    let Some(session) = store.session(&hash).await? else {
+        return Ok(None);
+    };
+    if session.expires_at <= crate::games::wall_clock_ms() {
+        store.delete_session(&hash).await?;
+        return Ok(None);
+    }
+    store.account(&session.account_id).await
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The logged-in account and its session's token hash.
+async fn authenticate(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<(AccountRecord, String), ServerError> {
+    let token = bearer(headers).ok_or(ServerError::Unauthorized)?;
+    let account = account_for_token(app.registry.store().as_ref(), token)
+        .await
+        .map_err(store_error)?
+        .ok_or(ServerError::Unauthorized)?;
+    Ok((account, token_hash(token)))
+}
+
+/// `POST /api/logout`: ends the session of the bearer token.
+async fn logout(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ServerError> {
+    let (_, hash) = authenticate(&app, &headers).await?;
+    app.registry
+        .store()
+        .delete_session(&hash)
+        .await
+        .map_err(store_error)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A stored JSON document as a JSON value (`null` if it does not parse,
+/// which is logged: the rest of the answer is still useful).
+fn json_value(text: Option<&str>, what: &str) -> Value {
+    match text.map(serde_json::from_str::<Value>) {
+        None => Value::Null,
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            tracing::error!(what, error = %e, "stored JSON does not parse");
+            Value::Null
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct MyGame {
+    code: String,
+    options: Value,
+    created_at: i64,
+    started_at: Option<i64>,
+    finished_at: Option<i64>,
+    result: Value,
+    campaign: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct MyCampaign {
+    id: String,
+    code: String,
+    name: String,
+    created_at: i64,
+    finished_at: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Me {
+    account: AccountInfo,
+    games: Vec<MyGame>,
+    campaigns: Vec<MyCampaign>,
+}
+
+/// `GET /api/me`: the account, its games (newest first) and campaigns.
+async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ServerError> {
+    let (account, _) = authenticate(&app, &headers).await?;
+    let store = app.registry.store();
+    let games = store
+        .games_of_account(&account.id)
+        .await
+        .map_err(store_error)?
+        .into_iter()
+        .map(|g| MyGame {
+            options: json_value(Some(&g.options), "options"),
+            result: json_value(g.result.as_deref(), "result"),
+            code: g.code,
+            created_at: g.created_at,
+            started_at: g.started_at,
+            finished_at: g.finished_at,
+            campaign: g.campaign,
+        })
+        .collect();
+    let campaigns = store
+        .campaigns_of_account(&account.id)
+        .await
+        .map_err(store_error)?
+        .into_iter()
+        .map(|c| MyCampaign {
+            id: c.id,
+            code: c.code,
+            name: c.name,
+            created_at: c.created_at,
+            finished_at: c.finished_at,
+        })
+        .collect();
+    Ok(Json(Me {
+        account: AccountInfo::from(&account),
+        games,
+        campaigns,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_verifies_against_its_own_hash_only() {
+        let h = hash_password("correct horse").expect("hash");
+        assert!(h.starts_with("$argon2id$"), "{h}");
+        assert!(verify_password("correct horse", &h).expect("verify"));
+        assert!(!verify_password("correct horsE", &h).expect("verify"));
+        // Salted: the same password hashes differently twice.
+        assert_ne!(h, hash_password("correct horse").expect("hash"));
+    }
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(valid_name("  Mitch ").ok().as_deref(), Some("Mitch"));
+        assert!(valid_name("ab").is_err());
+        assert!(valid_name("   ab   ").is_err());
+        assert!(valid_name(&"x".repeat(33)).is_err());
+        assert!(valid_name(&"é".repeat(32)).is_ok());
+        assert!(valid_name("bad\nname").is_err());
+        assert!(valid_password("1234567").is_err());
+        assert!(valid_password("12345678").is_ok());
+    }
+
+    #[test]
+    fn bearer_tokens_are_read_from_the_authorization_header() {
+        let mut h = HeaderMap::new();
+        assert_eq!(bearer(&h), None);
+        h.insert(header::AUTHORIZATION, "Bearer abc".parse().expect("value"));
+        assert_eq!(bearer(&h), Some("abc"));
+        h.insert(
+            header::AUTHORIZATION,
+            "bearer  abc ".parse().expect("value"),
+        );
+        assert_eq!(bearer(&h), Some("abc"));
+        h.insert(header::AUTHORIZATION, "Basic abc".parse().expect("value"));
+        assert_eq!(bearer(&h), None);
+        h.insert(header::AUTHORIZATION, "Bearer ".parse().expect("value"));
+        assert_eq!(bearer(&h), None);
+    }
+}
