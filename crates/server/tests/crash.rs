@@ -277,6 +277,7 @@ impl Client {
             game: game.into(),
             join,
             last_seq,
+            account: None,
         })
         .await;
         c.wait_for("welcome", |m| matches!(m, ServerMsg::Welcome { .. }))
