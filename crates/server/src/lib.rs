@@ -5,6 +5,7 @@
 //! live game runs in its own task around a [`session::Session`], a plain
 //! state machine tested without sockets.
 
+pub mod campaign;
 pub mod config;
 pub mod error;
 pub mod games;
