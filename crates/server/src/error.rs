@@ -14,6 +14,15 @@ pub enum ServerError {
     /// No such game.
     #[error("no game with that code")]
     NotFound,
+    /// No such campaign.
+    #[error("no campaign with that code")]
+    NoCampaign,
+    /// The request conflicts with the current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// Missing or wrong credentials.
+    #[error("{0}")]
+    Unauthorized(String),
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
@@ -26,7 +35,9 @@ impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::NotFound => StatusCode::NOT_FOUND,
+            ServerError::NotFound | ServerError::NoCampaign => StatusCode::NOT_FOUND,
+            ServerError::Conflict(_) => StatusCode::CONFLICT,
+            ServerError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Internal(e) => {
                 tracing::error!(error = ?e, "internal error");

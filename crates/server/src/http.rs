@@ -22,6 +22,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/missions", get(missions))
         .route("/api/games", post(create_game))
         .route("/api/games/{code}", get(game_info))
+        .merge(crate::campaigns::routes())
         .fallback_service(client)
         .with_state(state)
 }

@@ -6,6 +6,7 @@
 //! state machine tested without sockets.
 
 pub mod campaign;
+pub mod campaigns;
 pub mod config;
 pub mod error;
 pub mod games;
