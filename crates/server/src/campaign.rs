@@ -490,7 +490,7 @@ mod tests {
                 .collect(),
             dark_legion_seat: dl,
             dark_legion_pp: dl_pp,
-            result: serde_json::json!("primary_success"),
+            result: serde_json::json!("success"),
         }
     }
 

@@ -141,10 +141,11 @@ impl Client {
 
     async fn send(&mut self, msg: &ClientMsg) {
         let text = serde_json::to_string(msg).expect("serialize");
-        tokio::time::timeout(STEP, self.ws.send(Message::text(text)))
-            .await
-            .unwrap_or_else(|_| panic!("{}: send timed out", self.label))
-            .unwrap_or_else(|e| panic!("{}: send failed: {e}", self.label));
+        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
+            Err(_) => panic!("{}: send timed out", self.label),
+        }
     }
 
     async fn recv(&mut self) -> ServerMsg {
