@@ -25,6 +25,12 @@ pub enum ServerError {
     /// not finished yet).
     #[error("{0}")]
     Conflict(String),
+    /// No such campaign.
+    #[error("no campaign with that code")]
+    NoCampaign,
+    /// A campaign token that is missing or belongs to no player.
+    #[error("{0}")]
+    BadToken(String),
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
@@ -37,8 +43,10 @@ impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
             ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ServerError::NotFound => StatusCode::NOT_FOUND,
-            ServerError::Unauthorized | ServerError::BadCredentials => StatusCode::UNAUTHORIZED,
+            ServerError::NotFound | ServerError::NoCampaign => StatusCode::NOT_FOUND,
+            ServerError::Unauthorized | ServerError::BadCredentials | ServerError::BadToken(_) => {
+                StatusCode::UNAUTHORIZED
+            }
             ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Internal(e) => {

@@ -7,7 +7,7 @@
 
 use crate::error::ServerError;
 use crate::metrics::{Metrics, ReasonLabel};
-use crate::session::{ConnId, Input, Output, Session, SessionConfig};
+use crate::session::{ConnId, Input, Output, ReservedSeat, Session, SessionConfig};
 use citadel_protocol::{close, ClientMsg, GameOptions, Join, ServerMsg};
 use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
 use rand::Rng;
@@ -75,6 +75,9 @@ pub struct Registry {
     session: SessionConfig,
     max_games: usize,
     shutdown: broadcast::Sender<()>,
+    /// Serializes the read-modify-write of campaign documents (HTTP
+    /// handlers and finishing games).
+    campaign_lock: tokio::sync::Mutex<()>,
 }
 
 /// Unambiguous characters for join codes: no 0/O, 1/I/L.
@@ -96,7 +99,13 @@ impl Registry {
             session,
             max_games,
             shutdown,
+            campaign_lock: tokio::sync::Mutex::new(()),
         }
+    }
+
+    /// Held while a campaign document is read, changed and written.
+    pub(crate) fn campaign_lock(&self) -> &tokio::sync::Mutex<()> {
+        &self.campaign_lock
     }
 
     /// The game with this code.
@@ -154,7 +163,64 @@ impl Registry {
             self.remove(&code);
             return Err(ServerError::Internal(anyhow::anyhow!("store: {e}")));
         }
-        self.spawn(session, rx);
+        self.spawn(session, rx, None);
+        Ok(code)
+    }
+
+    /// Create a campaign mission's game: seats reserved for the campaign's
+    /// players, started at once from `setup`, marked with the campaign.
+    ///
+    /// # Errors
+    /// [`ServerError::Full`], a setup the rules refuse, or a store failure.
+    pub async fn create_reserved(
+        self: &Arc<Self>,
+        options: GameOptions,
+        seats: Vec<ReservedSeat>,
+        setup: citadel_rules::game::Setup,
+        campaign: &str,
+    ) -> Result<String, ServerError> {
+        let (tx, rx) = mpsc::channel(1024);
+        let code = self.reserve_code(tx)?;
+        let seed = setup.seed;
+        let session = Session::reserved(
+            code.clone(),
+            options.clone(),
+            self.session.clone(),
+            seats,
+            setup,
+            0,
+        );
+        let (session, outputs) = match session {
+            Ok(s) => s,
+            Err(e) => {
+                self.remove(&code);
+                return Err(ServerError::Internal(anyhow::anyhow!("campaign game: {e}")));
+            }
+        };
+        let now = wall_clock_ms();
+        let started = outputs.iter().find_map(|o| match o {
+            Output::Started { setup, lobby } => Some((setup.clone(), lobby.clone())),
+            _ => None,
+        });
+        let (setup, lobby) = started.unwrap_or_default();
+        let record = GameRecord {
+            code: code.clone(),
+            options: serde_json::to_string(&options)
+                .map_err(|e| ServerError::Internal(e.into()))?,
+            seed,
+            created_at: now,
+            lobby,
+            setup: Some(setup),
+            started_at: Some(now),
+            finished_at: None,
+            result: None,
+            campaign: Some(campaign.to_string()),
+        };
+        if let Err(e) = self.store.create_game(&record).await {
+            self.remove(&code);
+            return Err(ServerError::Internal(anyhow::anyhow!("store: {e}")));
+        }
+        self.spawn(session, rx, Some(campaign.to_string()));
         Ok(code)
     }
 
@@ -181,12 +247,18 @@ impl Registry {
         Ok(code)
     }
 
-    fn spawn(self: &Arc<Self>, session: Session, rx: mpsc::Receiver<ToGame>) {
+    fn spawn(
+        self: &Arc<Self>,
+        session: Session,
+        rx: mpsc::Receiver<ToGame>,
+        campaign: Option<String>,
+    ) {
         tokio::spawn(run_game(
             session,
             rx,
             Arc::clone(self),
             self.shutdown.subscribe(),
+            campaign,
         ));
     }
 
@@ -248,7 +320,7 @@ impl Registry {
             games.insert(g.code.clone(), tx);
         }
         self.metrics.games.inc();
-        self.spawn(session, rx);
+        self.spawn(session, rx, g.campaign.clone());
         Ok(())
     }
 
@@ -294,6 +366,7 @@ async fn run_game(
     mut rx: mpsc::Receiver<ToGame>,
     registry: Arc<Registry>,
     mut shutdown: broadcast::Receiver<()>,
+    campaign: Option<String>,
 ) {
     let start = Instant::now();
     let mut sinks: HashMap<ConnId, ConnSink> = HashMap::new();
@@ -346,6 +419,10 @@ async fn run_game(
                 }
                 store_failed = true;
                 break;
+            }
+            if let Some(campaign) = &campaign {
+                crate::campaigns::after_persist(&registry, campaign, session.code(), &outputs)
+                    .await;
             }
             let slow = deliver(outputs, &mut sinks, &metrics);
             if slow.is_empty() {

@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{code}", get(game_info))
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
+        .merge(crate::campaigns::routes())
         .fallback_service(client)
         .with_state(state)
 }

@@ -6,6 +6,8 @@
 //! state machine tested without sockets.
 
 pub mod accounts;
+pub mod campaign;
+pub mod campaigns;
 pub mod config;
 pub mod error;
 pub mod games;

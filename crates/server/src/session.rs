@@ -153,6 +153,20 @@ struct SeatSlot {
     bot_playing: bool,
 }
 
+/// A seat of a game that starts with its players known (a campaign
+/// mission): see [`Session::reserved`].
+#[derive(Clone, Debug)]
+pub struct ReservedSeat {
+    /// Shown name.
+    pub name: String,
+    /// Corporation.
+    pub corporation: Corporation,
+    /// Hash of the token that resumes the seat ([`token_hash`]).
+    pub token_hash: String,
+    /// The player's account, if known.
+    pub account: Option<String>,
+}
+
 /// The fields of [`Input::Hello`], handled together.
 #[derive(Debug)]
 struct Hello {
@@ -251,6 +265,49 @@ impl Session {
             config,
             lobby_dirty: false,
         }
+    }
+
+    /// A game that starts at once with every seat reserved for a known
+    /// player (a campaign mission): each seat is human, with its name,
+    /// corporation and token hash (the player resumes it with
+    /// `Join::Resume`), and the rules setup is given whole (campaign PP,
+    /// the chosen Dark Legion). Every player counts as disconnected since
+    /// `now` (after the grace period a bot plays an absent player's seat).
+    /// Returns the session and its first outputs (`Started`, the lobby) to
+    /// persist.
+    ///
+    /// # Errors
+    /// The seats do not match the setup, or the rules refuse the setup.
+    pub fn reserved(
+        code: String,
+        options: GameOptions,
+        config: SessionConfig,
+        seats: Vec<ReservedSeat>,
+        setup: Setup,
+        now: Millis,
+    ) -> Result<(Session, Vec<Output>), String> {
+        if seats.len() != setup.seats.len() || seats.len() != usize::from(options.seats) {
+            return Err("reserved seats do not match the setup".into());
+        }
+        let mut s = Session::new(code, options, setup.seed, config);
+        for (slot, r) in s.seats.iter_mut().zip(seats) {
+            slot.corporation = Some(r.corporation);
+            slot.name = Some(clean_name(&r.name));
+            slot.controller = Controller::Human;
+            slot.token_hash = Some(r.token_hash);
+            slot.account = r.account;
+            slot.ready = true;
+            slot.left_at = Some(now);
+        }
+        s.host = Some(0);
+        let mut out = Vec::new();
+        s.launch(setup, now, &mut out)?;
+        if std::mem::take(&mut s.lobby_dirty) {
+            out.push(Output::LobbyChanged {
+                lobby: s.lobby_document(),
+            });
+        }
+        Ok((s, out))
     }
 
     /// Rebuild a session from the store after a restart: the lobby as
@@ -871,6 +928,12 @@ impl Session {
             starting_rank: self.options.starting_rank,
             seed: self.seed,
         };
+        self.launch(setup, now, out)
+    }
+
+    /// Start the game from a rules setup: tell the shell to persist it,
+    /// then send everyone connected a snapshot.
+    fn launch(&mut self, setup: Setup, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
         let mut dice = SeededDice::new(self.seed);
         let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
         let n = game.seats().len() as u64;

@@ -526,3 +526,114 @@ fn a_command_without_events_is_acked_with_the_seq_the_client_has() {
         matches!(sent(&out, 1)[0], ServerMsg::Ack { client_ref: Some(4), seq } if seq == before)
     );
 }
+
+/// A campaign mission: seats reserved for known players with their token
+/// hashes and campaign PP, started at once; players resume with their
+/// tokens, and the stored lobby and setup restore it.
+#[test]
+fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
+    use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup, Viewer};
+    use citadel_server::session::{token_hash, ReservedSeat};
+    let setup = Setup {
+        mission: "ce-c1m1".into(),
+        seats: vec![
+            SeatSetup {
+                corporation: Corporation::Capitol,
+                doomtroopers: None,
+                pp: Some(23),
+            },
+            SeatSetup {
+                corporation: Corporation::Mishima,
+                doomtroopers: None,
+                pp: Some(7),
+            },
+        ],
+        dark_legion: DarkLegionSetup::Seat(1),
+        starting_rank: 1,
+        seed: 5,
+    };
+    let seats = vec![
+        ReservedSeat {
+            name: "Ann".into(),
+            corporation: Corporation::Capitol,
+            token_hash: token_hash("ann-secret"),
+            account: None,
+        },
+        ReservedSeat {
+            name: "Bob".into(),
+            corporation: Corporation::Mishima,
+            token_hash: token_hash("bob-secret"),
+            account: None,
+        },
+    ];
+    let (mut s, out) = Session::reserved(
+        "CAMP01".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        config(),
+        seats.clone(),
+        setup.clone(),
+        0,
+    )
+    .expect("starts");
+    let (stored_setup, stored_lobby) = out
+        .iter()
+        .find_map(|o| match o {
+            Output::Started { setup, lobby } => Some((setup.clone(), lobby.clone())),
+            _ => None,
+        })
+        .expect("started");
+    let game = s.game().expect("started at once");
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view.teams.len(), 1);
+    assert_eq!(view.teams[0].pp, 23);
+    assert_eq!(view.dark_legion.pp, 7);
+
+    // A stranger cannot join; the players resume with their tokens.
+    let out = hello(&mut s, 3, player("Mallory"), 10);
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 3, code, .. } if *code == close::GAME_FULL)));
+    for (conn, token, seat) in [(1, "ann-secret", 0), (2, "bob-secret", 1)] {
+        let out = hello(
+            &mut s,
+            conn,
+            Join::Resume {
+                token: token.into(),
+            },
+            10,
+        );
+        let msgs = sent(&out, conn);
+        assert!(
+            matches!(msgs[0], ServerMsg::Welcome { seat: Some(k), .. } if k == seat),
+            "{msgs:?}"
+        );
+        assert!(msgs.iter().any(|m| matches!(m, ServerMsg::Snapshot { .. })));
+    }
+
+    // The stored documents bring it back after a restart.
+    let back = Session::restore(
+        "CAMP01".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        5,
+        &stored_lobby,
+        Some(&stored_setup),
+        &[],
+        0,
+        config(),
+    )
+    .expect("restores");
+    let view = back.game().expect("started").view(Viewer::Spectator);
+    assert_eq!(view.teams[0].pp, 23);
+    assert_eq!(view.dark_legion.pp, 7);
+
+    // Seats and setup must agree.
+    assert!(Session::reserved(
+        "CAMP02".into(),
+        options(3, DarkLegionChoice::Seat(1)),
+        config(),
+        seats,
+        setup,
+        0,
+    )
+    .is_err());
+}

@@ -1,0 +1,742 @@
+//! Multi-mission campaigns (core §14 CMP-1..6) as plain data: the campaign
+//! document the server stores as JSON in `CampaignRecord.state`, and the
+//! steps between missions. No I/O and no randomness of its own (the rng is
+//! an argument), so every rule here is unit-tested.
+//!
+//! Rules applied here:
+//! - CMP-1: the players, each with one corporation for the whole campaign,
+//!   the length M and the starting rank R0 are fixed at creation; every
+//!   player (and the AI Dark Legion) starts with `10·(R0−1)` PP.
+//! - CMP-2 / SET-2: each mission's DL player is drawn at random among the
+//!   players who have been DL the fewest times ([`CampaignDoc::choose_dl`]).
+//!   With the AI (SET-12) no player is chosen: the AI is DL every mission.
+//! - CMP-3 / PRM-1: one PP total per player whichever role they play; the
+//!   PP at the end of a mission are the next mission's starting PP
+//!   ([`CampaignDoc::setup_for_next`], [`CampaignDoc::apply_result`]), never
+//!   below 0.
+//! - CMP-5: missions in the listed order, restarting from the first when M
+//!   exceeds the list ([`CampaignDoc::default_mission`]); only missions the
+//!   engine can play are offered.
+//! - CMP-6 / SCR-3: after mission M the highest PP wins, ties joint (the AI's
+//!   PP track counts in an AI campaign).
+//! - RNK-1: rank = `min(12, 1 + floor(PP/10))` ([`rank`]).
+
+use citadel_rules::content::Corporation;
+use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The CE campaign's mission sequence (CMP-1): C1M1..C1M5, then C2M1..C2M5.
+pub const CE_SEQUENCE: [&str; 10] = [
+    "ce-c1m1", "ce-c1m2", "ce-c1m3", "ce-c1m4", "ce-c1m5", "ce-c2m1", "ce-c2m2", "ce-c2m3",
+    "ce-c2m4", "ce-c2m5",
+];
+
+/// Longest campaign accepted.
+pub const MAX_MISSIONS: u32 = 100;
+
+/// RNK-1: rank from PP.
+pub fn rank(pp: i32) -> u8 {
+    (1 + pp.max(0) / 10).min(12) as u8
+}
+
+/// CMP-1 (CE): the lowest PP of rank R0.
+pub fn starting_pp(starting_rank: u8) -> i32 {
+    10 * (i32::from(starting_rank) - 1)
+}
+
+/// Who is the Dark Legion in this campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DarkLegionMode {
+    /// A player each mission, per CMP-2.
+    Rotate,
+    /// The AI every mission (SET-12), with its own PP track.
+    Ai,
+}
+
+/// One player of a campaign.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignPlayer {
+    /// Shown name.
+    pub name: String,
+    /// Fixed for the whole campaign (CMP-1).
+    pub corporation: Corporation,
+    /// SHA-256 of the player's campaign token (the token is never kept).
+    pub token_hash: String,
+    /// The player's account, when joined logged in.
+    #[serde(default)]
+    pub account: Option<String>,
+    /// PP now (PRM-1: one total whichever role).
+    pub pp: i32,
+    /// Missions played as the Dark Legion (CMP-2).
+    pub times_dl: u32,
+}
+
+/// One player's PP across one mission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PpChange {
+    /// At the start.
+    pub before: i32,
+    /// At the end.
+    pub after: i32,
+}
+
+/// One finished mission of the campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// Mission number in the campaign, from 0.
+    pub index: u32,
+    /// Mission id.
+    pub mission: String,
+    /// The game that played it.
+    pub game: String,
+    /// The DL player (index into the players); `None` with the AI.
+    pub dark_legion: Option<usize>,
+    /// The mission's result, as the engine reported it.
+    pub result: serde_json::Value,
+    /// Each player's PP, in player order.
+    pub pp: Vec<PpChange>,
+    /// The AI Dark Legion's PP (AI campaigns).
+    #[serde(default)]
+    pub ai_pp: Option<PpChange>,
+}
+
+/// The mission in play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurrentGame {
+    /// Game code.
+    pub game: String,
+    /// Mission id.
+    pub mission: String,
+    /// The DL player; `None` with the AI.
+    pub dark_legion: Option<usize>,
+}
+
+/// The campaign document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CampaignDoc {
+    /// Name.
+    pub name: String,
+    /// Planned number of players.
+    pub planned_players: u8,
+    /// Planned number of missions M (CMP-1).
+    pub missions: u32,
+    /// Starting rank R0 (CMP-1).
+    pub starting_rank: u8,
+    /// Who plays the Dark Legion.
+    pub dark_legion: DarkLegionMode,
+    /// Players in join order (= seat order in every mission).
+    pub players: Vec<CampaignPlayer>,
+    /// The AI Dark Legion's PP (AI campaigns; SET-12).
+    #[serde(default)]
+    pub ai_pp: Option<i32>,
+    /// Finished missions.
+    pub history: Vec<HistoryEntry>,
+    /// The mission in play, if any.
+    pub current: Option<CurrentGame>,
+    /// After mission M (CMP-6).
+    pub finished: bool,
+    /// The winning players (SCR-3; ties joint).
+    pub winners: Vec<usize>,
+    /// The AI Dark Legion is among the winners (AI campaigns).
+    #[serde(default)]
+    pub ai_wins: bool,
+}
+
+/// Why a campaign step is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CampaignError {
+    /// Bad creation or join parameters.
+    #[error("{0}")]
+    Invalid(String),
+    /// The step does not fit the campaign's state now.
+    #[error("{0}")]
+    Conflict(String),
+}
+
+/// One corporation team's end of a mission, from the game's result summary.
+#[derive(Clone, Debug, Deserialize)]
+pub struct TeamResult {
+    /// Rules seat (= player index).
+    pub seat: u8,
+    /// PP at the end.
+    pub pp: i32,
+}
+
+/// The game's result summary (`Output::Finished`), as far as campaigns read it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MissionSummary {
+    /// Corporation teams.
+    pub teams: Vec<TeamResult>,
+    /// The DL player's seat; `None` with the AI.
+    #[serde(default)]
+    pub dark_legion_seat: Option<u8>,
+    /// The DL's PP at the end.
+    pub dark_legion_pp: i32,
+    /// The mission result.
+    #[serde(default)]
+    pub result: serde_json::Value,
+}
+
+impl CampaignDoc {
+    /// A new campaign with no players yet (CMP-1).
+    ///
+    /// # Errors
+    /// Player counts outside SET-12 (2–5 with a rotating DL, 1–5 with the
+    /// AI), M outside 1..=100, R0 outside 1..=12, an empty name.
+    pub fn create(
+        name: &str,
+        players: u8,
+        missions: u32,
+        starting_rank: u8,
+        dark_legion: DarkLegionMode,
+    ) -> Result<CampaignDoc, CampaignError> {
+        let bad = |m: &str| Err(CampaignError::Invalid(m.to_string()));
+        let name: String = name
+            .trim()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(64)
+            .collect();
+        if name.is_empty() {
+            return bad("a campaign needs a name");
+        }
+        let counts = match dark_legion {
+            DarkLegionMode::Rotate => 2..=5,
+            DarkLegionMode::Ai => 1..=5,
+        };
+        if !counts.contains(&players) {
+            return bad("players must be 2-5 with a rotating Dark Legion, 1-5 with the AI");
+        }
+        if !(1..=MAX_MISSIONS).contains(&missions) {
+            return bad("missions must be 1-100");
+        }
+        if !(1..=12).contains(&starting_rank) {
+            return bad("starting rank must be 1-12");
+        }
+        Ok(CampaignDoc {
+            name,
+            planned_players: players,
+            missions,
+            starting_rank,
+            dark_legion,
+            players: Vec::new(),
+            ai_pp: (dark_legion == DarkLegionMode::Ai).then(|| starting_pp(starting_rank)),
+            history: Vec::new(),
+            current: None,
+            finished: false,
+            winners: Vec::new(),
+            ai_wins: false,
+        })
+    }
+
+    /// Every planned player has joined.
+    pub fn full(&self) -> bool {
+        self.players.len() >= usize::from(self.planned_players)
+    }
+
+    /// A player joins with a corporation for the whole campaign (CMP-1) and
+    /// starts at `10·(R0−1)` PP. Returns the player's index.
+    ///
+    /// # Errors
+    /// The campaign is full or started, or the corporation is taken.
+    pub fn join(
+        &mut self,
+        name: &str,
+        corporation: Corporation,
+        token_hash: String,
+        account: Option<String>,
+    ) -> Result<usize, CampaignError> {
+        if self.full() {
+            return Err(CampaignError::Conflict("the campaign is full".into()));
+        }
+        if !self.history.is_empty() || self.current.is_some() {
+            return Err(CampaignError::Conflict("the campaign has started".into()));
+        }
+        if self.players.iter().any(|p| p.corporation == corporation) {
+            return Err(CampaignError::Conflict(
+                "that corporation is taken in this campaign".into(),
+            ));
+        }
+        let name: String = name
+            .trim()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(32)
+            .collect();
+        self.players.push(CampaignPlayer {
+            name: if name.is_empty() {
+                "Player".into()
+            } else {
+                name
+            },
+            corporation,
+            token_hash,
+            account,
+            pp: starting_pp(self.starting_rank),
+            times_dl: 0,
+        });
+        Ok(self.players.len() - 1)
+    }
+
+    /// The player whose campaign token has this hash.
+    pub fn player_by_token_hash(&self, hash: &str) -> Option<usize> {
+        self.players.iter().position(|p| p.token_hash == hash)
+    }
+
+    /// CMP-2: the next mission's DL player, drawn at random among the
+    /// players who have been DL the fewest times. `None` with the AI
+    /// (SET-12: CMP-2 is skipped) or with no players.
+    pub fn choose_dl<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<usize> {
+        if self.dark_legion == DarkLegionMode::Ai {
+            return None;
+        }
+        let fewest = self.players.iter().map(|p| p.times_dl).min()?;
+        let candidates: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.players[i].times_dl == fewest)
+            .collect();
+        Some(candidates[rng.gen_range(0..candidates.len())])
+    }
+
+    /// CMP-5: the listed mission for the next mission number, restarting
+    /// from the first when M exceeds the list. Only missions in `playable`
+    /// are offered: an unplayable one falls back to the first playable.
+    pub fn default_mission(&self, playable: &[&str]) -> String {
+        let listed = CE_SEQUENCE[self.history.len() % CE_SEQUENCE.len()];
+        if playable.contains(&listed) {
+            listed.to_string()
+        } else {
+            playable.first().copied().unwrap_or(listed).to_string()
+        }
+    }
+
+    /// Can the next mission start now?
+    ///
+    /// # Errors
+    /// The campaign is finished, a mission is in play, or players are
+    /// missing.
+    pub fn can_start_next(&self) -> Result<(), CampaignError> {
+        if self.finished {
+            return Err(CampaignError::Conflict("the campaign is finished".into()));
+        }
+        if let Some(c) = &self.current {
+            return Err(CampaignError::Conflict(format!(
+                "mission game {} is in progress",
+                c.game
+            )));
+        }
+        if !self.full() {
+            return Err(CampaignError::Conflict(
+                "not every player has joined yet".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rules setup of the next mission: one seat per player in player
+    /// order, each with its corporation and its campaign PP (CMP-3) — the DL
+    /// player's seat too (its DTs sit out, SET-2; its PP are the DL's).
+    pub fn setup_for_next(&self, mission: &str, dl: Option<usize>, seed: u64) -> Setup {
+        Setup {
+            mission: mission.to_string(),
+            seats: self
+                .players
+                .iter()
+                .map(|p| SeatSetup {
+                    corporation: p.corporation,
+                    doomtroopers: None,
+                    pp: Some(p.pp),
+                })
+                .collect(),
+            dark_legion: match dl {
+                Some(d) => DarkLegionSetup::Seat(d as u8),
+                None => DarkLegionSetup::Ai,
+            },
+            starting_rank: self.starting_rank,
+            seed,
+        }
+    }
+
+    /// Record that a mission's game started.
+    pub fn begin(&mut self, game: &str, mission: &str, dl: Option<usize>) {
+        self.current = Some(CurrentGame {
+            game: game.to_string(),
+            mission: mission.to_string(),
+            dark_legion: dl,
+        });
+    }
+
+    /// CMP-3/CMP-4: a mission ended (the engine already applied SCR-1 and
+    /// CMD-2). Every player's PP becomes their PP at its end — the DL
+    /// player's the DL's, a corporation player's their team's — floored at
+    /// 0 (PRM-1); the DL's count goes up; the mission joins the history;
+    /// then the end check (CMP-6, SCR-3). Returns the new history entry.
+    ///
+    /// # Errors
+    /// `game` is not the mission in play (already applied, or unknown).
+    pub fn apply_result(
+        &mut self,
+        game: &str,
+        summary: &MissionSummary,
+    ) -> Result<HistoryEntry, CampaignError> {
+        let Some(current) = self.current.clone().filter(|c| c.game == game) else {
+            return Err(CampaignError::Conflict(format!(
+                "game {game} is not this campaign's mission in play"
+            )));
+        };
+        let before: Vec<i32> = self.players.iter().map(|p| p.pp).collect();
+        for t in &summary.teams {
+            if let Some(p) = self.players.get_mut(usize::from(t.seat)) {
+                p.pp = t.pp.max(0);
+            }
+        }
+        let dl = summary
+            .dark_legion_seat
+            .map(usize::from)
+            .or(current.dark_legion);
+        let mut ai_pp = None;
+        match dl {
+            Some(d) => {
+                if let Some(p) = self.players.get_mut(d) {
+                    p.pp = summary.dark_legion_pp.max(0);
+                    p.times_dl += 1;
+                }
+            }
+            None => {
+                // The engine starts the AI at 10·(R0−1); carry its gain or
+                // loss onto the AI's own track.
+                let was = self.ai_pp.unwrap_or(starting_pp(self.starting_rank));
+                let delta = summary.dark_legion_pp - starting_pp(self.starting_rank);
+                let now = (was + delta).max(0);
+                self.ai_pp = Some(now);
+                ai_pp = Some(PpChange {
+                    before: was,
+                    after: now,
+                });
+            }
+        }
+        let entry = HistoryEntry {
+            index: self.history.len() as u32,
+            mission: current.mission,
+            game: game.to_string(),
+            dark_legion: dl,
+            result: summary.result.clone(),
+            pp: before
+                .iter()
+                .zip(&self.players)
+                .map(|(b, p)| PpChange {
+                    before: *b,
+                    after: p.pp,
+                })
+                .collect(),
+            ai_pp,
+        };
+        self.history.push(entry.clone());
+        self.current = None;
+        if self.history.len() >= self.missions as usize {
+            self.finish();
+        }
+        Ok(entry)
+    }
+
+    /// CMP-6 / SCR-3: the highest PP wins; ties give a joint win. The AI's
+    /// PP track counts in an AI campaign.
+    fn finish(&mut self) {
+        self.finished = true;
+        let best = self
+            .players
+            .iter()
+            .map(|p| p.pp)
+            .chain(self.ai_pp)
+            .max()
+            .unwrap_or(0);
+        self.winners = (0..self.players.len())
+            .filter(|&i| self.players[i].pp == best)
+            .collect();
+        self.ai_wins = self.ai_pp == Some(best);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::mock::StepRng;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    fn campaign(players: &[Corporation], m: u32, r0: u8, mode: DarkLegionMode) -> CampaignDoc {
+        let mut c = CampaignDoc::create("Test", players.len() as u8, m, r0, mode).expect("valid");
+        for (i, corp) in players.iter().enumerate() {
+            c.join(&format!("P{i}"), *corp, format!("hash{i}"), None)
+                .expect("joins");
+        }
+        c
+    }
+
+    const TWO: [Corporation; 2] = [Corporation::Bauhaus, Corporation::Capitol];
+    const THREE: [Corporation; 3] = [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ];
+
+    /// A summary: the DL seat and PP, then each corporation seat's PP.
+    fn summary(dl: Option<u8>, dl_pp: i32, teams: &[(u8, i32)]) -> MissionSummary {
+        MissionSummary {
+            teams: teams
+                .iter()
+                .map(|&(seat, pp)| TeamResult { seat, pp })
+                .collect(),
+            dark_legion_seat: dl,
+            dark_legion_pp: dl_pp,
+            result: serde_json::json!("success"),
+        }
+    }
+
+    /// Start the next mission with a given DL and end it with `s`.
+    fn play(c: &mut CampaignDoc, game: &str, dl: Option<usize>, s: &MissionSummary) {
+        c.can_start_next().expect("can start");
+        c.begin(game, "ce-c1m1", dl);
+        c.apply_result(game, s).expect("applies");
+    }
+
+    #[test]
+    fn cmp1_every_player_starts_at_the_lowest_pp_of_r0() {
+        for (r0, pp) in [(1, 0), (2, 10), (5, 40), (12, 110)] {
+            let c = campaign(&THREE, 3, r0, DarkLegionMode::Rotate);
+            assert!(c.players.iter().all(|p| p.pp == pp), "R0 {r0}");
+            assert!(c.players.iter().all(|p| rank(p.pp) == r0), "R0 {r0}");
+            let setup = c.setup_for_next("ce-c1m1", Some(1), 7);
+            assert!(setup.seats.iter().all(|s| s.pp == Some(pp)));
+            assert_eq!(setup.dark_legion, DarkLegionSetup::Seat(1));
+            assert_eq!(setup.starting_rank, r0);
+        }
+    }
+
+    #[test]
+    fn cmp1_corporations_are_distinct_and_counts_follow_set12() {
+        let mut c = CampaignDoc::create("X", 2, 2, 1, DarkLegionMode::Rotate).expect("valid");
+        c.join("a", Corporation::Imperial, "h1".into(), None)
+            .expect("a");
+        assert!(matches!(
+            c.join("b", Corporation::Imperial, "h2".into(), None),
+            Err(CampaignError::Conflict(_))
+        ));
+        c.join("b", Corporation::Mishima, "h2".into(), None)
+            .expect("b");
+        assert!(c.full());
+        assert!(c
+            .join("c", Corporation::Bauhaus, "h3".into(), None)
+            .is_err());
+        assert!(CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Rotate).is_err());
+        assert!(CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Rotate).is_err());
+        assert!(CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Ai).is_ok());
+        assert!(CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Ai).is_err());
+        assert!(CampaignDoc::create("X", 2, 0, 1, DarkLegionMode::Ai).is_err());
+        assert!(CampaignDoc::create("X", 2, 2, 13, DarkLegionMode::Ai).is_err());
+        assert!(CampaignDoc::create(" ", 2, 2, 1, DarkLegionMode::Ai).is_err());
+    }
+
+    #[test]
+    fn cmp2_dl_rotates_among_the_fewest_times_dl() {
+        // A scripted rng that always draws the first candidate.
+        let mut first = StepRng::new(0, 0);
+        let mut c = campaign(&THREE, 6, 1, DarkLegionMode::Rotate);
+        let mut dls = Vec::new();
+        for m in 0..6 {
+            let dl = c.choose_dl(&mut first).expect("a DL");
+            dls.push(dl);
+            let teams: Vec<(u8, i32)> = (0..3u8)
+                .filter(|&s| usize::from(s) != dl)
+                .map(|s| (s, 0))
+                .collect();
+            play(
+                &mut c,
+                &format!("G{m}"),
+                Some(dl),
+                &summary(Some(dl as u8), 0, &teams),
+            );
+        }
+        assert_eq!(dls, [0, 1, 2, 0, 1, 2]);
+        assert!(c.players.iter().all(|p| p.times_dl == 2));
+
+        // With any rng: after k·n missions everyone was DL exactly k times,
+        // and each draw is among the fewest.
+        for seed in 0..20 {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut c = campaign(&THREE, 9, 1, DarkLegionMode::Rotate);
+            for m in 0..9 {
+                let fewest = c.players.iter().map(|p| p.times_dl).min();
+                let dl = c.choose_dl(&mut rng).expect("a DL");
+                assert_eq!(Some(c.players[dl].times_dl), fewest);
+                play(
+                    &mut c,
+                    &format!("G{m}"),
+                    Some(dl),
+                    &summary(Some(dl as u8), 0, &[]),
+                );
+                if (m + 1) % 3 == 0 {
+                    assert!(c.players.iter().all(|p| p.times_dl == (m + 1) / 3));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cmp3_pp_carry_over_including_the_dl_players() {
+        let mut c = campaign(&THREE, 3, 2, DarkLegionMode::Rotate);
+        // Mission 1: P1 is DL and ends with 17; P0 with 14, P2 with 9.
+        play(
+            &mut c,
+            "G1",
+            Some(1),
+            &summary(Some(1), 17, &[(0, 14), (2, 9)]),
+        );
+        assert_eq!(
+            c.players.iter().map(|p| p.pp).collect::<Vec<_>>(),
+            [14, 17, 9]
+        );
+        let h = &c.history[0];
+        assert_eq!(h.dark_legion, Some(1));
+        assert_eq!(
+            h.pp[1],
+            PpChange {
+                before: 10,
+                after: 17
+            }
+        );
+        assert_eq!(
+            h.pp[0],
+            PpChange {
+                before: 10,
+                after: 14
+            }
+        );
+        // The next setup carries them, the DL player's seat included.
+        let setup = c.setup_for_next("ce-c1m1", Some(0), 1);
+        let pps: Vec<Option<i32>> = setup.seats.iter().map(|s| s.pp).collect();
+        assert_eq!(pps, [Some(14), Some(17), Some(9)]);
+        assert_eq!(setup.dark_legion, DarkLegionSetup::Seat(0));
+        // Mission 2: P0 is DL; P1 (a corporation player now) keeps one total.
+        play(
+            &mut c,
+            "G2",
+            Some(0),
+            &summary(Some(0), 20, &[(1, 25), (2, 3)]),
+        );
+        assert_eq!(
+            c.players.iter().map(|p| p.pp).collect::<Vec<_>>(),
+            [20, 25, 3]
+        );
+        assert_eq!(
+            c.history[1].pp[1],
+            PpChange {
+                before: 17,
+                after: 25
+            }
+        );
+        assert_eq!(rank(25), 3);
+    }
+
+    #[test]
+    fn prm1_pp_never_drop_below_zero() {
+        let mut c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        play(&mut c, "G1", Some(0), &summary(Some(0), -4, &[(1, -10)]));
+        assert_eq!(c.players[0].pp, 0);
+        assert_eq!(c.players[1].pp, 0);
+    }
+
+    #[test]
+    fn a_result_is_applied_once_and_only_for_the_game_in_play() {
+        let mut c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        let s = summary(Some(0), 5, &[(1, 6)]);
+        assert!(c.apply_result("G1", &s).is_err());
+        c.begin("G1", "ce-c1m1", Some(0));
+        assert!(c.can_start_next().is_err());
+        assert!(c.apply_result("OTHER", &s).is_err());
+        c.apply_result("G1", &s).expect("applies");
+        assert!(c.apply_result("G1", &s).is_err());
+        assert_eq!(c.history.len(), 1);
+        assert_eq!(c.players[0].times_dl, 1);
+    }
+
+    #[test]
+    fn cmp6_ends_after_m_missions_with_joint_winners_on_ties() {
+        let mut c = campaign(&THREE, 2, 1, DarkLegionMode::Rotate);
+        play(
+            &mut c,
+            "G1",
+            Some(0),
+            &summary(Some(0), 8, &[(1, 12), (2, 4)]),
+        );
+        assert!(!c.finished);
+        assert!(c.winners.is_empty());
+        play(
+            &mut c,
+            "G2",
+            Some(2),
+            &summary(Some(2), 12, &[(0, 12), (1, 11)]),
+        );
+        assert!(c.finished);
+        // SCR-3: 12, 11, 12 → a joint win for P0 and P2.
+        assert_eq!(c.winners, [0, 2]);
+        assert!(!c.ai_wins);
+        let err = c.can_start_next().expect_err("finished");
+        assert_eq!(
+            err,
+            CampaignError::Conflict("the campaign is finished".into())
+        );
+    }
+
+    #[test]
+    fn set12_ai_campaign_ai_is_dl_every_mission_with_its_own_track() {
+        let mut c = campaign(&TWO, 2, 2, DarkLegionMode::Ai);
+        assert_eq!(c.ai_pp, Some(10));
+        let mut rng = StdRng::seed_from_u64(3);
+        assert_eq!(c.choose_dl(&mut rng), None);
+        let setup = c.setup_for_next("ce-c1m1", None, 1);
+        assert_eq!(setup.dark_legion, DarkLegionSetup::Ai);
+        assert_eq!(setup.seats.len(), 2);
+        // Mission 1: the engine started the AI at 10 and it ends with 16.
+        play(&mut c, "G1", None, &summary(None, 16, &[(0, 13), (1, 11)]));
+        assert_eq!(c.ai_pp, Some(16));
+        assert_eq!(
+            c.history[0].ai_pp,
+            Some(PpChange {
+                before: 10,
+                after: 16
+            })
+        );
+        assert!(c.players.iter().all(|p| p.times_dl == 0));
+        // Mission 2: the AI gains 3 over the engine's start: 16 → 19, and
+        // its track counts for SCR-3.
+        play(&mut c, "G2", None, &summary(None, 13, &[(0, 19), (1, 12)]));
+        assert_eq!(c.ai_pp, Some(19));
+        assert!(c.finished);
+        assert_eq!(c.winners, [0]);
+        assert!(c.ai_wins);
+        // A single corporation player is allowed with the AI.
+        let solo = campaign(&[Corporation::Cybertronic], 1, 1, DarkLegionMode::Ai);
+        assert!(solo.can_start_next().is_ok());
+    }
+
+    #[test]
+    fn cmp5_missions_follow_the_list_but_only_playable_ones_are_offered() {
+        let mut c = campaign(&TWO, 12, 1, DarkLegionMode::Rotate);
+        assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
+        play(&mut c, "G1", Some(0), &summary(Some(0), 0, &[(1, 0)]));
+        // C1M2 is next in the list, but only C1M1 is playable today.
+        assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
+        assert_eq!(c.default_mission(&["ce-c1m1", "ce-c1m2"]), "ce-c1m2");
+    }
+
+    #[test]
+    fn the_document_round_trips_through_json() {
+        let mut c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        play(&mut c, "G1", Some(1), &summary(Some(1), 4, &[(0, 2)]));
+        let text = serde_json::to_string(&c).expect("serializes");
+        let back: CampaignDoc = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back, c);
+    }
+}

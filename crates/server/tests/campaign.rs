@@ -1,0 +1,518 @@
+//! End-to-end campaign test: a real server on a SQLite file, the campaign
+//! HTTP API, and bot clients playing each mission over WebSockets with
+//! their campaign tokens — with a server restart between the missions.
+
+use citadel_protocol::{ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_rules::game::{Command, Event, GameView, Seat};
+use citadel_server::config::Config;
+use citadel_server::Server;
+use futures_util::{SinkExt, StreamExt};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The longest wait for any one message.
+const STEP: Duration = Duration::from_secs(10);
+/// The longest the whole test may take.
+const TEST_LIMIT: Duration = Duration::from_secs(240);
+/// More commands than any C1M1 game needs with the test policy.
+const MAX_COMMANDS: usize = 20_000;
+
+// ---------------------------------------------------------------- server
+
+/// A SQLite file in a fresh temporary directory, removed on drop.
+struct TempDb {
+    dir: PathBuf,
+}
+
+impl TempDb {
+    fn new() -> TempDb {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir =
+            std::env::temp_dir().join(format!("citadel-campaign-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDb { dir }
+    }
+
+    fn url(&self) -> String {
+        format!("sqlite://{}", self.dir.join("citadel.db").display())
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn server(db: &TempDb) -> Server {
+    let mut config = Config::for_tests();
+    config.database_url = db.url();
+    // Nobody is replaced by a bot while the test's clients connect.
+    config.grace_secs = 60;
+    Server::start(config).await.expect("server starts")
+}
+
+// ---------------------------------------------------------------- HTTP
+
+async fn post(addr: SocketAddr, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+    let mut req = reqwest::Client::new()
+        .post(format!("http://{addr}{path}"))
+        .json(&body);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().await.expect("POST");
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn standings(addr: SocketAddr, code: &str) -> Value {
+    let resp = reqwest::get(format!("http://{addr}/api/campaigns/{code}"))
+        .await
+        .expect("GET campaign");
+    assert_eq!(resp.status().as_u16(), 200);
+    resp.json().await.expect("json")
+}
+
+fn pps(standings: &Value) -> Vec<i64> {
+    standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["pp"].as_i64().expect("pp"))
+        .collect()
+}
+
+// ---------------------------------------------------------------- client
+
+/// A small typed client: what it needs to play and to read the end.
+struct Client {
+    label: String,
+    ws: Ws,
+    seat: Option<u8>,
+    view: Option<Box<GameView>>,
+    legal: Vec<Command>,
+    ended: bool,
+    commands_sent: usize,
+}
+
+impl Client {
+    async fn join(addr: SocketAddr, game: &str, join: Join, label: &str) -> Client {
+        let (ws, _) = tokio::time::timeout(
+            STEP,
+            tokio_tungstenite::connect_async(format!("ws://{addr}/ws")),
+        )
+        .await
+        .expect("connect in time")
+        .expect("websocket handshake");
+        let mut c = Client {
+            label: label.to_string(),
+            ws,
+            seat: None,
+            view: None,
+            legal: Vec::new(),
+            ended: false,
+            commands_sent: 0,
+        };
+        c.send(&ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            game: game.into(),
+            join,
+            last_seq: None,
+            account: None,
+        })
+        .await;
+        // Welcome, then (the game has started) a snapshot.
+        while c.view.is_none() {
+            c.recv().await;
+        }
+        c
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) {
+        let text = serde_json::to_string(msg).expect("serialize");
+        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
+            Err(_) => panic!("{}: send timed out", self.label),
+        }
+    }
+
+    async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let next = tokio::time::timeout(STEP, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no message within {STEP:?}", self.label));
+            match next {
+                Some(Ok(Message::Text(t))) => {
+                    let msg: ServerMsg = serde_json::from_str(t.as_str())
+                        .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}", self.label));
+                    self.absorb(&msg);
+                    return msg;
+                }
+                Some(Ok(Message::Close(f))) => panic!("{}: closed: {f:?}", self.label),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => panic!("{}: transport error: {e}", self.label),
+                None => panic!("{}: stream ended", self.label),
+            }
+        }
+    }
+
+    fn absorb(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Welcome { seat, .. } => self.seat = *seat,
+            ServerMsg::Snapshot { view, legal, .. } => {
+                self.view = Some(view.clone());
+                self.legal.clone_from(legal);
+            }
+            ServerMsg::Events {
+                events,
+                view,
+                legal,
+            } => {
+                if events
+                    .iter()
+                    .any(|e| matches!(e.event, Event::MissionEnded { .. }))
+                {
+                    self.ended = true;
+                }
+                self.view = Some(view.clone());
+                self.legal.clone_from(legal);
+            }
+            _ => {}
+        }
+    }
+
+    fn view(&self) -> &GameView {
+        self.view.as_deref().expect("a view")
+    }
+
+    /// Send a command from the legal list and read until its ack.
+    async fn play(&mut self, client_ref: u64, command: Command) {
+        self.commands_sent += 1;
+        self.send(&ClientMsg::Command {
+            client_ref: Some(client_ref),
+            command: command.clone(),
+        })
+        .await;
+        loop {
+            match self.recv().await {
+                ServerMsg::Ack { client_ref: r, .. } if r == Some(client_ref) => {
+                    // The command's events (and the new legal list) follow
+                    // the ack in the same batch.
+                    while !matches!(self.recv().await, ServerMsg::Events { .. }) {}
+                    return;
+                }
+                m @ (ServerMsg::Rejected { .. } | ServerMsg::Error { .. }) => {
+                    panic!("{}: {command:?} from its legal list: {m:?}", self.label)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// From the legal list: on its turn up to four random actions, then
+/// `end_turn`; any other decision a random legal answer.
+async fn autoplay(mut c: Client, seed: u64) -> Client {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut actions = 0;
+    let mut next_ref = 1;
+    while !c.ended {
+        if c.legal.is_empty() {
+            c.recv().await;
+            continue;
+        }
+        assert!(c.commands_sent < MAX_COMMANDS, "{}: no end", c.label);
+        let legal = &c.legal;
+        let command = if legal.contains(&Command::EndTurn) {
+            let others: Vec<&Command> = legal.iter().filter(|k| **k != Command::EndTurn).collect();
+            if actions < 4 && !others.is_empty() && rng.gen_bool(0.6) {
+                actions += 1;
+                others[rng.gen_range(0..others.len())].clone()
+            } else {
+                actions = 0;
+                Command::EndTurn
+            }
+        } else {
+            legal[rng.gen_range(0..legal.len())].clone()
+        };
+        c.play(next_ref, command).await;
+        next_ref += 1;
+    }
+    c
+}
+
+async fn watch(mut c: Client) -> Client {
+    while !c.ended {
+        c.recv().await;
+    }
+    c
+}
+
+/// Start the next mission as `token`'s player, play it out with both
+/// players resuming with their campaign tokens, and return the
+/// spectator's final view and the DL seat.
+async fn play_mission(
+    addr: SocketAddr,
+    campaign: &str,
+    tokens: &[String],
+    standings_before: &[i64],
+    seed: u64,
+) -> (GameView, Option<Seat>, String) {
+    let (status, next) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{next}");
+    let game = next["game"].as_str().expect("game code").to_string();
+    assert_eq!(next["mission"], "ce-c1m1");
+
+    // A second `next` while the mission is in play is a conflict.
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/next"),
+        Some(&tokens[1]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409);
+
+    let spectator = Client::join(
+        addr,
+        &game,
+        Join::Spectator { name: "Eve".into() },
+        "spectator",
+    )
+    .await;
+    // CMP-3: the mission starts from the campaign standings, the DL
+    // player's seat included.
+    let start = spectator.view();
+    let dl_seat = start.dark_legion.seat;
+    assert_eq!(
+        dl_seat.map(|s| usize::from(s.0)),
+        next["dark_legion"].as_u64().map(|d| d as usize)
+    );
+    for (i, pp) in standings_before.iter().enumerate() {
+        let at_start = match dl_seat {
+            Some(s) if usize::from(s.0) == i => start.dark_legion.pp,
+            _ => {
+                start
+                    .teams
+                    .iter()
+                    .find(|t| usize::from(t.seat.0) == i)
+                    .expect("a team")
+                    .pp
+            }
+        };
+        assert_eq!(i64::from(at_start), *pp, "player {i}'s starting PP");
+    }
+
+    let mut players = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let c = Client::join(
+            addr,
+            &game,
+            Join::Resume {
+                token: token.clone(),
+            },
+            &format!("player{i}"),
+        )
+        .await;
+        assert_eq!(c.seat, Some(i as u8), "the campaign token resumes its seat");
+        players.push(c);
+    }
+    let watcher = tokio::spawn(watch(spectator));
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| tokio::spawn(autoplay(c, seed + i as u64)))
+        .collect();
+    for t in tasks {
+        t.await.expect("player task");
+    }
+    let spectator = watcher.await.expect("spectator task");
+    (spectator.view().clone(), dl_seat, game)
+}
+
+/// Each player's PP at the end of a mission, from the spectator's view.
+fn final_pp(view: &GameView, players: usize) -> Vec<i64> {
+    (0..players)
+        .map(|i| {
+            let pp = match view.dark_legion.seat {
+                Some(s) if usize::from(s.0) == i => view.dark_legion.pp,
+                _ => {
+                    view.teams
+                        .iter()
+                        .find(|t| usize::from(t.seat.0) == i)
+                        .expect("a team")
+                        .pp
+                }
+            };
+            i64::from(pp.max(0))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_player_campaign_survives_a_restart_and_ends_with_scr3_winners() {
+    tokio::time::timeout(TEST_LIMIT, campaign_body())
+        .await
+        .expect("the test finished in time");
+}
+
+async fn campaign_body() {
+    let db = TempDb::new();
+    let first = server(&db).await;
+    let addr = first.addr();
+
+    // Create: 2 players, 2 missions, a rotating DL, R0 = 2 (CMP-1).
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Test campaign", "players": 2, "missions": 2,
+                "starting_rank": 2, "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let code = created["code"].as_str().expect("code").to_string();
+    assert!(created["id"].is_string());
+
+    // A bad campaign is refused.
+    let (status, _) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Solo", "players": 1, "missions": 2, "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // Join: distinct corporations; `next` needs everyone.
+    let join = |name: &str, corp: &str| {
+        let path = format!("/api/campaigns/{code}/join");
+        let body = json!({ "name": name, "corporation": corp });
+        async move { post(addr, &path, None, body).await }
+    };
+    let (status, ann) = join("Ann", "bauhaus").await;
+    assert_eq!(status, 200, "{ann}");
+    assert_eq!(ann["player"], 0);
+    let ann_token = ann["token"].as_str().expect("token").to_string();
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some(&ann_token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409, "not every player joined");
+    let (status, _) = join("Bob", "bauhaus").await;
+    assert_eq!(status, 409, "a corporation is fixed to one player");
+    let (status, bob) = join("Bob", "capitol").await;
+    assert_eq!(status, 200);
+    let bob_token = bob["token"].as_str().expect("token").to_string();
+    let (status, _) = join("Cid", "mishima").await;
+    assert_eq!(status, 409, "the campaign is full");
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        None,
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 401);
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some("not-a-token"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 401);
+
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), [10, 10], "CMP-1: 10·(R0−1)");
+    assert!(s["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .all(|p| p["rank"] == 2));
+    let tokens = [ann_token, bob_token];
+
+    // Mission 1.
+    let (end1, dl1, game1) = play_mission(addr, &code, &tokens, &[10, 10], 100).await;
+    let dl1 = usize::from(dl1.expect("a DL player").0);
+    let after1 = final_pp(&end1, 2);
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), after1, "CMP-3: standings = the mission's final PP");
+    assert_eq!(s["history"].as_array().expect("history").len(), 1);
+    assert_eq!(s["history"][0]["game"], game1.as_str());
+    assert_eq!(s["history"][0]["dark_legion"], dl1);
+    assert_eq!(s["players"][dl1]["times_dl"], 1);
+    assert!(s["current_game"].is_null());
+    assert_eq!(s["finished"], false);
+    for p in s["players"].as_array().expect("players") {
+        let pp = p["pp"].as_i64().expect("pp");
+        assert_eq!(p["rank"].as_i64(), Some((1 + pp / 10).min(12)), "RNK-1");
+    }
+
+    // Restart the server on the same database between the missions.
+    first.shutdown().await;
+    let second = server(&db).await;
+    let addr = second.addr();
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), after1, "the standings survive a restart");
+
+    // Mission 2: CMP-2 makes the other player the DL.
+    let (end2, dl2, _) = play_mission(addr, &code, &tokens, &after1, 200).await;
+    let dl2 = usize::from(dl2.expect("a DL player").0);
+    assert_eq!(dl2, 1 - dl1, "CMP-2: the player who was not DL yet");
+    let after2 = final_pp(&end2, 2);
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), after2);
+    let history = s["history"].as_array().expect("history");
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[1]["pp"][0]["before"], after1[0]);
+    assert_eq!(history[1]["pp"][1]["after"], after2[1]);
+    assert!(s["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .all(|p| p["times_dl"] == 1));
+
+    // CMP-6 / SCR-3: finished after M = 2; the highest PP win, ties joint.
+    assert_eq!(s["finished"], true);
+    let best = *after2.iter().max().expect("players");
+    let expected: Vec<usize> = (0..2).filter(|&i| after2[i] == best).collect();
+    let winners: Vec<usize> = s["winners"]
+        .as_array()
+        .expect("winners")
+        .iter()
+        .map(|w| w.as_u64().expect("index") as usize)
+        .collect();
+    assert_eq!(winners, expected);
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409, "the campaign is finished");
+    second.shutdown().await;
+}
