@@ -13,12 +13,26 @@ export async function citadelState(page) {
   });
 }
 
-/** The figure's square as the board shows it: its own `data-square`, or its square's. */
+/**
+ * The figure's square as the board shows it: its own `data-square`, its
+ * enclosing square's, or else the `#board [data-square]` under the centre
+ * of the figure as drawn. Null if the figure is not drawn on the board.
+ */
 export async function figureSquare(page, figure) {
   return page.evaluate((id) => {
-    const el = document.querySelector(`[data-figure="${id}"]:not(.attack-target)`);
+    const all = [...document.querySelectorAll(`[data-figure="${id}"]`)];
+    const el = all.find((e) => e.hasAttribute('data-name')) ?? all[0];
     if (!el) return null;
-    return el.getAttribute('data-square') ?? el.closest('[data-square]')?.getAttribute('data-square') ?? null;
+    const own = el.getAttribute('data-square') ?? el.closest('[data-square]')?.getAttribute('data-square');
+    if (own) return own;
+    const r = el.getBoundingClientRect();
+    if (!r.width) return null;
+    const [cx, cy] = [r.x + r.width / 2, r.y + r.height / 2];
+    const sq = [...document.querySelectorAll('#board [data-square]')].find((q) => {
+      const b = q.getBoundingClientRect();
+      return !q.contains(el) && cx >= b.left && cx < b.right && cy >= b.top && cy < b.bottom;
+    });
+    return sq?.getAttribute('data-square') ?? null;
   }, figure);
 }
 
@@ -40,6 +54,7 @@ export class Player {
     this.page = who.page;
     this.actionsPerTurn = actionsPerTurn;
     this.turnActions = 0;
+    this.turnAttacks = 0;
     this.moves = [];
     this.attacks = [];
     this.attacksOffered = 0;
@@ -71,7 +86,8 @@ export class Player {
 
   async act() {
     const s = await citadelState(this.page);
-    if (!s.legal.length) return null;
+    // `set_allow_pass` is a standing option, not something to do now.
+    if (!s.legal.some((c) => c.type !== 'set_allow_pass')) return null;
     if (s.legal.some((c) => c.type === 'attack')) this.attacksOffered += 1;
 
     // A decision the game waits for (entrances, draft, force cards, reactions).
@@ -87,11 +103,11 @@ export class Player {
 
     // Attack whenever the rules allow one (they arise only when an enemy is in reach).
     const attack = s.legal.find((c) => c.type === 'attack');
-    if (attack && this.turnActions < this.actionsPerTurn + 1) {
+    if (attack && this.turnAttacks < 1) {
       await this.click(`[data-figure="${attack.figure}"][data-mine="true"]:not(.attack-target)`, 'select the attacker');
       await this.click(`.attack-target[data-figure="${attack.target}"]`, 'attack');
       const after = await this.settled(s);
-      this.turnActions += 1;
+      this.turnAttacks += 1;
       const done = { kind: 'attack', figure: attack.figure, target: attack.target, seq: after.seq };
       this.attacks.push(done);
       return done;
@@ -124,6 +140,7 @@ export class Player {
     if (types.has('end_turn')) {
       await this.click('#end-turn', 'end the turn');
       this.turnActions = 0;
+      this.turnAttacks = 0;
       await this.settled(s);
       return { kind: 'end_turn' };
     }
