@@ -193,13 +193,22 @@ contract('a dropped connection reconnects and catches up with the others', async
   const [a, b] = T.players;
   // Play on until it is Alice's turn (not a reaction of Bob's), so that
   // Alice can make events happen while Bob is away.
-  await until('Alice to have the turn', async () => {
-    const sa = await citadelState(alice.page);
-    if (sa.view.to_act === 0 && !sa.view.pending && sa.view.phase.phase === 'corporation') return true;
-    await a.act();
-    await b.act();
-    return false;
-  }, PLAY_MS, 50);
+  let seen;
+  const describe = (st) => JSON.stringify({ to_act: st.view?.to_act, phase: st.view?.phase, pending: st.view?.pending,
+    legal: [...new Set(st.legal.map((c) => c.type))] });
+  try {
+    await until('Alice to have the turn', async () => {
+      const sa = await citadelState(alice.page);
+      seen = `alice ${describe(sa)}, bob ${describe(await citadelState(bob.page))}`;
+      const actionable = sa.legal.some((c) => c.type !== 'set_allow_pass');
+      if (sa.view.to_act === 0 && actionable && !sa.view.pending && sa.view.phase.phase === 'corporation') return true;
+      await a.act();
+      await b.act();
+      return false;
+    }, PLAY_MS, 50);
+  } catch (e) {
+    throw new Error(`${e.message}; last seen: ${seen}`);
+  }
 
   let bobAway = 0;
   const state = await dropConnection(bob, async () => {
