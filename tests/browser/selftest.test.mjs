@@ -73,7 +73,7 @@ test('a dropped connection reconnects and catches up', async () => {
     assert.equal(stateWhileAway, 'reconnecting');
     assert.ok(seqWhileAway >= before);
     const target = server.seq();
-    await until(`lastSeq to catch up to ${target}`, async () => (await lastSeq(page)) >= target);
+    await until(`lastSeq to catch up to ${target}`, async () => (await lastSeq(page)) >= target, 30_000);
     await shot(page, 'selftest-after-reconnect');
   } finally {
     await me.context.close();
