@@ -607,6 +607,7 @@ async function openReplay(code) {
   $("replay-events").replaceChildren();
   $("replay-command").textContent = "";
   board.handlers = { square: () => {}, figure: () => {}, entrance: () => {}, tile: () => {} };
+  board.map = null; // redrawn from the replay's map (and again by the next game)
   board.svg.replaceChildren();
   show("replay");
   try {
@@ -1038,6 +1039,13 @@ document.addEventListener("keydown", (e) => {
 });
 
 // ---------------------------------------------------------------- start
+
+// A link (or typed address) to #campaign/CODE or #replay/CODE opens that screen.
+window.addEventListener("hashchange", () => {
+  const [kind, arg] = location.hash.slice(1).split("/", 2);
+  if (kind === "campaign" && arg && (arg.toUpperCase() !== campaign.code || $("campaign").hidden)) openCampaign(arg);
+  else if (kind === "replay" && arg && (arg.toUpperCase() !== replay.code || $("replay").hidden)) openReplay(arg);
+});
 
 (function boot() {
   const hash = location.hash.slice(1);

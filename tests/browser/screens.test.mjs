@@ -165,7 +165,14 @@ screen('a 1-player game against the AI Dark Legion, played to its end, is in "My
   await shot(page, 'my-games');
   await item.locator('button[data-replay]').click();
 
-  await page.locator('#replay #board [data-square]').first().waitFor();
+  await page.locator('#replay').waitFor({ state: 'visible' });
+  try {
+    await page.locator('#replay #board [data-square]').first().waitFor();
+  } catch (e) {
+    await shot(page, 'replay-failed');
+    console.log('# replay:', await page.evaluate(() => ({ toast: document.querySelector('#toast').textContent, step: document.querySelector('#replay-step').textContent, url: location.href })));
+    throw e;
+  }
   await until('the replay to load', async () => (await replayStep(page))[1] > 1);
   const [k0, n] = await replayStep(page);
   assert.equal(k0, 1, 'the replay starts at its first step');
