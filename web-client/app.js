@@ -289,7 +289,7 @@ function show(screen) {
   if (screen !== "campaign") stopCampaignPolling();
   if (screen !== "replay") stopReplay();
   (screen === "game" ? $("panel") : document.querySelector("main"))?.append($("chat"));
-  if (screen === "home") { $("scoreboard").hidden = true; $("chat").hidden = true; }
+  if (screen !== "game" && screen !== "lobby") { $("scoreboard").hidden = true; $("chat").hidden = true; }
 }
 
 /** Leave the game in progress (if any): close the socket, forget its state. */
@@ -301,6 +301,7 @@ function leaveGame() {
   $("where").textContent = "";
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
   $("scoreboard").hidden = true;
+  if ($("toast").dataset.kind === "info") $("toast").hidden = true; // the game's news, not for the next screen
   if ($("status").dataset.state !== "offline") setStatus("offline", "not connected");
 }
 
@@ -624,7 +625,8 @@ async function openReplay(code) {
 }
 
 function replaySeatName(seat) {
-  if (seat === null || seat === undefined) return "the AI";
+  const dl = replay.steps.get(replay.index)?.view?.dark_legion;
+  if (seat === null || seat === undefined || (dl && dl.seat === null && seat === dl.ai_seat)) return "the Dark Legion AI";
   const s = replay.setup?.seats?.[seat];
   return s?.corporation ? `Seat ${seat + 1} (${words(s.corporation)})` : `Seat ${seat + 1}`;
 }
@@ -658,7 +660,7 @@ function renderReplayStep(i) {
   $("replay-step").dataset.index = String(i);
   $("replay-round").textContent = `Round ${view.round}${view.final_round ? " · final round" : ""} · ${view.phase.phase === "finished" ? "mission over" : words(view.phase.phase)}`;
   $("replay-command").textContent = st.command
-    ? `${replaySeatName(st.seat)}: ${describeCommand(before, st.command)}`
+    ? `${replaySeatName(st.seat).replace(/^./, (ch) => ch.toUpperCase())}: ${describeCommand(before, st.command)}`
     : "The mission is set up.";
   const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName) })).filter((x) => x.text);
   $("replay-events").replaceChildren(...lines.map((x) => h("li", { class: x.event.type, "data-seq": x.seq, text: x.text })));
