@@ -16,7 +16,7 @@ import {
 const PROTOCOL = 1;
 const FATAL = { 4001: "This client speaks another protocol version.", 4002: "The server did not accept our hello.",
   4003: "No game with that code (or it has ended).", 4004: "That seat's token is no longer valid.",
-  4005: "That game is full or has already started.", 4011: "You connected to this game from another tab or device." };
+  4005: "That game is full or has already started.", 4006: "Your login session has expired: please log in again.", 4011: "You connected to this game from another tab or device." };
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "choose_tile", "choose_figure",
   "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
@@ -41,6 +41,7 @@ const state = {
   /** @type {Command[]} */ legal: [], /** @type {LobbyView|null} */ lobby: null,
   /** @type {number|null} */ selected: null, /** @type {{label:string, cmds:Map<string, Command>}|null} */ mode: null,
   placeKind: null, ended: null, scoreboardClosed: false, attempt: 0, timer: 0, closing: false, ref: 0, ready: false,
+  /** @type {string|null} */ campaign: null,
 };
 
 // Debugging and tests: window.citadel mirrors the live state.
@@ -58,13 +59,58 @@ const board = new Board(/** @type {any} */ ($("board")));
 function myGames() {
   try { return JSON.parse(localStorage.getItem("citadel:games") ?? "[]"); } catch { return []; }
 }
-function saveGame(code, token, seat, name) {
+function saveGame(code, token, seat, name, campaign = null) {
+  const old = myGames().find((g) => g.code === code);
   const games = myGames().filter((g) => g.code !== code);
-  games.unshift({ code, token, seat, name, at: Date.now() });
+  games.unshift({ code, token, seat, name, at: Date.now(), campaign: campaign ?? old?.campaign ?? null, finished: old?.finished ?? false });
   localStorage.setItem("citadel:games", JSON.stringify(games.slice(0, 20)));
 }
 function forgetGame(code) {
   localStorage.setItem("citadel:games", JSON.stringify(myGames().filter((g) => g.code !== code)));
+}
+function markFinished(code) {
+  const games = myGames();
+  const g = games.find((x) => x.code === code);
+  if (!g || g.finished) return;
+  g.finished = true;
+  localStorage.setItem("citadel:games", JSON.stringify(games));
+}
+/** The logged-in account's session: {token, name}, or null. */
+function session() {
+  try { return JSON.parse(localStorage.getItem("citadel:session") ?? "null"); } catch { return null; }
+}
+function setSession(s) {
+  if (s) localStorage.setItem("citadel:session", JSON.stringify(s));
+  else localStorage.removeItem("citadel:session");
+}
+/** Campaigns this browser joined: [{code, token, player, name}]. */
+function myCampaigns() {
+  try { return JSON.parse(localStorage.getItem("citadel:campaigns") ?? "[]"); } catch { return []; }
+}
+function saveCampaign(entry) {
+  const list = myCampaigns().filter((c) => c.code !== entry.code);
+  list.unshift({ ...entry, at: Date.now() });
+  localStorage.setItem("citadel:campaigns", JSON.stringify(list.slice(0, 50)));
+}
+function forgetCampaign(code) {
+  localStorage.setItem("citadel:campaigns", JSON.stringify(myCampaigns().filter((c) => c.code !== code)));
+}
+
+/** JSON over HTTP; throws an Error with the server's message on failure. */
+async function api(method, path, body, bearer) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    const err = new Error(data?.message ?? `error ${res.status}`);
+    /** @type {any} */ (err).status = res.status;
+    throw err;
+  }
+  return data;
 }
 
 // ---------------------------------------------------------------- connection
@@ -106,7 +152,10 @@ function connect(code, join) {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   state.ws = ws;
   ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : null }));
+    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : null };
+    const account = session();
+    if (account && join.as === "player") hello.account = account.token;
+    ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (e) => {
     let msg;
@@ -119,6 +168,7 @@ function connect(code, join) {
     if (FATAL[e.code]) {
       setStatus("offline", "not connected");
       if (e.code === 4003 || e.code === 4004) forgetGame(state.code);
+      if (e.code === 4006) setSession(null);
       toast(FATAL[e.code] + (e.reason ? ` (${e.reason})` : ""));
       if (!state.view && !state.lobby || e.code !== 4011) goHome();
       return;
@@ -146,7 +196,8 @@ function handle(msg) {
       state.attempt = 0;
       state.seat = msg.seat;
       state.spectator = msg.seat === null;
-      if (msg.token) { state.token = msg.token; saveGame(state.code, msg.token, msg.seat, state.name); }
+      if (msg.token) state.token = msg.token;
+      if (msg.seat !== null && state.token) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
       setStatus("connected", state.spectator ? "connected (spectating)" : `connected — seat ${Number(msg.seat) + 1}`);
       if (location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
       $("where").textContent = `Game ${state.code}`;
@@ -228,41 +279,408 @@ function logLine(text, kind) {
 
 // ---------------------------------------------------------------- screens
 
+const SCREENS = ["home", "lobby", "game", "campaign", "replay"];
 function show(screen) {
-  for (const id of ["home", "lobby", "game"]) $(id).hidden = id !== screen;
+  for (const id of SCREENS) $(id).hidden = id !== screen;
   document.body.dataset.screen = screen;
+  // One board element: the game's, or the replay's.
+  const wrap = screen === "replay" ? $("replay-board-wrap") : $("board-wrap");
+  if (board.svg.parentElement !== wrap) wrap.append(board.svg);
+  if (screen !== "campaign") stopCampaignPolling();
+  if (screen !== "replay") stopReplay();
   (screen === "game" ? $("panel") : document.querySelector("main"))?.append($("chat"));
-  if (screen === "home") { $("scoreboard").hidden = true; $("chat").hidden = true; }
+  if (screen !== "game" && screen !== "lobby") { $("scoreboard").hidden = true; $("chat").hidden = true; }
 }
 
-function goHome() {
+/** Leave the game in progress (if any): close the socket, forget its state. */
+function leaveGame() {
   clearTimeout(state.timer);
   if (state.ws) { state.closing = true; state.ws.close(); }
   Object.assign(state, { ws: null, code: null, token: null, seat: null, view: null, map: null, legal: [], lobby: null,
-    lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0 });
-  history.replaceState(null, "", "/");
+    lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null });
   $("where").textContent = "";
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
+  $("scoreboard").hidden = true;
+  if ($("toast").dataset.kind === "info") $("toast").hidden = true; // the game's news, not for the next screen
   if ($("status").dataset.state !== "offline") setStatus("offline", "not connected");
+}
+
+function goHome() {
+  leaveGame();
+  history.replaceState(null, "", "/");
   show("home");
   renderHome();
 }
 
+/** Open a game as a player, resuming with a seat (or campaign) token. */
+function resumeGame(code, token, name, campaign = null) {
+  leaveGame();
+  state.token = token; state.name = name ?? ""; state.campaign = campaign;
+  connect(code, { as: "resume", token });
+}
+
+const missionName = (m) => String(m ?? "").replace(/^ce-/, "").toUpperCase();
+const when = (ms) => (ms ? new Date(ms).toLocaleString() : "");
+let homeRefresh = 0;
+
 function renderHome() {
-  const list = $("my-games");
-  const games = myGames();
-  list.replaceChildren(...games.map((g) => h("li", {},
-    h("span", { class: "code-sm", text: g.code }),
-    h("span", { class: "muted", text: ` seat ${Number(g.seat) + 1} · ${new Date(g.at).toLocaleString()} ` }),
-    h("button", { type: "button", text: "Resume", onclick: () => { state.token = g.token; state.name = g.name ?? ""; connect(g.code, { as: "resume", token: g.token }); } }),
-    h("button", { type: "button", class: "link", text: "Forget", onclick: () => { forgetGame(g.code); renderHome(); } }))));
-  if (!games.length) list.append(h("li", { class: "muted", text: "No games yet." }));
-  const name = localStorage.getItem("citadel:name") ?? "";
-  for (const f of ["create", "join"]) {
+  const account = session();
+  $("logged-in").hidden = !account;
+  $("login").hidden = !!account;
+  $("account-name").textContent = account?.name ?? "";
+  renderMyGames(null);
+  renderMyCampaigns(null);
+  const name = localStorage.getItem("citadel:name") ?? account?.name ?? "";
+  for (const f of ["create", "join", "join-campaign"]) {
     const input = /** @type {HTMLInputElement} */ ($(f).querySelector("input[name=name]"));
     if (!input.value) input.value = name;
   }
+  if (account) {
+    const ticket = ++homeRefresh;
+    api("GET", "/api/me", undefined, account.token).then((me) => {
+      if (ticket !== homeRefresh || $("home").hidden) return;
+      renderMyGames(me.games ?? []);
+      renderMyCampaigns(me.campaigns ?? []);
+    }, (err) => {
+      if (err.status === 401) { setSession(null); toast("Your login session has expired: please log in again."); renderHome(); }
+      else toast(`Could not load your account: ${err.message}`);
+    });
+  }
 }
+
+/** "My games": the account's games (when logged in) and this browser's seats. */
+function renderMyGames(accountGames) {
+  const local = myGames();
+  const byCode = new Map();
+  for (const g of accountGames ?? []) {
+    byCode.set(g.code, { code: g.code, at: g.finished_at ?? g.started_at ?? g.created_at, finished: g.finished_at !== null && g.finished_at !== undefined,
+      started: !!g.started_at, result: g.result?.result ?? null, mission: g.options?.mission ?? null, campaign: g.campaign ?? null });
+  }
+  for (const g of local) {
+    const a = byCode.get(g.code);
+    byCode.set(g.code, { ...g, ...(a ?? {}), token: g.token, seat: g.seat, name: g.name, finished: a ? a.finished : !!g.finished, at: a?.at ?? g.at });
+  }
+  const games = [...byCode.values()].sort((x, y) => (y.at ?? 0) - (x.at ?? 0));
+  const list = $("my-games");
+  list.replaceChildren(...games.map((g) => {
+    const bits = [g.seat !== undefined && g.seat !== null ? `seat ${Number(g.seat) + 1}` : null, g.finished ? (g.result ? `finished: ${words(g.result)}` : "finished") : g.started === false ? "not started" : null,
+      g.at ? when(g.at) : null].filter(Boolean);
+    return h("li", { "data-code": g.code, "data-finished": String(!!g.finished) },
+      h("span", { class: "code-sm", text: g.code }),
+      h("span", { class: "muted", text: ` ${bits.join(" · ")} ` }),
+      g.finished
+        ? h("button", { type: "button", "data-replay": g.code, text: "Replay", onclick: () => openReplay(g.code) })
+        : g.token
+          ? h("button", { type: "button", "data-resume": g.code, text: "Resume", onclick: () => resumeGame(g.code, g.token, g.name, g.campaign ?? null) })
+          : h("button", { type: "button", "data-watch": g.code, text: "Watch", onclick: () => { leaveGame(); state.name = session()?.name ?? "Spectator"; connect(g.code, { as: "spectator", name: state.name }); } }),
+      g.token ? h("button", { type: "button", class: "link", text: "Forget", onclick: () => { forgetGame(g.code); renderHome(); } }) : null);
+  }));
+  if (!games.length) list.append(h("li", { class: "muted", text: "No games yet." }));
+}
+
+/** "My campaigns": the account's (when logged in) and those joined in this browser. */
+function renderMyCampaigns(accountCampaigns) {
+  const byCode = new Map();
+  for (const c of accountCampaigns ?? []) byCode.set(c.code, { code: c.code, name: c.name, finished: !!c.finished_at, at: c.created_at });
+  for (const c of myCampaigns()) byCode.set(c.code, { ...(byCode.get(c.code) ?? {}), ...c, campaignName: c.campaignName });
+  const list = $("my-campaigns");
+  list.replaceChildren(...[...byCode.values()].map((c) => h("li", { "data-campaign": c.code },
+    h("span", { class: "code-sm", text: c.code }),
+    h("span", { text: ` ${c.campaignName ?? (c.token ? "" : c.name ?? "")}` }),
+    h("span", { class: "muted", text: ` ${[c.token ? `as ${c.name}` : null, c.finished ? "finished" : null].filter(Boolean).join(" · ")} ` }),
+    h("button", { type: "button", "data-open-campaign": c.code, text: "Standings", onclick: () => openCampaign(c.code) }),
+    c.token ? h("button", { type: "button", class: "link", text: "Forget", onclick: () => { forgetCampaign(c.code); renderHome(); } }) : null)));
+  if (!byCode.size) list.append(h("li", { class: "muted", text: "No campaigns yet." }));
+}
+
+// ---------------------------------------------------------------- campaigns
+
+const campaign = { code: null, poll: 0, data: null, busy: false };
+
+function stopCampaignPolling() {
+  clearInterval(campaign.poll);
+  campaign.poll = 0;
+}
+
+function openCampaign(code) {
+  leaveGame();
+  code = code.toUpperCase();
+  campaign.code = code;
+  campaign.data = null;
+  history.replaceState(null, "", `#campaign/${code}`);
+  $("where").textContent = `Campaign ${code}`;
+  $("campaign-name").textContent = "Loading…";
+  show("campaign");
+  refreshCampaign();
+  campaign.poll = setInterval(refreshCampaign, 3000);
+}
+
+async function refreshCampaign() {
+  const code = campaign.code;
+  try {
+    const data = await api("GET", `/api/campaigns/${encodeURIComponent(code)}`);
+    if (code !== campaign.code || $("campaign").hidden) return;
+    campaign.data = data;
+    renderCampaign(data);
+  } catch (err) {
+    if (code !== campaign.code) return;
+    toast(`Could not load campaign ${code}: ${err.message}`);
+    if (err.status === 404) { forgetCampaign(code); goHome(); }
+  }
+}
+
+function renderCampaign(c) {
+  const me = myCampaigns().find((x) => x.code === c.code);
+  if (me && me.campaignName !== c.name) saveCampaign({ ...me, campaignName: c.name });
+  const playerName = (i) => {
+    if (i === null || i === undefined) return "AI";
+    const p = c.players.find((x) => x.player === i);
+    return p ? `${p.name}${me?.player === i ? " (you)" : ""}` : `Player ${i + 1}`;
+  };
+  $("campaign-name").textContent = c.name;
+  $("campaign-code").textContent = c.code;
+  $("campaign-info").textContent = ` · ${c.players.length}/${c.players_planned} players · ${c.history.length}/${c.missions} missions · starting rank ${c.starting_rank} · Dark Legion: ${c.dark_legion === "ai" ? "the AI" : "players in turn"}`;
+  const winners = new Set(c.winners ?? []);
+  const rows = c.players.map((p) => h("tr", { "data-player": p.player, class: [winners.has(p.player) ? "winner" : "", me?.player === p.player ? "me" : ""].join(" ").trim() },
+    h("td", { text: String(p.player + 1) }),
+    h("td", { text: `${p.name}${me?.player === p.player ? " (you)" : ""}${winners.has(p.player) ? " ★" : ""}` }),
+    h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[p.corporation] ?? "#888"}` }), h("span", { text: words(p.corporation) })),
+    h("td", { text: String(p.pp) }), h("td", { text: String(p.rank) }), h("td", { text: `${p.times_dl}×` })));
+  if (c.ai) {
+    rows.push(h("tr", { "data-ai": "true", class: c.ai_wins ? "winner" : "" },
+      h("td", { text: "" }), h("td", { text: `AI${c.ai_wins ? " ★" : ""}` }),
+      h("td", {}, h("span", { class: "chip", style: `background:${DL_COLOR}` }), h("span", { text: "Dark Legion" })),
+      h("td", { text: String(c.ai.pp ?? "") }), h("td", { text: String(c.ai.rank ?? "") }), h("td", { text: "always" })));
+  }
+  for (let i = c.players.length; i < c.players_planned; i++) {
+    rows.push(h("tr", { class: "muted" }, h("td", { text: String(i + 1) }), h("td", { text: "waiting for a player…" }), h("td"), h("td"), h("td"), h("td")));
+  }
+  $("standings").querySelector("tbody")?.replaceChildren(...rows);
+
+  const history = c.history.map((m) => h("tr", { "data-mission": m.index, "data-game": m.game },
+    h("td", { text: String(m.index + 1) }),
+    h("td", { text: missionName(m.mission) }),
+    h("td", { text: playerName(m.dark_legion) }),
+    h("td", { text: m.result ? words(m.result) : "—" }),
+    h("td", { text: m.pp.map((pp, i) => `${playerName(i)} ${pp.before} → ${pp.after}`).join(" · ") + (m.ai_pp ? ` · AI ${m.ai_pp.before} → ${m.ai_pp.after}` : "") }),
+    h("td", {}, h("button", { type: "button", class: "link", "data-replay": m.game, text: "Replay", onclick: () => openReplay(m.game) }))));
+  if (!history.length) history.push(h("tr", { class: "muted empty" }, h("td", { colspan: 6, text: "No mission played yet." })));
+  $("history").querySelector("tbody")?.replaceChildren(...history);
+
+  let line;
+  const cur = c.current_game;
+  if (c.finished) {
+    const names = [...(c.winners ?? []).map((i) => playerName(i)), ...(c.ai_wins ? ["the AI Dark Legion"] : [])];
+    line = `The campaign is over. Winner${names.length === 1 ? "" : "s"}: ${names.join(", ") || "none"}.`;
+  } else if (cur) {
+    line = `Mission ${c.history.length + 1} (${missionName(cur.mission)}) is being played in game ${cur.game} — Dark Legion: ${playerName(cur.dark_legion)}.`;
+  } else if (c.players.length < c.players_planned) {
+    line = `Waiting for ${c.players_planned - c.players.length} more player${c.players_planned - c.players.length === 1 ? "" : "s"} to join with the code ${c.code}.`;
+  } else {
+    line = `Next: mission ${c.history.length + 1} of ${c.missions}${c.next_mission ? ` (${missionName(c.next_mission)})` : ""}.`;
+  }
+  const st = $("campaign-state");
+  st.textContent = line;
+  st.dataset.finished = String(!!c.finished);
+  const play = /** @type {HTMLButtonElement} */ ($("play-campaign-game"));
+  play.hidden = !(cur && me);
+  play.textContent = cur ? `Play mission ${c.history.length + 1} (game ${cur.game})` : "Play";
+  play.onclick = () => cur && me && resumeGame(cur.game, me.token, me.name, c.code);
+  const watch = /** @type {HTMLButtonElement} */ ($("watch-campaign-game"));
+  watch.hidden = !(cur && !me);
+  watch.onclick = () => { if (!cur) return; leaveGame(); state.name = session()?.name ?? "Spectator"; state.campaign = c.code; connect(cur.game, { as: "spectator", name: state.name }); };
+  const next = /** @type {HTMLButtonElement} */ ($("next-mission"));
+  next.hidden = !(me && !c.finished && !cur && c.players.length >= c.players_planned);
+  next.disabled = campaign.busy;
+  next.textContent = `Start mission ${c.history.length + 1}`;
+}
+
+$("next-mission").onclick = async () => {
+  const me = myCampaigns().find((x) => x.code === campaign.code);
+  if (!me || campaign.busy) return;
+  campaign.busy = true;
+  /** @type {HTMLButtonElement} */ ($("next-mission")).disabled = true;
+  try {
+    const started = await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, {}, me.token);
+    resumeGame(started.game, me.token, me.name, me.code);
+  } catch (err) {
+    toast(`Could not start the next mission: ${err.message}`);
+    refreshCampaign();
+  } finally {
+    campaign.busy = false;
+  }
+};
+
+$("create-campaign").onsubmit = async (e) => {
+  e.preventDefault();
+  const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
+  const body = { name: String(f.get("name")).trim(), players: Number(f.get("players")), missions: Number(f.get("missions")),
+    starting_rank: Number(f.get("starting_rank") || 1), dark_legion: String(f.get("dark_legion")) };
+  try {
+    const made = await api("POST", "/api/campaigns", body);
+    const code = /** @type {HTMLInputElement} */ ($("join-campaign").querySelector("input[name=code]"));
+    code.value = made.code;
+    toast(`Campaign ${made.code} created: join it below with your name and corporation, and share the code.`, "info");
+    /** @type {HTMLElement} */ ($("join-campaign").querySelector("input[name=name]")).focus();
+  } catch (err) {
+    toast(`Could not create the campaign: ${err.message}`);
+  }
+};
+
+$("join-campaign").onsubmit = async (e) => {
+  e.preventDefault();
+  const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
+  const code = String(f.get("code")).trim().toUpperCase();
+  const name = String(f.get("name")).trim();
+  try {
+    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) });
+    localStorage.setItem("citadel:name", name);
+    saveCampaign({ code, token: joined.token, player: joined.player, name });
+    openCampaign(code);
+  } catch (err) {
+    toast(`Could not join campaign ${code}: ${err.message}`);
+  }
+};
+
+// ---------------------------------------------------------------- accounts
+
+$("login").onsubmit = async (e) => {
+  e.preventDefault();
+  const form = /** @type {HTMLFormElement} */ (e.target);
+  const f = new FormData(form);
+  const creds = { name: String(f.get("name")).trim(), password: String(f.get("password")) };
+  const action = /** @type {any} */ (e).submitter?.value ?? "login";
+  try {
+    if (action === "register") await api("POST", "/api/accounts", creds);
+    const res = await api("POST", "/api/login", creds);
+    setSession({ token: res.token, name: res.account.name });
+    localStorage.setItem("citadel:name", res.account.name);
+    form.reset();
+    if (action === "register") toast(`Welcome, ${res.account.name}: your account is ready.`, "info");
+    renderHome();
+  } catch (err) {
+    toast(`${action === "register" ? "Could not register" : "Could not log in"}: ${err.message}`);
+  }
+};
+
+$("logout").onclick = async () => {
+  const account = session();
+  setSession(null);
+  renderHome();
+  if (account) await api("POST", "/api/logout", undefined, account.token).catch(() => {});
+};
+
+// ---------------------------------------------------------------- replay
+
+const PAGE = 50;
+const replay = { code: null, total: 0, index: 0, steps: new Map(), map: null, setup: null, timer: 0, loading: new Map(), ticket: 0 };
+
+function stopReplay() {
+  clearInterval(replay.timer);
+  replay.timer = 0;
+  $("replay-play").textContent = "▶ Play";
+}
+
+/** The page holding step `i` (cached; one request per page at a time). */
+function loadReplayPage(i) {
+  const from = Math.floor(i / PAGE) * PAGE;
+  if (replay.steps.has(from) && replay.steps.has(Math.min(replay.total - 1, from + PAGE - 1))) return Promise.resolve();
+  if (!replay.loading.has(from)) {
+    const code = replay.code;
+    const p = api("GET", `/api/games/${encodeURIComponent(code)}/replay?from=${from}&count=${PAGE}`).then((r) => {
+      if (code !== replay.code) return;
+      replay.total = r.total_steps; replay.map = r.map; replay.setup = r.setup;
+      for (const st of r.steps) replay.steps.set(st.index, st);
+    }).finally(() => replay.loading.delete(from));
+    replay.loading.set(from, p);
+  }
+  return replay.loading.get(from);
+}
+
+async function openReplay(code) {
+  leaveGame();
+  code = code.toUpperCase();
+  Object.assign(replay, { code, total: 0, index: 0, steps: new Map(), map: null, setup: null, loading: new Map() });
+  history.replaceState(null, "", `#replay/${code}`);
+  $("where").textContent = `Replay ${code}`;
+  $("replay-title").textContent = `Replay of game ${code}`;
+  $("replay-step").textContent = "loading…";
+  $("replay-events").replaceChildren();
+  $("replay-command").textContent = "";
+  board.handlers = { square: () => {}, figure: () => {}, entrance: () => {}, tile: () => {} };
+  board.map = null; // redrawn from the replay's map (and again by the next game)
+  board.svg.replaceChildren();
+  show("replay");
+  try {
+    await loadReplayPage(0);
+    if (code !== replay.code) return;
+    board.setMap(replay.map);
+    const slider = /** @type {HTMLInputElement} */ ($("replay-slider"));
+    slider.max = String(Math.max(0, replay.total - 1));
+    await replayGo(0);
+  } catch (err) {
+    toast(`Could not load the replay of ${code}: ${err.message}`);
+    $("replay-step").textContent = "—";
+  }
+}
+
+function replaySeatName(seat) {
+  const dl = replay.steps.get(replay.index)?.view?.dark_legion;
+  if (seat === null || seat === undefined || (dl && dl.seat === null && seat === dl.ai_seat)) return "the Dark Legion AI";
+  const s = replay.setup?.seats?.[seat];
+  return s?.corporation ? `Seat ${seat + 1} (${words(s.corporation)})` : `Seat ${seat + 1}`;
+}
+
+async function replayGo(i) {
+  if (!replay.total) return;
+  i = Math.max(0, Math.min(replay.total - 1, i));
+  const ticket = ++replay.ticket;
+  replay.index = i;
+  /** @type {HTMLInputElement} */ ($("replay-slider")).value = String(i);
+  $("replay-step").textContent = `${i + 1} / ${replay.total}`;
+  if (!replay.steps.has(i)) {
+    try { await loadReplayPage(i); } catch (err) { toast(`Could not load step ${i}: ${err.message}`); stopReplay(); return; }
+  }
+  if (ticket !== replay.ticket) return;
+  renderReplayStep(i);
+  // Fetch the next page ahead of time while playing.
+  if (replay.timer && i + 10 < replay.total && !replay.steps.has(i + 10)) loadReplayPage(i + 10).catch(() => {});
+}
+
+function renderReplayStep(i) {
+  const st = replay.steps.get(i);
+  if (!st) return;
+  const view = st.view;
+  const before = replay.steps.get(i - 1)?.view ?? view;
+  board.render(view, {
+    mine: new Set(), selected: null, moveTargets: new Map(), squareTargets: new Map(), squareClass: "place-target",
+    attackTargets: new Set(), figureChoices: new Set(), entranceChoices: new Set(), tileChoices: new Set(),
+  });
+  $("replay-step").textContent = `${i + 1} / ${replay.total}`;
+  $("replay-step").dataset.index = String(i);
+  $("replay-round").textContent = `Round ${view.round}${view.final_round ? " · final round" : ""} · ${view.phase.phase === "finished" ? "mission over" : words(view.phase.phase)}`;
+  $("replay-command").textContent = st.command
+    ? `${replaySeatName(st.seat).replace(/^./, (ch) => ch.toUpperCase())}: ${describeCommand(before, st.command)}`
+    : "The mission is set up.";
+  const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName) })).filter((x) => x.text);
+  $("replay-events").replaceChildren(...lines.map((x) => h("li", { class: x.event.type, "data-seq": x.seq, text: x.text })));
+  if (!lines.length) $("replay-events").append(h("li", { class: "muted", text: "(nothing visible happens)" }));
+  /** @type {HTMLButtonElement} */ ($("replay-prev")).disabled = i <= 0;
+  /** @type {HTMLButtonElement} */ ($("replay-next")).disabled = i >= replay.total - 1;
+}
+
+$("replay-prev").onclick = () => { stopReplay(); replayGo(replay.index - 1); };
+$("replay-next").onclick = () => { stopReplay(); replayGo(replay.index + 1); };
+$("replay-slider").oninput = (e) => { stopReplay(); replayGo(Number(/** @type {HTMLInputElement} */ (e.target).value)); };
+$("replay-play").onclick = () => {
+  if (replay.timer) return stopReplay();
+  if (replay.index >= replay.total - 1) replayGo(0);
+  $("replay-play").textContent = "❚❚ Pause";
+  replay.timer = setInterval(() => {
+    if (replay.index >= replay.total - 1) return stopReplay();
+    replayGo(replay.index + 1);
+  }, 600);
+};
 
 // ---------------------------------------------------------------- lobby
 
@@ -531,6 +949,7 @@ function renderScoreboard(view) {
   const box = $("scoreboard");
   if (view.phase.phase !== "finished" || state.scoreboardClosed) { box.hidden = true; return; }
   box.hidden = false;
+  if (state.code) markFinished(state.code);
   const e = state.ended;
   const result = e?.result ?? view.phase.result;
   const winners = new Set(e?.winners ?? []);
@@ -550,6 +969,10 @@ function renderScoreboard(view) {
     h("table", {}, h("thead", {}, h("tr", {}, ...["Side", "Player", "PP", "Rank", ""].map((t) => h("th", { text: t })))), h("tbody", {}, ...rows)),
     h("div", { class: "row" },
       h("button", { type: "button", text: "Show the board", onclick: () => { state.scoreboardClosed = true; renderGame(); } }),
+      h("button", { type: "button", id: "watch-replay", "data-replay": state.code, text: "Replay",
+        onclick: () => { const code = state.code; if (code) openReplay(code); } }),
+      state.campaign ? h("button", { type: "button", id: "back-to-campaign", text: "Campaign standings",
+        onclick: () => { const c = state.campaign; if (c) openCampaign(c); } }) : null,
       h("button", { type: "button", text: "Home", onclick: () => goHome() }))));
 }
 
@@ -603,6 +1026,12 @@ $("home-link").onclick = (e) => { e.preventDefault(); goHome(); };
 document.addEventListener("keydown", (e) => {
   const t = /** @type {HTMLElement} */ (e.target);
   if (t.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!$("replay").hidden) {
+    if (e.key === "ArrowLeft") $("replay-prev").click();
+    else if (e.key === "ArrowRight") $("replay-next").click();
+    else if (e.key === " " && t.tagName !== "BUTTON") { e.preventDefault(); $("replay-play").click(); }
+    return;
+  }
   if ($("game").hidden) return;
   const k = e.key.toLowerCase();
   if (k === "escape") { state.selected = null; state.mode = null; renderGame(); }
@@ -613,10 +1042,21 @@ document.addEventListener("keydown", (e) => {
 
 // ---------------------------------------------------------------- start
 
+// A link (or typed address) to #campaign/CODE or #replay/CODE opens that screen.
+window.addEventListener("hashchange", () => {
+  const [kind, arg] = location.hash.slice(1).split("/", 2);
+  if (kind === "campaign" && arg && (arg.toUpperCase() !== campaign.code || $("campaign").hidden)) openCampaign(arg);
+  else if (kind === "replay" && arg && (arg.toUpperCase() !== replay.code || $("replay").hidden)) openReplay(arg);
+});
+
 (function boot() {
-  const code = location.hash.slice(1).toUpperCase();
+  const hash = location.hash.slice(1);
+  const [kind, arg] = hash.includes("/") ? hash.split("/", 2) : ["game", hash];
+  if (kind === "campaign" && arg) return openCampaign(arg);
+  if (kind === "replay" && arg) return openReplay(arg);
+  const code = arg.toUpperCase();
   const saved = code && myGames().find((g) => g.code === code);
   show("home");
   renderHome();
-  if (saved) { state.token = saved.token; state.name = saved.name ?? ""; connect(code, { as: "resume", token: saved.token }); }
+  if (saved) { state.token = saved.token; state.name = saved.name ?? ""; state.campaign = saved.campaign ?? null; connect(code, { as: "resume", token: saved.token }); }
 })();

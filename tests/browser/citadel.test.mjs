@@ -233,9 +233,15 @@ contract('a dropped connection reconnects and catches up with the others', async
     const caughtUp = actor === 'none' || (await seqOf(away)) > awaySeq;
     return caughtUp && seqs.every((x) => x === seqs[0]);
   }, 15_000);
-  const [va, vb] = [await citadelState(alice.page), await citadelState(bob.page)];
+  // The AI Dark Legion may still be playing: compare the two pages at one
+  // and the same seq (read again until both are at it).
+  let va, vb;
+  await until('Alice and Bob to be at the same seq', async () => {
+    [va, vb] = [await citadelState(alice.page), await citadelState(bob.page)];
+    return va.seq === vb.seq;
+  }, 15_000, 50);
   assert.deepEqual(vb.view.figures.map((f) => f.place), va.view.figures.map((f) => f.place),
-    'both players see the figures in the same places');
+    `both players see the figures in the same places at seq ${va.seq}`);
   await shot(away.page, 'after-reconnect');
 });
 

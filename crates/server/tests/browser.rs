@@ -5,9 +5,10 @@
 //! - `selftest.test.mjs` always runs: it proves Chromium, playwright-core
 //!   and the harness work, against a fixture page of its own.
 //! - `citadel.test.mjs` (the DOM-contract tests: lobby, moves by clicking,
-//!   spectator, reconnect) runs only once `web-client/index.html` carries
+//!   spectator, reconnect) and `screens.test.mjs` (accounts, my games,
+//!   campaigns, the replay viewer) run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
-//!   it is reported as PENDING, not as passed.
+//!   they are reported as PENDING, not as passed.
 //!
 //! Without `node`, `npm` (for the first `npm ci`) or Chromium the test
 //! prints SKIPPED and passes, unless `CITADEL_REQUIRE_ALL=1`, then it fails.
@@ -127,9 +128,10 @@ async fn the_web_client_works_in_headless_chromium() {
     let mut files = vec!["selftest.test.mjs"];
     if index.contains(MARKER) {
         files.push("citadel.test.mjs");
+        files.push("screens.test.mjs");
     } else {
         notice(&format!(
-            "PENDING: browser contract tests (tests/browser/citadel.test.mjs) not run: \
+            "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \
              web-client/index.html lacks the board client's marker {MARKER} on <body>"
         ));
     }
