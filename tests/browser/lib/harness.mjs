@@ -93,8 +93,10 @@ export async function dropConnection(who, whileAway = async () => {}) {
   const { page, context } = who;
   await context.setOffline(true);
   await page.evaluate(() => window.citadel.ws.close());
+  // The close handshake can take a while on a loaded machine.
   await until(`${who.label} to notice the drop`, () =>
     page.evaluate(() => document.querySelector('#status')?.dataset.state !== 'connected'),
+    30_000,
   );
   const stateWhileAway = await page.evaluate(() => document.querySelector('#status')?.dataset.state);
   await whileAway();
