@@ -91,8 +91,12 @@ export async function until(what, fn, timeout = STEP_MS, every = 100) {
  */
 export async function dropConnection(who, whileAway = async () => {}) {
   const { page, context } = who;
-  await context.setOffline(true);
+  // Close first, then cut the network: with the network already cut the
+  // close handshake cannot finish and the page may never see the close.
+  // Clients wait at least 300 ms before reconnecting, which leaves time to
+  // go offline before the first attempt.
   await page.evaluate(() => window.citadel.ws.close());
+  await context.setOffline(true);
   // The close handshake can take a while on a loaded machine.
   await until(`${who.label} to notice the drop`, () =>
     page.evaluate(() => document.querySelector('#status')?.dataset.state !== 'connected'),
