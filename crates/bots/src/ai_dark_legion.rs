@@ -49,9 +49,10 @@
 //!   picks the first figure in compass order that still has a legal command
 //!   and finishes it. A figure for which no template line applies before it
 //!   has acted (e.g. T5 holding) is skipped for the rest of the DL turn.
-//! - **AI-1 reshuffle across restores**: the deck lives in the bot; a
-//!   server restart restores a fresh bot, whose deck starts from its seed
-//!   again (the AI stays deterministic per process, not across restarts).
+//! - **AI-1 deck across restores**: the deck lives in the bot; the server
+//!   rebuilds it on restore by asking the AI for each stored DL command
+//!   while replaying (`crates/server/src/session.rs`), so its state only
+//!   depends on the seed and the commands so far.
 //! - **AI-13** re-rolls and forced re-rolls are resolved by the engine, not
 //!   asked of the DL seat, so there is nothing to choose here.
 //! - Decisions not addressed to the DL (reactions, item discards, white
@@ -144,8 +145,12 @@ impl AiCard {
     pub fn new(k: u8) -> AiCard {
         let k32 = i32::from(k);
         let primary = [Dir::N, Dir::E, Dir::S, Dir::W][usize::from(k % 4)];
-        let secondary = [[Dir::E, Dir::W], [Dir::S, Dir::N], [Dir::W, Dir::E], [Dir::N, Dir::S]]
-            [usize::from(k % 4)][usize::from((k / 4) % 2)];
+        let secondary = [
+            [Dir::E, Dir::W],
+            [Dir::S, Dir::N],
+            [Dir::W, Dir::E],
+            [Dir::N, Dir::S],
+        ][usize::from(k % 4)][usize::from((k / 4) % 2)];
         let template = [
             Template::T1,
             Template::T2,
@@ -587,11 +592,7 @@ impl<'a> Ctx<'a> {
         match card.template {
             Template::T1 => cc().or_else(mv).or_else(fa),
             Template::T2 => fa().or_else(cc).or_else(mv),
-            Template::T3 => self
-                .flank(f, card, tb)
-                .or_else(fa)
-                .or_else(cc)
-                .or_else(mv),
+            Template::T3 => self.flank(f, card, tb).or_else(fa).or_else(cc).or_else(mv),
             Template::T4 => cc()
                 .or_else(|| self.swarm(f, card, tb))
                 .or_else(fa)
@@ -616,10 +617,7 @@ impl<'a> Ctx<'a> {
 
     fn tile_centre(&self, t: usize) -> (f64, f64) {
         self.view.tiles.get(t).map_or((0.0, 0.0), |t| {
-            (
-                f64::from(t.origin.x) + 3.5,
-                f64::from(t.origin.y) + 3.5,
-            )
+            (f64::from(t.origin.x) + 3.5, f64::from(t.origin.y) + 3.5)
         })
     }
 
@@ -658,10 +656,9 @@ fn pos(s: Square) -> (f64, f64) {
 
 fn entrance_pos(e: &Entrance) -> (f64, f64) {
     let n = e.squares.len().max(1) as f64;
-    let (sx, sy) = e
-        .squares
-        .iter()
-        .fold((0.0, 0.0), |(x, y), s| (x + f64::from(s.x), y + f64::from(s.y)));
+    let (sx, sy) = e.squares.iter().fold((0.0, 0.0), |(x, y), s| {
+        (x + f64::from(s.x), y + f64::from(s.y))
+    });
     (sx / n, sy / n)
 }
 
@@ -767,10 +764,7 @@ impl AiDarkLegion {
                 let dts = cx.dts();
                 let near: Vec<(Square, (f64, f64))> = squares
                     .iter()
-                    .filter(|(_, s)| {
-                        dts.iter()
-                            .any(|(_, d)| cx.adjacent(*d).contains(s))
-                    })
+                    .filter(|(_, s)| dts.iter().any(|(_, d)| cx.adjacent(*d).contains(s)))
                     .map(|(_, s)| (*s, pos(*s)))
                     .collect();
                 if near.is_empty() {
@@ -849,9 +843,8 @@ impl AiDarkLegion {
                     .iter()
                     .copied()
                     .filter(|f| {
-                        cx.figure_square(*f).is_some_and(|s| {
-                            !dts.iter().any(|(_, d)| cx.adjacent(*d).contains(&s))
-                        })
+                        cx.figure_square(*f)
+                            .is_some_and(|s| !dts.iter().any(|(_, d)| cx.adjacent(*d).contains(&s)))
                     })
                     .collect();
                 if free.is_empty() {
