@@ -53,6 +53,12 @@
 //!   rebuilds it on restore by asking the AI for each stored DL command
 //!   while replaying (`crates/server/src/session.rs`), so its state only
 //!   depends on the seed and the commands so far.
+//! - **AI-9 with no DT on the board**: there is nothing to move toward, so
+//!   "move toward" does not apply (the line is skipped).
+//! - **AI-6 ties**: a new card is revealed only when tiles actually tie.
+//! - **Event 9** (Dark Influence): the nearest-DT figure is by `dist` from
+//!   its square (waiting: entry squares), remaining ties by lowest id.
+//! - **AI-4 fallback** measures `dist` to the first card's matrix square.
 //! - **AI-13** re-rolls and forced re-rolls are resolved by the engine, not
 //!   asked of the DL seat, so there is nothing to choose here.
 //! - Decisions not addressed to the DL (reactions, item discards, white
