@@ -4,6 +4,9 @@
 //! who left, turn timeouts, tests and the load tool. A bot only ever picks
 //! from [`Game::legal`], so it can never break a rule.
 
+pub mod ai_dark_legion;
+
+pub use ai_dark_legion::AiDarkLegion;
 use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, Game, Seat};
 use std::fmt;

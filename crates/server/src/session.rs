@@ -3,7 +3,7 @@
 //! its own (the shell passes fresh tokens in), so every behaviour here is
 //! tested without a network (bughouse-chess style).
 
-use citadel_bots::{timeout_default, Bot, RandomBot};
+use citadel_bots::{timeout_default, AiDarkLegion, Bot, RandomBot};
 use citadel_protocol::{
     close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbySeat,
     LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
@@ -211,8 +211,9 @@ struct Play {
     dice: SeededDice,
     /// Every event, seq = index + 1.
     log: Vec<Event>,
-    /// One bot per rules seat (the AI DL's seat last).
-    bots: Vec<RandomBot>,
+    /// One bot per rules seat (the AI DL's seat last): random bots for
+    /// bot seats and leavers, the AI Dark Legion (core AI-*) for an AI DL.
+    bots: Vec<Box<dyn Bot>>,
     next_bot_at: Millis,
     /// Who the game waits for, and since when (turn timer).
     waiting: (Option<Seat>, Millis),
@@ -343,16 +344,21 @@ impl Session {
             let setup: Setup = serde_json::from_str(setup).map_err(|e| format!("setup: {e}"))?;
             let mut dice = SeededDice::new(seed);
             let (mut game, mut log) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+            // The AI DL's deck is replayed with the stored commands, so a
+            // restored game goes on exactly as it would have.
+            let mut ai = ai_dark_legion(&game);
             for (i, (seat, command)) in commands.iter().enumerate() {
+                if let Some((ai_seat, bot)) = ai.as_mut() {
+                    if *ai_seat == Seat(*seat) {
+                        let _ = bot.choose(&game, *ai_seat);
+                    }
+                }
                 let events = game
                     .apply(Seat(*seat), command.clone(), &mut dice)
                     .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
                 log.extend(events);
             }
-            let n = game.seats().len() as u64;
-            let bots = (0..n)
-                .map(|i| RandomBot::new(seed ^ (0xb07 + i) ^ commands.len() as u64))
-                .collect();
+            let bots = seat_bots(&game, seed, commands.len() as u64, ai);
             let waiting = (game.seat_to_act(), now);
             let finished = game.is_finished();
             s.play = Some(Play {
@@ -936,10 +942,7 @@ impl Session {
     fn launch(&mut self, setup: Setup, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
         let mut dice = SeededDice::new(self.seed);
         let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
-        let n = game.seats().len() as u64;
-        let bots = (0..n)
-            .map(|i| RandomBot::new(self.seed ^ (0xb07 + i)))
-            .collect();
+        let bots = seat_bots(&game, self.seed, 0, ai_dark_legion(&game));
         let waiting = (game.seat_to_act(), now);
         out.push(Output::Started {
             setup: serde_json::to_string(game.setup()).unwrap_or_default(),
@@ -1121,4 +1124,31 @@ fn clean_name(name: &str) -> String {
     } else {
         n
     }
+}
+
+/// The AI Dark Legion's seat and bot, when the game has an AI DL
+/// (`DarkLegionChoice::Ai`).
+fn ai_dark_legion(game: &Game) -> Option<(Seat, AiDarkLegion)> {
+    let seat = game.view(Viewer::Spectator).dark_legion.ai_seat?;
+    Some((seat, AiDarkLegion::for_game(game)))
+}
+
+/// One bot per rules seat: the AI DL's seat gets `ai` (when there is one),
+/// every other seat a random bot (bot seats, leavers).
+fn seat_bots(
+    game: &Game,
+    seed: u64,
+    salt: u64,
+    ai: Option<(Seat, AiDarkLegion)>,
+) -> Vec<Box<dyn Bot>> {
+    let n = game.seats().len() as u64;
+    let mut ai = ai;
+    (0..n)
+        .map(|i| -> Box<dyn Bot> {
+            match ai.take_if(|(s, _)| u64::from(s.0) == i) {
+                Some((_, bot)) => Box::new(bot),
+                None => Box::new(RandomBot::new(seed ^ (0xb07 + i) ^ salt)),
+            }
+        })
+        .collect()
 }

@@ -637,3 +637,84 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     )
     .is_err());
 }
+
+/// Every command the session applied, in order.
+fn applied(out: &[Output]) -> Vec<(u8, Command)> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::Applied { seat, command, .. } => Some((*seat, command.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Replay `commands` from `setup` and check that every command of the AI
+/// DL's seat is what a fresh `AiDarkLegion` chooses there (core AI-*).
+fn assert_ai_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize {
+    use citadel_bots::{AiDarkLegion, Bot};
+    use citadel_rules::dice::SeededDice;
+    use citadel_rules::game::{Game, Seat, Setup};
+    let setup: Setup = serde_json::from_str(setup).expect("setup");
+    let mut dice = SeededDice::new(seed);
+    let (mut game, _) = Game::new(setup, &mut dice).expect("game");
+    let dl = game.dark_legion_seat();
+    let mut ai = AiDarkLegion::for_game(&game);
+    let mut n = 0;
+    for (i, (seat, command)) in commands.iter().enumerate() {
+        if Seat(*seat) == dl {
+            assert_eq!(ai.choose(&game, dl).as_ref(), Some(command), "command {i}");
+            n += 1;
+        }
+        game.apply(Seat(*seat), command.clone(), &mut dice)
+            .expect("replay");
+    }
+    n
+}
+
+#[test]
+fn ai_the_ai_dark_legion_plays_the_ai_seat_also_after_a_restore() {
+    let seed = 11;
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), seed, config());
+    let mut out = hello(&mut s, 1, player("Ann"), 0);
+    out.extend(msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0));
+    out.extend(msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0));
+    out.extend(msg(&mut s, 1, ClientMsg::Start, 0));
+    out.extend(s.handle(Input::Closed { conn: 1 }, 10));
+    out.extend(s.handle(Input::Tick, 6_000));
+    assert!(s.game().is_some_and(|g| g.is_finished()), "not finished");
+    let setup = out
+        .iter()
+        .find_map(|o| match o {
+            Output::Started { setup, .. } => Some(setup.clone()),
+            _ => None,
+        })
+        .expect("started");
+    let commands = applied(&out);
+    assert!(
+        assert_ai_played(&setup, seed, &commands) > 0,
+        "the AI never acted"
+    );
+
+    // Restore from the first half of the commands and let the bots finish.
+    let half = commands.len() / 2;
+    let mut r = Session::restore(
+        "C".into(),
+        options(2, DarkLegionChoice::Ai),
+        seed,
+        &s.lobby_document(),
+        Some(&setup),
+        &commands[..half],
+        20_000,
+        config(),
+    )
+    .expect("restore");
+    let more = r.handle(Input::Tick, 30_000);
+    assert!(
+        r.game().is_some_and(|g| g.is_finished()),
+        "restored game not finished"
+    );
+    let mut all = commands[..half].to_vec();
+    all.extend(applied(&more));
+    assert!(all.len() > half);
+    assert_ai_played(&setup, seed, &all);
+}
