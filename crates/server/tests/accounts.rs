@@ -2,26 +2,21 @@
 //! server on 127.0.0.1:0, real HTTP (reqwest) and real WebSocket clients
 //! (tokio-tungstenite). Every wait has a timeout.
 
+mod common;
+use common::{Ws, STEP};
+
 use citadel_protocol::{
     close, ClientMsg, DarkLegionChoice, GameOptions, Join, SeqEvent, ServerMsg, PROTOCOL_VERSION,
 };
 use citadel_rules::game::{Command, Event, GameView};
 use citadel_server::config::Config;
 use citadel_server::Server;
-use futures_util::{SinkExt, StreamExt};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The longest wait for any one message.
-const STEP: Duration = Duration::from_secs(10);
 /// The longest a whole test may take.
 const TEST_LIMIT: Duration = Duration::from_secs(120);
 /// More commands than a C1M1 game needs when every turn is ended at once.
@@ -176,31 +171,16 @@ impl Client {
     }
 
     async fn send(&mut self, msg: &ClientMsg) {
-        let text = serde_json::to_string(msg).expect("serialize");
-        tokio::time::timeout(STEP, self.ws.send(Message::text(text)))
-            .await
-            .expect("send in time")
-            .expect("send");
+        common::send_json(&mut self.ws, "client", msg).await;
     }
 
     /// The next message, or the close code (`None` if no close frame).
     async fn recv_any(&mut self) -> Result<ServerMsg, Option<u16>> {
-        loop {
-            let next = tokio::time::timeout(STEP, self.ws.next())
-                .await
-                .expect("a message in time");
-            match next {
-                None | Some(Err(_)) => return Err(None),
-                Some(Ok(Message::Text(t))) => {
-                    let msg: ServerMsg = serde_json::from_str(t.as_str())
-                        .unwrap_or_else(|e| panic!("not a ServerMsg: {e}: {}", t.as_str()));
-                    self.absorb(&msg);
-                    return Ok(msg);
-                }
-                Some(Ok(Message::Close(frame))) => return Err(frame.map(|f| u16::from(f.code))),
-                Some(Ok(_)) => continue,
-            }
-        }
+        let t = common::next_text(&mut self.ws, "client").await?;
+        let msg: ServerMsg =
+            serde_json::from_str(&t).unwrap_or_else(|e| panic!("not a ServerMsg: {e}: {t}"));
+        self.absorb(&msg);
+        Ok(msg)
     }
 
     async fn recv(&mut self) -> ServerMsg {

@@ -2,25 +2,20 @@
 //! HTTP API, and bot clients playing each mission over WebSockets with
 //! their campaign tokens — with a server restart between the missions.
 
+mod common;
+use common::{Ws, STEP};
+
 use citadel_protocol::{ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::{Command, Event, GameView, Seat};
 use citadel_server::config::Config;
 use citadel_server::Server;
-use futures_util::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The longest wait for any one message.
-const STEP: Duration = Duration::from_secs(10);
 /// The longest the whole test may take.
 const TEST_LIMIT: Duration = Duration::from_secs(240);
 /// More commands than any C1M1 game needs with the test policy.
@@ -141,32 +136,18 @@ impl Client {
     }
 
     async fn send(&mut self, msg: &ClientMsg) {
-        let text = serde_json::to_string(msg).expect("serialize");
-        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
-            Err(_) => panic!("{}: send timed out", self.label),
-        }
+        common::send_json(&mut self.ws, &self.label, msg).await;
     }
 
     async fn recv(&mut self) -> ServerMsg {
-        loop {
-            let next = tokio::time::timeout(STEP, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("{}: no message within {STEP:?}", self.label));
-            match next {
-                Some(Ok(Message::Text(t))) => {
-                    let msg: ServerMsg = serde_json::from_str(t.as_str())
-                        .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}", self.label));
-                    self.absorb(&msg);
-                    return msg;
-                }
-                Some(Ok(Message::Close(f))) => panic!("{}: closed: {f:?}", self.label),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => panic!("{}: transport error: {e}", self.label),
-                None => panic!("{}: stream ended", self.label),
-            }
-        }
+        let t = match common::next_text(&mut self.ws, &self.label).await {
+            Ok(t) => t,
+            Err(code) => panic!("{}: connection ended (close code {code:?})", self.label),
+        };
+        let msg: ServerMsg = serde_json::from_str(&t)
+            .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}", self.label));
+        self.absorb(&msg);
+        msg
     }
 
     fn absorb(&mut self, msg: &ServerMsg) {

@@ -25,11 +25,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::{within, Ws, STEP};
+
 use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, LobbyView, SeqEvent};
 use citadel_protocol::{ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use sqlx::{Connection, Executor};
 use std::future::Future;
@@ -37,27 +39,13 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The longest wait for any one message.
-const STEP: Duration = Duration::from_secs(10);
 /// The longest a whole test may take.
 const TEST_LIMIT: Duration = Duration::from_secs(60);
 /// The longest the server may take to answer `/healthz` after it starts.
 const BOOT_LIMIT: Duration = Duration::from_secs(20);
 /// More commands than a C1M1 game needs when every turn is ended at once.
 const MAX_COMMANDS: usize = 5_000;
-
-async fn within<T>(limit: Duration, f: impl Future<Output = T>) -> T {
-    match tokio::time::timeout(limit, f).await {
-        Ok(v) => v,
-        Err(_) => panic!("test did not finish within {limit:?}"),
-    }
-}
 
 // ---------------------------------------------------------------- database
 
@@ -293,33 +281,19 @@ impl Client {
     }
 
     async fn send(&mut self, msg: &ClientMsg) {
-        let text = serde_json::to_string(msg).unwrap();
-        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
-            Err(_) => panic!("{}: send timed out", self.label),
-        }
+        common::send_json(&mut self.ws, &self.label, msg).await;
     }
 
     async fn recv(&mut self) -> ServerMsg {
-        loop {
-            let next = tokio::time::timeout(STEP, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("{}: no message within {STEP:?}", self.label));
-            match next {
-                Some(Ok(Message::Text(t))) => {
-                    let raw: Value = serde_json::from_str(t.as_str()).unwrap();
-                    let typed: ServerMsg = serde_json::from_value(raw.clone())
-                        .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}: {t}", self.label));
-                    self.absorb(&typed, raw);
-                    return typed;
-                }
-                Some(Ok(Message::Close(f))) => panic!("{}: closed: {f:?}", self.label),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => panic!("{}: transport error: {e}", self.label),
-                None => panic!("{}: stream ended", self.label),
-            }
-        }
+        let t = match common::next_text(&mut self.ws, &self.label).await {
+            Ok(t) => t,
+            Err(code) => panic!("{}: connection ended (close code {code:?})", self.label),
+        };
+        let raw: Value = serde_json::from_str(&t).unwrap();
+        let typed: ServerMsg = serde_json::from_value(raw.clone())
+            .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}: {t}", self.label));
+        self.absorb(&typed, raw);
+        typed
     }
 
     async fn wait_for(&mut self, what: &str, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {

@@ -2,6 +2,9 @@
 //! (tokio-tungstenite) and real HTTP (reqwest). Every wait has a timeout,
 //! so a broken server fails a test instead of hanging it.
 
+mod common;
+use common::{within, Ws, STEP};
+
 use citadel_protocol::{
     close, ClientMsg, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbyView, SeqEvent,
     ServerMsg, PROTOCOL_VERSION,
@@ -15,29 +18,15 @@ use futures_util::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
-use std::future::Future;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tokio_tungstenite::MaybeTlsStream;
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The longest wait for any one message.
-const STEP: Duration = Duration::from_secs(10);
 /// The longest a whole test may take.
 const TEST_LIMIT: Duration = Duration::from_secs(60);
 /// More commands than any C1M1 game needs with the test policy.
 const MAX_COMMANDS: usize = 20_000;
-
-/// Run a test body with an overall deadline.
-async fn within<T>(limit: Duration, f: impl Future<Output = T>) -> T {
-    match tokio::time::timeout(limit, f).await {
-        Ok(v) => v,
-        Err(_) => panic!("test did not finish within {limit:?}"),
-    }
-}
 
 // ---------------------------------------------------------------- server
 
@@ -180,11 +169,7 @@ impl Client {
     }
 
     async fn send_text(&mut self, text: String) {
-        match tokio::time::timeout(STEP, self.ws.send(Message::text(text))).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => panic!("{}: send failed: {e}", self.label),
-            Err(_) => panic!("{}: send timed out", self.label),
-        }
+        common::send_text(&mut self.ws, &self.label, text).await;
     }
 
     async fn command(&mut self, client_ref: u64, command: Command) {

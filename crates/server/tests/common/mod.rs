@@ -1,0 +1,60 @@
+//! Plumbing shared by the server's socket tests: deadlines and a timed
+//! WebSocket send and receive. Each test file keeps its own client, which
+//! tracks what that file checks.
+
+// Each test binary uses a different part of this module.
+#![allow(dead_code)]
+
+use citadel_protocol::ClientMsg;
+use futures_util::{SinkExt, StreamExt};
+use std::future::Future;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A client socket.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The longest wait for any one message.
+pub const STEP: Duration = Duration::from_secs(10);
+
+/// Run a test body with an overall deadline.
+pub async fn within<T>(limit: Duration, f: impl Future<Output = T>) -> T {
+    match tokio::time::timeout(limit, f).await {
+        Ok(v) => v,
+        Err(_) => panic!("test did not finish within {limit:?}"),
+    }
+}
+
+/// Send a raw text frame within [`STEP`].
+pub async fn send_text(ws: &mut Ws, label: &str, text: String) {
+    match tokio::time::timeout(STEP, ws.send(Message::text(text))).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{label}: send failed: {e}"),
+        Err(_) => panic!("{label}: send timed out"),
+    }
+}
+
+/// Send a message as a JSON text frame within [`STEP`].
+pub async fn send_json(ws: &mut Ws, label: &str, msg: &ClientMsg) {
+    let text = serde_json::to_string(msg).unwrap_or_else(|e| panic!("{label}: serialize: {e}"));
+    send_text(ws, label, text).await;
+}
+
+/// The next text frame within [`STEP`], skipping pings and pongs; or how
+/// the connection ended: `Err(Some(code))` for a close frame, `Err(None)`
+/// for a dropped stream.
+pub async fn next_text(ws: &mut Ws, label: &str) -> Result<String, Option<u16>> {
+    loop {
+        let next = tokio::time::timeout(STEP, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("{label}: no message within {STEP:?}"));
+        match next {
+            Some(Ok(Message::Text(t))) => return Ok(t.as_str().to_string()),
+            Some(Ok(Message::Close(frame))) => return Err(frame.map(|f| u16::from(f.code))),
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return Err(None),
+        }
+    }
+}
