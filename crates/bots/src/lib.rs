@@ -5,6 +5,7 @@
 //! from [`Game::legal`], so it can never break a rule.
 
 pub mod ai_dark_legion;
+pub mod nav;
 
 pub use ai_dark_legion::AiDarkLegion;
 use citadel_rules::dice::{Dice, SeededDice};
