@@ -5,9 +5,12 @@
 //! from [`Game::legal`], so it can never break a rule.
 
 pub mod ai_dark_legion;
+pub mod heuristic;
+pub mod matchup;
 pub mod nav;
 
 pub use ai_dark_legion::AiDarkLegion;
+pub use heuristic::{HeuristicCorporation, HeuristicDarkLegion};
 use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, Game, Seat};
 use std::fmt;
