@@ -639,7 +639,6 @@ impl SightBlockers for Blockers {
     }
 }
 
-
 fn entrance_pos(e: &Entrance) -> (f64, f64) {
     let n = e.squares.len().max(1) as f64;
     let (sx, sy) = e.squares.iter().fold((0.0, 0.0), |(x, y), s| {

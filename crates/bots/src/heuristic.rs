@@ -194,10 +194,11 @@ impl HeuristicCorporation {
             return Some(c);
         }
         let board = game.board();
-        let map = nav::step_map(board, walls, &desk_targets(game, walls));
+        let targets = desk_targets(game, walls);
+        let map = nav::step_map(board, walls, &targets);
         let dl = nav::creature_squares(view);
         let key = |s: Square| {
-            let d = nav::at(board, &map, s);
+            let d = nav::distance(board, &map, &targets, s);
             let crowd = dl.iter().filter(|q| q.dist(s) <= 1).count() as u32;
             (d.saturating_add(2 * crowd.saturating_sub(1)), d)
         };
@@ -262,7 +263,11 @@ impl Bot for HeuristicDarkLegion {
                 .iter()
                 .filter_map(|c| match c {
                     Command::ChooseTile { tile } => {
-                        let d = board.tile_squares(*tile).map(near).min().unwrap_or(i32::MAX);
+                        let d = board
+                            .tile_squares(*tile)
+                            .map(near)
+                            .min()
+                            .unwrap_or(i32::MAX);
                         Some((d, c))
                     }
                     _ => None,
@@ -313,7 +318,7 @@ impl Bot for HeuristicDarkLegion {
                         .flat_map(|d| nav::adjacent(board, &walls, *d))
                         .collect();
                     let map = nav::step_map(board, &walls, &starts);
-                    let key = |s: Square| (nav::at(board, &map, s), 0);
+                    let key = |s: Square| (nav::distance(board, &map, &starts, s), 0);
                     greedy_move(&view, &moves(board, &legal), key)
                         .or_else(|| best_attack(&view, &legal, None))
                         .or_else(|| finish(game, seat, &legal))

@@ -10,9 +10,9 @@ pub mod matchup;
 pub mod nav;
 
 pub use ai_dark_legion::AiDarkLegion;
-pub use heuristic::{HeuristicCorporation, HeuristicDarkLegion};
 use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, Game, Seat};
+pub use heuristic::{HeuristicCorporation, HeuristicDarkLegion};
 use std::fmt;
 
 /// A seat's automatic player.

@@ -171,7 +171,13 @@ impl Tally {
 ///
 /// # Errors
 /// The first failing game's error.
-pub fn tally(corps: CorpBots, dl: DlBot, seed: u64, games: u64, max: usize) -> Result<Tally, String> {
+pub fn tally(
+    corps: CorpBots,
+    dl: DlBot,
+    seed: u64,
+    games: u64,
+    max: usize,
+) -> Result<Tally, String> {
     let mut t = Tally::default();
     for i in 0..games {
         let s = seed.wrapping_add(i);

@@ -50,6 +50,22 @@ pub fn at(board: &Board, map: &[u32], s: Square) -> u32 {
         .unwrap_or(u32::MAX)
 }
 
+/// Path distance of `s` in a [`step_map`] from `targets`; where closed
+/// doors cut every path, 1000 plus the Chebyshev distance to the nearest
+/// target (so a figure still walks up to the door). `u32::MAX` without
+/// targets.
+pub fn distance(board: &Board, map: &[u32], targets: &[Square], s: Square) -> u32 {
+    let d = at(board, map, s);
+    if d != u32::MAX {
+        return d;
+    }
+    targets
+        .iter()
+        .map(|t| t.dist(s).unsigned_abs())
+        .min()
+        .map_or(u32::MAX, |c| 1000 + c)
+}
+
 /// A figure's square, if it is on the board.
 pub fn square_of(view: &GameView, f: FigureId) -> Option<Square> {
     match view.figures.get(f.index())?.place {

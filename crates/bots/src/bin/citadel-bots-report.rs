@@ -40,7 +40,12 @@ fn main() -> ExitCode {
         ("random", "random", CorpBots::Random, DlBot::Random),
         ("heuristic", "random", CorpBots::Heuristic, DlBot::Random),
         ("heuristic", "ai", CorpBots::Heuristic, DlBot::Ai),
-        ("heuristic", "heuristic", CorpBots::Heuristic, DlBot::Heuristic),
+        (
+            "heuristic",
+            "heuristic",
+            CorpBots::Heuristic,
+            DlBot::Heuristic,
+        ),
     ];
     println!("C1M1, 2 corporations, {games} games per pairing, seeds {seed}..");
     println!(
