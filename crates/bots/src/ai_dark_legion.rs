@@ -65,11 +65,12 @@
 //!   entrances) and any other seat fall back to [`timeout_default`]
 //!   (CONV-8): the DL never holds reaction cards.
 
+use crate::nav::{self, pos};
 use crate::{timeout_default, Bot};
 use citadel_rules::content::missions::Entrance;
 use citadel_rules::content::{AttackType, Content, Corporation, CreatureKind};
 use citadel_rules::dice::{shuffle_with, SeededDice};
-use citadel_rules::game::view::{DoorState, GameView, PhaseView};
+use citadel_rules::game::view::{GameView, PhaseView};
 use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Game, Place, Seat, Viewer};
 use citadel_rules::geometry::los::{line_of_sight, SightBlockers};
 use citadel_rules::geometry::{Board, Square, Walls};
@@ -306,19 +307,8 @@ impl<'a> Ctx<'a> {
     fn new(game: &'a Game, seat: Seat) -> Ctx<'a> {
         let view = game.view(Viewer::Spectator);
         let board = game.board();
-        let mut walls = Walls::new(board);
-        walls.set_closed_doors(
-            view.doors
-                .iter()
-                .filter(|d| d.state == DoorState::Closed)
-                .flat_map(|d| d.edges.iter().copied()),
-        );
-        let mission = game.mission();
-        let all = mission.entrances(board).unwrap_or_default();
-        let nw = mission.white.len();
-        let nr = mission.red.len();
-        let white = all.iter().take(nw).cloned().collect();
-        let red = all.iter().skip(nw).take(nr).cloned().collect();
+        let walls = nav::walls(board, &view);
+        let (white, red) = nav::entrances(game);
         Ctx {
             legal: game.legal(seat),
             view,
@@ -385,22 +375,15 @@ impl<'a> Ctx<'a> {
 
     /// Squares adjacent (ADJ-4) to `s`.
     fn adjacent(&self, s: Square) -> Vec<Square> {
-        s.ring()
-            .into_iter()
-            .filter(|n| self.board.passable(*n) && self.walls.adjacent(self.board, s, *n))
-            .collect()
+        nav::adjacent(self.board, &self.walls, s)
     }
 
     fn bfs(&self, starts: &[Square]) -> Vec<u32> {
-        self.board
-            .step_distances(&self.walls, starts, |_| false, false)
+        nav::step_map(self.board, &self.walls, starts)
     }
 
     fn at(&self, map: &[u32], s: Square) -> u32 {
-        self.board
-            .index(s)
-            .and_then(|i| map.get(i).copied())
-            .unwrap_or(u32::MAX)
+        nav::at(self.board, map, s)
     }
 
     /// AI-9: the nearest DT of `f` (pdist to an adjacent square, else
@@ -654,10 +637,6 @@ impl SightBlockers for Blockers {
     fn cover_at(&self, _s: Square) -> bool {
         false
     }
-}
-
-fn pos(s: Square) -> (f64, f64) {
-    (f64::from(s.x), f64::from(s.y))
 }
 
 fn entrance_pos(e: &Entrance) -> (f64, f64) {

@@ -5,10 +5,14 @@
 //! from [`Game::legal`], so it can never break a rule.
 
 pub mod ai_dark_legion;
+pub mod heuristic;
+pub mod matchup;
+pub mod nav;
 
 pub use ai_dark_legion::AiDarkLegion;
 use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, Game, Seat};
+pub use heuristic::{HeuristicCorporation, HeuristicDarkLegion};
 use std::fmt;
 
 /// A seat's automatic player.
