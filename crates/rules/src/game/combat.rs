@@ -696,23 +696,22 @@ impl Game {
 
     /// Change a side's PP (PRM-1 floor at 0), with rank changes (RNK-3).
     pub(crate) fn award(&mut self, side: Side, delta: i32, reason: &str, events: &mut Vec<Event>) {
-        if delta == 0 {
+        let pp = match side {
+            Side::DarkLegion => &mut self.dl.pp,
+            Side::Team(t) => &mut self.teams[usize::from(t)].pp,
+        };
+        let before = *pp;
+        *pp = (before + delta).max(0);
+        let total = *pp;
+        // The event reports the change actually made, so a log of events
+        // always adds up to the totals (PRM-1's floor may absorb part of
+        // a penalty, or all of it: then there is no event).
+        if total == before {
             return;
         }
-        let total = match side {
-            Side::DarkLegion => {
-                self.dl.pp = (self.dl.pp + delta).max(0);
-                self.dl.pp
-            }
-            Side::Team(t) => {
-                let team = &mut self.teams[usize::from(t)];
-                team.pp = (team.pp + delta).max(0);
-                team.pp
-            }
-        };
         events.push(Event::PromotionPoints {
             side,
-            delta,
+            delta: total - before,
             total,
             reason: reason.to_string(),
         });

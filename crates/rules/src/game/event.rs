@@ -212,7 +212,8 @@ pub enum Event {
     PromotionPoints {
         /// Side.
         side: Side,
-        /// Change.
+        /// The change actually made (PRM-1's floor at 0 may absorb part
+        /// of a penalty).
         delta: i32,
         /// New total.
         total: i32,
