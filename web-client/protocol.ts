@@ -872,7 +872,8 @@ export type Event =
      */
     side: Side,
     /**
-     * Change.
+     * The change actually made (PRM-1's floor at 0 may absorb part
+     * of a penalty).
      */
     delta: number,
     /**
