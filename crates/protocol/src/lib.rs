@@ -95,7 +95,7 @@ pub enum Controller {
     Open,
     /// A person.
     Human,
-    /// The random legal bot.
+    /// A bot (the heuristic bot for its side).
     Bot,
 }
 

@@ -177,7 +177,7 @@ mod tests {
     }
 
     /// A 1-seat game against the AI Dark Legion whose player leaves at
-    /// once, so random bots play every seat to the end, with a spectator
+    /// once, so bots play every seat to the end, with a spectator
     /// watching. Records are built from the session's outputs exactly as
     /// the server persists them.
     fn random_bot_game(seed: u64) -> Played {

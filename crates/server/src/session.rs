@@ -3,7 +3,7 @@
 //! its own (the shell passes fresh tokens in), so every behaviour here is
 //! tested without a network (bughouse-chess style).
 
-use citadel_bots::{timeout_default, AiDarkLegion, Bot, RandomBot};
+use citadel_bots::{timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion};
 use citadel_protocol::{
     close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbySeat,
     LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
@@ -211,7 +211,7 @@ struct Play {
     dice: SeededDice,
     /// Every event, seq = index + 1.
     log: Vec<Event>,
-    /// One bot per rules seat (the AI DL's seat last): random bots for
+    /// One bot per rules seat (the AI DL's seat last): heuristic bots for
     /// bot seats and leavers, the AI Dark Legion (core AI-*) for an AI DL.
     bots: Vec<Box<dyn Bot>>,
     next_bot_at: Millis,
@@ -358,7 +358,7 @@ impl Session {
                     .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
                 log.extend(events);
             }
-            let bots = seat_bots(&game, seed, commands.len() as u64, ai);
+            let bots = seat_bots(&game, ai);
             let waiting = (game.seat_to_act(), now);
             let finished = game.is_finished();
             s.play = Some(Play {
@@ -942,7 +942,7 @@ impl Session {
     fn launch(&mut self, setup: Setup, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
         let mut dice = SeededDice::new(self.seed);
         let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
-        let bots = seat_bots(&game, self.seed, 0, ai_dark_legion(&game));
+        let bots = seat_bots(&game, ai_dark_legion(&game));
         let waiting = (game.seat_to_act(), now);
         out.push(Output::Started {
             setup: serde_json::to_string(game.setup()).unwrap_or_default(),
@@ -1134,20 +1134,20 @@ fn ai_dark_legion(game: &Game) -> Option<(Seat, AiDarkLegion)> {
 }
 
 /// One bot per rules seat: the AI DL's seat gets `ai` (when there is one),
-/// every other seat a random bot (bot seats, leavers).
-fn seat_bots(
-    game: &Game,
-    seed: u64,
-    salt: u64,
-    ai: Option<(Seat, AiDarkLegion)>,
-) -> Vec<Box<dyn Bot>> {
-    let n = game.seats().len() as u64;
+/// the Dark Legion player's seat the heuristic Dark Legion, every
+/// corporation seat the heuristic corporation (bot seats, leavers). The
+/// heuristic bots are deterministic, so a restored game's bots choose as
+/// the originals would have.
+fn seat_bots(game: &Game, ai: Option<(Seat, AiDarkLegion)>) -> Vec<Box<dyn Bot>> {
+    let dl_seat = game.view(Viewer::Spectator).dark_legion.seat;
     let mut ai = ai;
-    (0..n)
+    (0..game.seats().len())
         .map(|i| -> Box<dyn Bot> {
-            match ai.take_if(|(s, _)| u64::from(s.0) == i) {
+            let seat = Seat(i as u8);
+            match ai.take_if(|(s, _)| *s == seat) {
                 Some((_, bot)) => Box::new(bot),
-                None => Box::new(RandomBot::new(seed ^ (0xb07 + i) ^ salt)),
+                None if dl_seat == Some(seat) => Box::new(HeuristicDarkLegion::new()),
+                None => Box::new(HeuristicCorporation::new()),
             }
         })
         .collect()

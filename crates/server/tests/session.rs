@@ -648,10 +648,12 @@ fn applied(out: &[Output]) -> Vec<(u8, Command)> {
         .collect()
 }
 
-/// Replay `commands` from `setup` and check that every command of the AI
-/// DL's seat is what a fresh `AiDarkLegion` chooses there (core AI-*).
-fn assert_ai_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize {
-    use citadel_bots::{AiDarkLegion, Bot};
+/// Replay `commands` from `setup` and check that each is what a fresh bot
+/// of its seat chooses there: the AI DL's seat plays `AiDarkLegion` (core
+/// AI-*), every other seat (bot seats, leavers) `HeuristicCorporation`.
+/// Returns how many commands the AI DL gave.
+fn assert_bots_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize {
+    use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation};
     use citadel_rules::dice::SeededDice;
     use citadel_rules::game::{Game, Seat, Setup};
     let setup: Setup = serde_json::from_str(setup).expect("setup");
@@ -659,12 +661,20 @@ fn assert_ai_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize
     let (mut game, _) = Game::new(setup, &mut dice).expect("game");
     let dl = game.dark_legion_seat();
     let mut ai = AiDarkLegion::for_game(&game);
+    let mut corporation = HeuristicCorporation::new();
     let mut n = 0;
     for (i, (seat, command)) in commands.iter().enumerate() {
-        if Seat(*seat) == dl {
-            assert_eq!(ai.choose(&game, dl).as_ref(), Some(command), "command {i}");
+        let expected = if Seat(*seat) == dl {
             n += 1;
-        }
+            ai.choose(&game, dl)
+        } else {
+            corporation.choose(&game, Seat(*seat))
+        };
+        assert_eq!(
+            expected.as_ref(),
+            Some(command),
+            "command {i} (seat {seat})"
+        );
         game.apply(Seat(*seat), command.clone(), &mut dice)
             .expect("replay");
     }
@@ -672,7 +682,7 @@ fn assert_ai_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize
 }
 
 #[test]
-fn ai_the_ai_dark_legion_plays_the_ai_seat_also_after_a_restore() {
+fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restore() {
     let seed = 11;
     let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), seed, config());
     let mut out = hello(&mut s, 1, player("Ann"), 0);
@@ -691,7 +701,7 @@ fn ai_the_ai_dark_legion_plays_the_ai_seat_also_after_a_restore() {
         .expect("started");
     let commands = applied(&out);
     assert!(
-        assert_ai_played(&setup, seed, &commands) > 0,
+        assert_bots_played(&setup, seed, &commands) > 0,
         "the AI never acted"
     );
 
@@ -716,5 +726,5 @@ fn ai_the_ai_dark_legion_plays_the_ai_seat_also_after_a_restore() {
     let mut all = commands[..half].to_vec();
     all.extend(applied(&more));
     assert!(all.len() > half);
-    assert_ai_played(&setup, seed, &all);
+    assert_bots_played(&setup, seed, &all);
 }
