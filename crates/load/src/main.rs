@@ -1,0 +1,34 @@
+//! `citadel-load`: load a running Citadel server; see the crate docs.
+
+use clap::Parser;
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let options = citadel_load::Options::parse();
+    if let Some(codes) = options.worker_codes.clone() {
+        return match citadel_load::worker(options, &codes).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("citadel-load worker: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let played = options.games > 0;
+    match citadel_load::run(options).await {
+        Ok(report) => {
+            println!("{report}");
+            // A run with errors, or with games that never played, failed.
+            if report.errors() > 0 || (played && report.stats.commands == 0) {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("citadel-load: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
