@@ -6,6 +6,7 @@
 //! close (it will reconnect and catch up) rather than let memory grow.
 
 use crate::error::ServerError;
+use crate::group_commit::GroupCommit;
 use crate::metrics::{Metrics, ReasonLabel};
 use crate::session::{ConnId, Input, Output, ReservedSeat, Session, SessionConfig};
 use citadel_protocol::{close, ClientMsg, GameOptions, Join, ServerMsg};
@@ -71,6 +72,8 @@ pub enum ToGame {
 pub struct Registry {
     games: Mutex<HashMap<String, mpsc::Sender<ToGame>>>,
     store: Arc<dyn Store>,
+    /// Every game's commands go through it (one transaction per group).
+    commands: GroupCommit,
     metrics: Arc<Metrics>,
     session: SessionConfig,
     max_games: usize,
@@ -84,7 +87,8 @@ pub struct Registry {
 const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
 impl Registry {
-    /// An empty registry.
+    /// An empty registry. Starts the command writer, so it must be
+    /// called inside a Tokio runtime.
     pub fn new(
         store: Arc<dyn Store>,
         metrics: Arc<Metrics>,
@@ -94,6 +98,7 @@ impl Registry {
     ) -> Self {
         Registry {
             games: Mutex::new(HashMap::new()),
+            commands: GroupCommit::start(Arc::clone(&store)),
             store,
             metrics,
             session,
@@ -404,7 +409,14 @@ async fn run_game(
         let mut outputs = session.handle(input, now);
         let mut store_failed = false;
         loop {
-            if let Err(e) = persist(&registry.store, session.code(), &outputs).await {
+            if let Err(e) = persist(
+                &registry.store,
+                &registry.commands,
+                session.code(),
+                &outputs,
+            )
+            .await
+            {
                 // Nothing of an unstored batch may be sent: the game leaves
                 // memory and its players are told to come back later. The
                 // store still holds every acknowledged command, so a
@@ -485,7 +497,12 @@ where
 ///
 /// # Errors
 /// The first write that still fails after its retries.
-async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output]) -> Result<(), StoreError> {
+async fn persist(
+    store: &Arc<dyn Store>,
+    commands_writer: &GroupCommit,
+    code: &str,
+    outputs: &[Output],
+) -> Result<(), StoreError> {
     let now = wall_clock_ms();
     let mut commands = Vec::new();
     for o in outputs {
@@ -522,7 +539,7 @@ async fn persist(store: &Arc<dyn Store>, code: &str, outputs: &[Output]) -> Resu
         }
     }
     if !commands.is_empty() {
-        with_retry(|| store.append_commands(&commands)).await?;
+        with_retry(|| commands_writer.append(commands.clone())).await?;
     }
     for o in outputs {
         if let Output::Finished { result: summary } = o {

@@ -11,6 +11,7 @@ pub mod campaigns;
 pub mod config;
 pub mod error;
 pub mod games;
+pub mod group_commit;
 pub mod http;
 pub mod metrics;
 pub mod replay;

@@ -1,0 +1,94 @@
+//! `citadel-load` against a real server on `127.0.0.1:0`: a clean run
+//! measures every command with no error, and a server that cuts the
+//! players off shows up as errors.
+
+use citadel_load::{run, Options};
+use citadel_server::config::Config;
+use citadel_server::Server;
+use clap::Parser;
+use std::time::Duration;
+
+fn options(url: &str, extra: &[&str]) -> Options {
+    let mut args = vec!["citadel-load", "--url", url];
+    args.extend_from_slice(extra);
+    Options::parse_from(args)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_run_plays_every_game_and_measures_every_viewer() {
+    let server = Server::start(Config::for_tests()).await.expect("server");
+    let url = format!("http://{}", server.addr());
+    let o = options(
+        &url,
+        &[
+            "--games",
+            "3",
+            "--players-per-game",
+            "2",
+            "--spectators-per-game",
+            "1",
+            "--rate",
+            "10",
+            "--duration",
+            "3",
+            "--idle-spectators",
+            "5",
+        ],
+    );
+    let report = tokio::time::timeout(Duration::from_secs(60), run(o))
+        .await
+        .expect("run within a minute")
+        .expect("run");
+    assert_eq!(report.errors(), 0, "errors: {:?}", report.stats.errors);
+    assert_eq!(report.sockets, 3 * 3 + 5);
+    assert_eq!(report.idle_sockets, 5);
+    assert!(report.stats.games_started >= 3);
+    // 3 games at 10/s for 3 s: well over half of the 90 commands land
+    // even on a loaded test machine.
+    assert!(
+        report.stats.commands >= 30,
+        "only {} commands",
+        report.stats.commands
+    );
+    assert_eq!(report.stats.ack.len(), report.stats.commands);
+    // Each command that caused events was seen by all 3 viewers of its game.
+    assert!(report.stats.broadcast.len() >= report.stats.commands);
+    assert_eq!(report.stats.broadcast.len() % 3, 0);
+    assert!(report.server_rss_peak.is_some_and(|r| r > 1_000_000));
+    let line = report.last_line();
+    assert!(line.starts_with("games=3 sockets=14 cmds_per_s="), "{line}");
+    assert!(line.contains(" errors=0 server_rss_mb="), "{line}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_cut_off_by_the_server_count_as_errors() {
+    let mut config = Config::for_tests();
+    // One message a second: the lobby steps alone overrun it.
+    config.rate_per_sec = 1;
+    config.rate_burst = 1;
+    let server = Server::start(config).await.expect("server");
+    let url = format!("http://{}", server.addr());
+    let o = options(
+        &url,
+        &[
+            "--games",
+            "1",
+            "--players-per-game",
+            "2",
+            "--rate",
+            "10",
+            "--duration",
+            "2",
+        ],
+    );
+    let report = tokio::time::timeout(Duration::from_secs(120), run(o))
+        .await
+        .expect("run within two minutes");
+    match report {
+        // No game could even start.
+        Err(e) => assert!(e.to_string().contains("no game could be set up"), "{e:#}"),
+        Ok(r) => assert!(r.errors() > 0, "no error reported: {}", r),
+    }
+    server.shutdown().await;
+}
