@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::time::Duration;
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -25,6 +26,9 @@ pub type WsRx = SplitStream<Ws>;
 
 /// The protocol version this tool speaks (`citadel_protocol::PROTOCOL_VERSION`).
 pub const PROTOCOL: u32 = 1;
+
+/// Bytes read from a socket at a time.
+const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 /// The longest wait for a connection or a setup step.
 pub const STEP: Duration = Duration::from_secs(30);
@@ -187,7 +191,11 @@ pub fn command(client_ref: u64, command: &RawValue) -> String {
 /// # Errors
 /// If the connection or the send fails or takes longer than [`STEP`].
 pub async fn connect(url: &str, hello: String) -> anyhow::Result<Ws> {
-    let (mut ws, _) = tokio::time::timeout(STEP, tokio_tungstenite::connect_async(url))
+    // The default 128 KiB read buffer per socket would make the tool, not
+    // the server, the memory hog of a 20,000-socket run.
+    let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES);
+    let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), false);
+    let (mut ws, _) = tokio::time::timeout(STEP, connect)
         .await
         .map_err(|_| anyhow::anyhow!("connect timed out"))??;
     tokio::time::timeout(STEP, ws.send(Message::text(hello)))

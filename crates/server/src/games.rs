@@ -363,6 +363,27 @@ fn token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The shortest pause between two ticks of one game.
+const MIN_TICK_MS: u64 = 50;
+
+/// When to tick the session next, on the tokio clock.
+fn next_wake(session: &Session, start: Instant, now: u64) -> Option<tokio::time::Instant> {
+    session.next_wake().map(|at| {
+        // Something due that this round did not do (a bot with no move)
+        // is retried shortly, not in a busy loop.
+        let at = at.max(now + MIN_TICK_MS);
+        tokio::time::Instant::from_std(start) + Duration::from_millis(at)
+    })
+}
+
+/// Sleep until `at`, or for ever.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Games with nobody connected are dropped after this long.
 const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
 
@@ -375,7 +396,8 @@ async fn run_game(
 ) {
     let start = Instant::now();
     let mut sinks: HashMap<ConnId, ConnSink> = HashMap::new();
-    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    // When the session next needs a tick (none: only messages matter).
+    let mut wake = next_wake(&session, start, 0);
     let mut idle_since = Instant::now();
     let metrics = Arc::clone(&registry.metrics);
     loop {
@@ -394,7 +416,7 @@ async fn run_game(
                     (Input::Closed { conn }, None)
                 }
             },
-            _ = tick.tick() => (Input::Tick, None),
+            _ = sleep_until(wake) => (Input::Tick, None),
             _ = shutdown.recv() => {
                 for sink in sinks.values() {
                     let _ = sink.tx.try_send(Outgoing::Close(close::SHUTDOWN, "server shutting down".into()));
@@ -451,10 +473,14 @@ async fn run_game(
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
         }
+        wake = next_wake(&session, start, now);
         if sinks.is_empty() {
             if idle_since.elapsed() > IDLE_LIMIT {
                 break;
             }
+            // Wake to drop the game even if nothing else happens.
+            let drop_at = tokio::time::Instant::from_std(idle_since + IDLE_LIMIT);
+            wake = Some(wake.map_or(drop_at, |w| w.min(drop_at)));
         } else {
             idle_since = Instant::now();
         }

@@ -78,21 +78,27 @@ async fn writer(store: Arc<dyn Store>, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        if jobs.len() == 1 {
-            for job in jobs {
-                let result = store.append_commands(&job.records).await;
-                let _ = job.done.send(result);
-            }
-            continue;
-        }
         let all: Vec<CommandRecord> = jobs
             .iter()
             .flat_map(|j| j.records.iter().cloned())
             .collect();
-        match store.append_commands(&all).await {
+        let started = std::time::Instant::now();
+        let result = store.append_commands(&all).await;
+        tracing::debug!(
+            games = jobs.len(),
+            records = all.len(),
+            micros = started.elapsed().as_micros() as u64,
+            "group commit"
+        );
+        match result {
             Ok(()) => {
                 for job in jobs {
                     let _ = job.done.send(Ok(()));
+                }
+            }
+            Err(e) if jobs.len() == 1 => {
+                if let Some(job) = jobs.pop() {
+                    let _ = job.done.send(Err(e));
                 }
             }
             // The group rolled back as a whole: write each game's records

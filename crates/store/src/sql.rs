@@ -45,6 +45,38 @@ const SQLITE_BUSY_TIMEOUT_MS: u32 = 10_000;
 /// which WAL lets run beside the writer.
 const SQLITE_MAX_CONNECTIONS: u32 = 4;
 
+/// How often the SQLite write-ahead log is copied back into the database.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+/// Checkpoint a SQLite file's WAL every [`CHECKPOINT_EVERY`] on a pooled
+/// connection of its own, until the returned sender is dropped.
+///
+/// Why: by default the commit that grows the WAL past 1,000 pages runs
+/// the checkpoint itself — copying pages and flushing the database file
+/// while every game waiting on that commit waits too. Measured with
+/// citadel-load at 1,000 commands a second, that put 180 ms stalls into
+/// the command path. A PASSIVE checkpoint never blocks writers or readers.
+fn checkpoint_in_background(pool: AnyPool) -> tokio::sync::oneshot::Sender<()> {
+    let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(CHECKPOINT_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = &mut stopped => break,
+                _ = every.tick() => {
+                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+                        // Only the WAL's size is at stake; the next try
+                        // may succeed.
+                        tracing::warn!(error = %e, "WAL checkpoint failed");
+                    }
+                }
+            }
+        }
+    });
+    stop
+}
+
 /// Connections in a pool for Postgres.
 const POSTGRES_MAX_CONNECTIONS: u32 = 10;
 
@@ -122,6 +154,8 @@ const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
 pub struct SqlStore {
     pool: AnyPool,
     backend: SqlBackend,
+    /// Dropped with the store's last clone, which ends its checkpoint task.
+    _checkpointer: Option<std::sync::Arc<tokio::sync::oneshot::Sender<()>>>,
 }
 
 impl SqlStore {
@@ -184,6 +218,12 @@ impl SqlStore {
                         // command acknowledged is a command kept through a
                         // power loss (NORMAL could lose the last commits).
                         conn.execute("PRAGMA synchronous = FULL").await?;
+                        if !in_memory {
+                            // Checkpoints run in the background (see
+                            // `checkpoint_in_background`), not inside
+                            // whichever commit crosses the threshold.
+                            conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                        }
                     }
                     Ok(())
                 })
@@ -191,7 +231,13 @@ impl SqlStore {
             .connect(&url)
             .await
             .map_err(backend_err)?;
-        let store = Self { pool, backend };
+        let checkpointer = (backend == SqlBackend::Sqlite && !in_memory)
+            .then(|| std::sync::Arc::new(checkpoint_in_background(pool.clone())));
+        let store = Self {
+            pool,
+            backend,
+            _checkpointer: checkpointer,
+        };
         store.migrate().await?;
         Ok(store)
     }

@@ -775,6 +775,7 @@ async fn sqlite_pragmas() {
         for (name, want) in [
             ("synchronous", 2i64),
             ("foreign_keys", 1),
+            ("wal_autocheckpoint", 0),
             ("busy_timeout", 10_000),
         ] {
             let got: i64 = sqlx::query(&pragma(name))
@@ -787,6 +788,45 @@ async fn sqlite_pragmas() {
         }
     }
     drop(conns);
+    store.close().await;
+    db.cleanup().await;
+}
+
+/// Commits only append to the WAL (no checkpoint inside a commit), and a
+/// background task copies the WAL into the database file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_wal_is_checkpointed_in_the_background() {
+    let db = Db::sqlite();
+    let store = db.open().await;
+    let file = match &db {
+        Db::Sqlite { dir } => dir.path().join("citadel.db"),
+        Db::Postgres { .. } => unreachable!("a SQLite test"),
+    };
+    store.create_game(&game("G", 1)).await.unwrap();
+    let before = std::fs::metadata(&file).unwrap().len();
+    let big = "x".repeat(1000);
+    for i in 0..400 {
+        let mut c = cmd("G", i);
+        c.command = format!("\"{big}\"");
+        store.append_commands(&[c]).await.unwrap();
+    }
+    // 400 KB of commands reach the database file within a few seconds.
+    let mut grown = 0;
+    for _ in 0..50 {
+        grown = std::fs::metadata(&file)
+            .unwrap()
+            .len()
+            .saturating_sub(before);
+        if grown > 300_000 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        grown > 300_000,
+        "the database file grew by only {grown} bytes"
+    );
+    assert_eq!(store.commands("G").await.unwrap().len(), 400);
     store.close().await;
     db.cleanup().await;
 }
