@@ -195,7 +195,13 @@ impl SqlStore {
                 .min_connections(1)
                 .idle_timeout(None)
                 .max_lifetime(None),
-            SqlBackend::Sqlite => AnyPoolOptions::new().max_connections(SQLITE_MAX_CONNECTIONS),
+            // No ping before each use: a SQLite connection is a local
+            // file handle, and the ping is one more round trip to its
+            // worker thread on every commit (a failing connection still
+            // reports its error on the statement itself).
+            SqlBackend::Sqlite => AnyPoolOptions::new()
+                .max_connections(SQLITE_MAX_CONNECTIONS)
+                .test_before_acquire(false),
         };
         let pool = options
             .acquire_timeout(Duration::from_secs(30))
