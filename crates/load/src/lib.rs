@@ -91,6 +91,20 @@ pub struct Shared {
 }
 
 impl Shared {
+    fn new(options: &Options, go: watch::Receiver<Option<Instant>>) -> anyhow::Result<Self> {
+        let base = options.url.trim_end_matches('/').to_string();
+        Ok(Shared {
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(30))
+                .build()?,
+            ws_url: wire::ws_url(&base),
+            base,
+            setup_slots: Semaphore::new(options.setup_concurrency.max(1)),
+            go,
+            seed: options.seed,
+        })
+    }
+
     /// `POST /api/games` for C1M1 with `players` seats; the last player is
     /// the Dark Legion (the AI when there is a single player).
     async fn create_game(&self, players: u8) -> anyhow::Result<String> {
@@ -247,24 +261,15 @@ fn socket_budget() -> usize {
 pub async fn run(options: Options) -> anyhow::Result<Report> {
     anyhow::ensure!(options.rate > 0.0, "--rate must be positive");
     let budget = socket_budget();
-    let base = options.url.trim_end_matches('/').to_string();
-    let http = reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
-        .build()?;
-    http.get(format!("{base}/healthz"))
+    let (go_tx, go) = watch::channel(None);
+    let shared = Arc::new(Shared::new(&options, go)?);
+    shared
+        .http
+        .get(format!("{}/healthz", shared.base))
         .send()
         .await
         .and_then(reqwest::Response::error_for_status)
-        .with_context(|| format!("no Citadel server answers at {base}"))?;
-    let (go_tx, go) = watch::channel(None);
-    let shared = Arc::new(Shared {
-        http,
-        ws_url: wire::ws_url(&base),
-        base,
-        setup_slots: Semaphore::new(options.setup_concurrency.max(1)),
-        go,
-        seed: options.seed,
-    });
+        .with_context(|| format!("no Citadel server answers at {}", shared.base))?;
     let shape = GameShape {
         players: options.players_per_game,
         spectators: options.spectators_per_game,
@@ -379,16 +384,8 @@ pub fn parse_rss(metrics: &str) -> Option<u64> {
 /// If stdout cannot be written.
 pub async fn worker(options: Options, codes: &str) -> anyhow::Result<()> {
     let budget = socket_budget();
-    let base = options.url.trim_end_matches('/').to_string();
     let (_go_tx, go) = watch::channel(None);
-    let shared = Arc::new(Shared {
-        http: reqwest::Client::new(),
-        ws_url: wire::ws_url(&base),
-        base,
-        setup_slots: Semaphore::new(options.setup_concurrency.max(1)),
-        go,
-        seed: options.seed,
-    });
+    let shared = Arc::new(Shared::new(&options, go)?);
     let codes: Vec<String> = codes.split(',').map(str::to_string).collect();
     let idle = idle::start(shared, &codes, options.idle_spectators.min(budget)).await;
     println!("connected {}", idle.connected());
