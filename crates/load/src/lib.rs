@@ -29,7 +29,6 @@ use anyhow::Context;
 use clap::Parser;
 use game::GameShape;
 use stats::{quantile_ms, Stats};
-use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, watch, Semaphore};
@@ -191,9 +190,8 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let o = &self.options;
         let s = &self.stats;
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
+        writeln!(
+            f,
             "citadel-load: {} games x ({} players + {} spectators) at {} cmd/s each, {} idle spectators, {:.1} s measured",
             o.games,
             o.players_per_game,
@@ -201,42 +199,42 @@ impl std::fmt::Display for Report {
             o.rate,
             self.idle_sockets,
             self.window.as_secs_f64()
-        );
-        let _ = writeln!(
-            out,
+        )?;
+        writeln!(
+            f,
             "commands: {} ({:.1}/s); games started {}, finished {}",
             s.commands,
             self.commands_per_sec(),
             s.games_started,
             s.games_finished
-        );
+        )?;
         for (name, h) in [("ack", &s.ack), ("broadcast", &s.broadcast)] {
-            let _ = writeln!(
-                out,
+            writeln!(
+                f,
                 "{name} latency ms: p50 {:.2} p99 {:.2} p999 {:.2} max {:.2} ({} samples)",
                 quantile_ms(h, 0.5),
                 quantile_ms(h, 0.99),
                 quantile_ms(h, 0.999),
                 quantile_ms(h, 1.0),
                 h.len()
-            );
+            )?;
         }
         let mb = |r: Option<u64>| {
             r.map_or("unknown".into(), |r| {
                 format!("{:.1} MB", r as f64 / 1_048_576.0)
             })
         };
-        let _ = writeln!(
-            out,
+        writeln!(
+            f,
             "server rss: peak {}, at the end {}",
             mb(self.server_rss_peak),
             mb(self.server_rss_end)
-        );
-        let _ = writeln!(out, "errors: {}", self.errors());
+        )?;
+        writeln!(f, "errors: {}", self.errors())?;
         for e in s.sample_errors() {
-            let _ = writeln!(out, "  {e}");
+            writeln!(f, "  {e}")?;
         }
-        write!(f, "{out}{}", self.last_line())
+        write!(f, "{}", self.last_line())
     }
 }
 
