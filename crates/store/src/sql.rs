@@ -23,6 +23,9 @@ use sqlx::error::{BoxDynError, ErrorKind};
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -284,25 +287,143 @@ impl SqlStore {
     /// once (`BEGIN IMMEDIATE`, waiting on the busy timeout): a deferred
     /// transaction that reads and then writes can fail with "database is
     /// locked" without waiting if another writer committed in between.
-    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+    async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
         match self.backend {
             SqlBackend::Postgres => self.pool.begin().await,
             SqlBackend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
         }
-        .map_err(backend_err)
     }
 
-    async fn game_exists<'e, E>(executor: E, code: &str) -> Result<bool, StoreError>
-    where
-        E: Executor<'e, Database = sqlx::Any>,
-    {
-        let row = sqlx::query("SELECT 1 FROM games WHERE code = $1")
-            .bind(code)
-            .fetch_optional(executor)
-            .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
+    /// Why `commands` could not be appended: the first record, in order,
+    /// whose game does not exist (not found) or whose number is not its
+    /// game's next one (a conflict). If every record looks right now, the
+    /// database's own error `cause` (or a conflict, for a race that has
+    /// passed).
+    async fn why_not_appended(
+        &self,
+        commands: &[CommandRecord],
+        cause: Option<sqlx::Error>,
+    ) -> StoreError {
+        // The next number of each game seen so far; `None`: no such game.
+        let mut next: HashMap<&str, Option<i64>> = HashMap::new();
+        for c in commands {
+            let n = match next.entry(&c.code) {
+                Entry::Occupied(n) => n.into_mut(),
+                Entry::Vacant(slot) => match self.stored_next_index(&c.code).await {
+                    Ok(n) => slot.insert(n),
+                    Err(e) => return e,
+                },
+            };
+            match n {
+                None => return StoreError::NotFound(c.code.clone()),
+                Some(n) if *n != c.index => {
+                    return StoreError::Conflict(format!("command {} of {}", c.index, c.code))
+                }
+                Some(n) => *n += 1,
+            }
+        }
+        let first = &commands[0];
+        match cause {
+            Some(e) => write_err(
+                e,
+                || format!("commands from {} of {}", first.index, first.code),
+                &first.code,
+            ),
+            None => {
+                StoreError::Conflict(format!("commands from {} of {}", first.index, first.code))
+            }
+        }
     }
+
+    /// The number the next command of game `code` must have, or `None`
+    /// if there is no such game.
+    async fn stored_next_index(&self, code: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "SELECT (SELECT COUNT(*) FROM games WHERE code = $1) AS found, \
+             (SELECT COALESCE(MAX(idx) + 1, 0) FROM commands WHERE code = $1) AS next",
+        )
+        .bind(code)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        let found: i64 = get(&row, "found")?;
+        Ok((found > 0).then(|| get(&row, "next")).transpose()?)
+    }
+}
+
+/// Rows in one INSERT of commands. Six parameters a row keeps a
+/// statement well inside SQLite's (32,766) and Postgres' (65,535) limits.
+const ROWS_PER_INSERT: usize = 1000;
+
+/// Whether each game's records in `commands` are numbered one after the
+/// other, in the order given (the database checks that each game's first
+/// one follows what it holds).
+fn numbered_in_runs(commands: &[CommandRecord]) -> bool {
+    let mut next: HashMap<&str, i64> = HashMap::new();
+    commands.iter().all(|c| {
+        let n = next.entry(&c.code).or_insert(c.index);
+        let in_order = *n == c.index;
+        *n += 1;
+        in_order
+    })
+}
+
+/// Insert `commands` (numbered in runs) with one statement.
+///
+/// Each row carries the number its game's first row here must have: the
+/// game's next number as stored before the statement (a statement does not
+/// see its own rows). A row of a game that has moved on, or has gaps, gets
+/// a NULL number, which the NOT NULL column refuses: the statement fails
+/// as a whole and writes nothing. The primary key refuses a repeat racing
+/// from another connection; the foreign key an unknown game.
+async fn insert_commands<'e, E>(executor: E, commands: &[CommandRecord]) -> Result<(), sqlx::Error>
+where
+    E: Executor<'e, Database = sqlx::Any>,
+{
+    let mut sql = String::from(
+        "INSERT INTO commands (code, idx, seat, command, at) \
+         SELECT v.column1, \
+         CASE WHEN (SELECT COALESCE(MAX(c.idx) + 1, 0) FROM commands c WHERE c.code = v.column1) \
+         = v.column6 THEN v.column2 END, \
+         v.column3, v.column4, v.column5 FROM (VALUES ",
+    );
+    for k in 0..commands.len() {
+        let p = 6 * k;
+        let comma = if k == 0 { "" } else { ", " };
+        // Writing to a String cannot fail.
+        let _ = write!(
+            sql,
+            "{comma}(${}, ${}, ${}, ${}, ${}, ${})",
+            p + 1,
+            p + 2,
+            p + 3,
+            p + 4,
+            p + 5,
+            p + 6
+        );
+    }
+    sql.push_str(") AS v");
+    let mut first: HashMap<&str, i64> = HashMap::new();
+    let mut query = sqlx::query(&sql);
+    for c in commands {
+        let game_first = *first.entry(&c.code).or_insert(c.index);
+        query = query
+            .bind(&c.code)
+            .bind(c.index)
+            .bind(i64::from(c.seat))
+            .bind(&c.command)
+            .bind(c.at)
+            .bind(game_first);
+    }
+    let done = query.execute(executor).await?;
+    if done.rows_affected() != commands.len() as u64 {
+        return Err(sqlx::Error::Protocol(format!(
+            "{} of {} commands inserted",
+            done.rows_affected(),
+            commands.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Add `mode=rwc` (create if missing) to a SQLite file URL without a mode.
@@ -517,35 +638,30 @@ impl Store for SqlStore {
         if commands.is_empty() {
             return Ok(());
         }
-        // One transaction for the batch: any error returns before the
-        // commit, and dropping the transaction rolls everything back.
-        let mut tx = self.begin_write().await?;
-        for c in commands {
-            // Insert only if the number is the next one of its game (so a
-            // gap writes nothing); the primary key rejects a repeat,
-            // including one racing from another connection.
-            let done = sqlx::query(
-                "INSERT INTO commands (code, idx, seat, command, at) \
-                 SELECT $1, $2, $3, $4, $5 \
-                 WHERE (SELECT COALESCE(MAX(idx) + 1, 0) FROM commands WHERE code = $1) = $2",
-            )
-            .bind(&c.code)
-            .bind(c.index)
-            .bind(i64::from(c.seat))
-            .bind(&c.command)
-            .bind(c.at)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| write_err(e, || format!("command {} of {}", c.index, c.code), &c.code))?;
-            if done.rows_affected() == 0 {
-                return Err(if Self::game_exists(&mut *tx, &c.code).await? {
-                    StoreError::Conflict(format!("command {} of {}", c.index, c.code))
-                } else {
-                    StoreError::NotFound(c.code.clone())
-                });
+        let written = if !numbered_in_runs(commands) {
+            // A gap or repeat inside the batch: nothing to write.
+            Err(None)
+        } else if commands.len() <= ROWS_PER_INSERT {
+            // The usual case (a group commit): one statement, committed
+            // on its own — one round trip to the database.
+            insert_commands(&self.pool, commands).await.map_err(Some)
+        } else {
+            // One transaction for the chunks: any error returns before the
+            // commit, and dropping the transaction rolls everything back.
+            async {
+                let mut tx = self.begin_write().await?;
+                for chunk in commands.chunks(ROWS_PER_INSERT) {
+                    insert_commands(&mut *tx, chunk).await?;
+                }
+                tx.commit().await
             }
+            .await
+            .map_err(Some)
+        };
+        match written {
+            Ok(()) => Ok(()),
+            Err(cause) => Err(self.why_not_appended(commands, cause).await),
         }
-        tx.commit().await.map_err(backend_err)
     }
 
     async fn finish_game(&self, code: &str, result: &str, at: Millis) -> Result<(), StoreError> {

@@ -262,6 +262,30 @@ async fn commands_unknown_game_not_found(s: &dyn Store) {
     assert_eq!(s.commands("AAAA").await.unwrap(), vec![]);
 }
 
+/// A batch larger than one SQL statement takes (the SQL store splits it)
+/// is still all or nothing.
+async fn commands_large_batch_all_or_nothing(s: &dyn Store) {
+    s.create_game(&game("AAAA", 10)).await.unwrap();
+    s.create_game(&game("BBBB", 11)).await.unwrap();
+    let batch: Vec<_> = (0..1500)
+        .flat_map(|i| [cmd("AAAA", i), cmd("BBBB", i)])
+        .collect();
+    s.append_commands(&batch).await.unwrap();
+    assert_eq!(s.commands("AAAA").await.unwrap().len(), 1500);
+    assert_eq!(s.commands("BBBB").await.unwrap().len(), 1500);
+
+    // The fault is in the last statement's rows: the first ones' rows
+    // must not stay.
+    let mut faulty: Vec<_> = (1500..3000).map(|i| cmd("AAAA", i)).collect();
+    faulty.push(cmd("BBBB", 1501));
+    assert!(is_conflict(s.append_commands(&faulty).await));
+    let mut faulty: Vec<_> = (1500..3000).map(|i| cmd("AAAA", i)).collect();
+    faulty.push(cmd("NONE", 0));
+    assert!(is_not_found(s.append_commands(&faulty).await));
+    assert_eq!(s.commands("AAAA").await.unwrap().len(), 1500);
+    assert_eq!(s.commands("BBBB").await.unwrap().len(), 1500);
+}
+
 async fn unfinished_games_oldest_first(s: &dyn Store) {
     assert_eq!(s.unfinished_games().await.unwrap(), vec![]);
     s.create_game(&game("LATE", 30)).await.unwrap();
@@ -611,6 +635,7 @@ suite!(
     commands_duplicate_index_conflict,
     commands_skipped_index_conflict,
     commands_unknown_game_not_found,
+    commands_large_batch_all_or_nothing,
     unfinished_games_oldest_first,
     games_of_account_newest_first,
     accounts_case_insensitive,
