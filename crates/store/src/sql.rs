@@ -347,7 +347,7 @@ impl SqlStore {
         .await
         .map_err(backend_err)?;
         let found: i64 = get(&row, "found")?;
-        Ok((found > 0).then(|| get(&row, "next")).transpose()?)
+        (found > 0).then(|| get(&row, "next")).transpose()
     }
 }
 
