@@ -778,13 +778,17 @@ async fn postgres_concurrent_appends() {
     db.cleanup().await;
 }
 
-/// Every pooled SQLite connection runs with the durability settings.
+/// Every pooled SQLite connection runs with the durability settings, and
+/// writes go through one connection (writers queue in the pool instead of
+/// sleeping on SQLite's busy handler).
 #[tokio::test]
 async fn sqlite_pragmas() {
     let db = Db::sqlite();
     let store = db.open().await;
+    assert_eq!(store.writer().options().get_max_connections(), 1);
+    assert!(store.pool().options().get_max_connections() > 1);
     // Hold several connections so more than one gets checked.
-    let mut conns = Vec::new();
+    let mut conns = vec![store.writer().acquire().await.unwrap()];
     for _ in 0..3 {
         conns.push(store.pool().acquire().await.unwrap());
     }
