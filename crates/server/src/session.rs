@@ -236,6 +236,10 @@ pub struct Session {
     config: SessionConfig,
     /// The lobby changed since it was last handed out for persistence.
     lobby_dirty: bool,
+    /// The lobby document the store holds (as last handed out). Most
+    /// lobby changes — spectators and players coming and going — leave
+    /// the document as it is, and are not written again.
+    stored_lobby: String,
 }
 
 impl Session {
@@ -255,7 +259,7 @@ impl Session {
                 bot_playing: false,
             })
             .collect();
-        Session {
+        let mut session = Session {
             code,
             options,
             seed,
@@ -265,7 +269,11 @@ impl Session {
             play: None,
             config,
             lobby_dirty: false,
-        }
+            stored_lobby: String::new(),
+        };
+        // What the shell stores when it creates the game.
+        session.stored_lobby = session.lobby_document();
+        session
     }
 
     /// A game that starts at once with every seat reserved for a known
@@ -303,11 +311,7 @@ impl Session {
         s.host = Some(0);
         let mut out = Vec::new();
         s.launch(setup, now, &mut out)?;
-        if std::mem::take(&mut s.lobby_dirty) {
-            out.push(Output::LobbyChanged {
-                lobby: s.lobby_document(),
-            });
-        }
+        s.push_lobby_change(&mut out);
         Ok((s, out))
     }
 
@@ -335,6 +339,7 @@ impl Session {
         let mut s = Session::new(code, options, seed, config);
         s.seats = doc.seats;
         s.host = doc.host;
+        s.stored_lobby = s.lobby_document();
         for slot in &mut s.seats {
             if slot.controller == Controller::Human {
                 slot.left_at = Some(now);
@@ -460,12 +465,20 @@ impl Session {
             Input::Tick => self.on_tick(now, &mut out),
         }
         self.drive_bots(now, &mut out);
-        if std::mem::take(&mut self.lobby_dirty) {
-            out.push(Output::LobbyChanged {
-                lobby: self.lobby_document(),
-            });
-        }
+        self.push_lobby_change(&mut out);
         out
+    }
+
+    /// Hand the lobby document out for persistence if it changed since
+    /// the store last got it.
+    fn push_lobby_change(&mut self, out: &mut Vec<Output>) {
+        if std::mem::take(&mut self.lobby_dirty) {
+            let lobby = self.lobby_document();
+            if lobby != self.stored_lobby {
+                self.stored_lobby.clone_from(&lobby);
+                out.push(Output::LobbyChanged { lobby });
+            }
+        }
     }
 
     fn send(out: &mut Vec<Output>, conn: ConnId, msg: ServerMsg) {
@@ -975,9 +988,10 @@ impl Session {
         let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
         let bots = seat_bots(&game, ai_dark_legion(&game));
         let waiting = (game.seat_to_act(), now);
+        self.stored_lobby = self.lobby_document();
         out.push(Output::Started {
             setup: serde_json::to_string(game.setup()).unwrap_or_default(),
-            lobby: self.lobby_document(),
+            lobby: self.stored_lobby.clone(),
         });
         self.play = Some(Play {
             game,

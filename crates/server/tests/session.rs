@@ -728,3 +728,58 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
     assert!(all.len() > half);
     assert_bots_played(&setup, seed, &all);
 }
+
+fn lobby_writes(out: &[Output]) -> Vec<String> {
+    out.iter()
+        .filter_map(|o| match o {
+            Output::LobbyChanged { lobby } => Some(lobby.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The stored lobby is written when what it holds changes (a seat taken,
+/// a ready), not when viewers come and go: those are shown in the lobby
+/// but not stored, and a busy game's spectators would write for nothing.
+#[test]
+fn the_lobby_is_stored_only_when_its_document_changes() {
+    let mut s = Session::new(
+        "ABCDEF".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        11,
+        config(),
+    );
+    let created = s.lobby_document();
+    // A player joining takes a seat: stored, and it differs from creation.
+    let out = hello(&mut s, 1, player("Ann"), 0);
+    let joined = lobby_writes(&out);
+    assert_eq!(joined.len(), 1, "{out:?}");
+    assert_ne!(joined[0], created);
+    // Spectators arriving and leaving change the lobby everyone sees ...
+    let out = hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
+    assert!(sent(&out, 1)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Lobby { .. })));
+    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+    let out = s.handle(Input::Closed { conn: 9 }, 0);
+    assert!(sent(&out, 1)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Lobby { .. })));
+    // ... but not the stored document.
+    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+    // A choice is stored.
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::TakeSeat {
+            corporation: Corporation::Bauhaus,
+        },
+        0,
+    );
+    assert_eq!(lobby_writes(&out), vec![s.lobby_document()]);
+    let out = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    assert_eq!(lobby_writes(&out).len(), 1);
+    // Readying again changes nothing.
+    let out = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+}
