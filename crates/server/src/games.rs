@@ -587,10 +587,11 @@ fn deliver(
     let mut slow = Vec::new();
     for o in outputs {
         match o {
-            Output::Send { conn, msg } => {
-                let Some(sink) = sinks.get(&conn) else {
+            Output::Send { to, msg } => {
+                if !to.iter().any(|conn| sinks.contains_key(conn)) {
                     continue;
-                };
+                }
+                // Serialized once, shared by every connection it goes to.
                 let text: Arc<str> = match serde_json::to_string(&msg) {
                     Ok(t) => t.into(),
                     Err(e) => {
@@ -598,11 +599,16 @@ fn deliver(
                         continue;
                     }
                 };
-                if sink.tx.try_send(Outgoing::Text(text)).is_err() {
-                    if let Some(sink) = sinks.remove(&conn) {
-                        sink.too_slow.notify_one();
+                for conn in to {
+                    let Some(sink) = sinks.get(&conn) else {
+                        continue;
+                    };
+                    if sink.tx.try_send(Outgoing::Text(Arc::clone(&text))).is_err() {
+                        if let Some(sink) = sinks.remove(&conn) {
+                            sink.too_slow.notify_one();
+                        }
+                        slow.push(conn);
                     }
-                    slow.push(conn);
                 }
             }
             Output::Close { conn, code, reason } => {

@@ -259,10 +259,7 @@ mod tests {
                     command: serde_json::to_string(&command).expect("command"),
                     at: 0,
                 }),
-                Output::Send {
-                    conn: SPECTATOR,
-                    msg,
-                } => match msg {
+                Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
                     ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
                     ServerMsg::Events { events, view, .. } => {
                         played.spectator_events.extend(events);

@@ -76,10 +76,12 @@ pub enum Input {
 /// What the session asks the shell to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
-    /// Send a message.
+    /// Send one message to each of these connections. Viewers that see
+    /// the same (every spectator, everyone in the lobby) share one
+    /// `Send`, so the shell serializes the message once for all of them.
     Send {
         /// To.
-        conn: ConnId,
+        to: Vec<ConnId>,
         /// Message.
         msg: ServerMsg,
     },
@@ -482,7 +484,23 @@ impl Session {
     }
 
     fn send(out: &mut Vec<Output>, conn: ConnId, msg: ServerMsg) {
-        out.push(Output::Send { conn, msg });
+        out.push(Output::Send {
+            to: vec![conn],
+            msg,
+        });
+    }
+
+    /// Every connection, grouped by what it may see (each seat; all
+    /// spectators together).
+    fn conns_by_role(&self) -> Vec<(Role, Vec<ConnId>)> {
+        let mut groups: Vec<(Role, Vec<ConnId>)> = Vec::new();
+        for (conn, c) in &self.conns {
+            match groups.iter_mut().find(|(role, _)| *role == c.role) {
+                Some((_, conns)) => conns.push(*conn),
+                None => groups.push((c.role, vec![*conn])),
+            }
+        }
+        groups
     }
 
     fn error(out: &mut Vec<Output>, conn: ConnId, code: ErrorCode, message: &str) {
@@ -526,16 +544,12 @@ impl Session {
 
     fn broadcast_lobby(&mut self, out: &mut Vec<Output>) {
         self.lobby_dirty = true;
-        let lobby = self.lobby();
-        for conn in self.conns.keys() {
-            Self::send(
-                out,
-                *conn,
-                ServerMsg::Lobby {
-                    lobby: lobby.clone(),
-                },
-            );
-        }
+        out.push(Output::Send {
+            to: self.conns.keys().copied().collect(),
+            msg: ServerMsg::Lobby {
+                lobby: self.lobby(),
+            },
+        });
     }
 
     fn viewer(role: Role) -> Viewer {
@@ -758,16 +772,13 @@ impl Session {
             ClientMsg::Chat { text } => {
                 let text: String = text.trim().chars().take(500).collect();
                 if !text.is_empty() {
-                    for k in self.conns.keys() {
-                        Self::send(
-                            out,
-                            *k,
-                            ServerMsg::Chat {
-                                from: c.name.clone(),
-                                text: text.clone(),
-                            },
-                        );
-                    }
+                    out.push(Output::Send {
+                        to: self.conns.keys().copied().collect(),
+                        msg: ServerMsg::Chat {
+                            from: c.name.clone(),
+                            text,
+                        },
+                    });
                 }
             }
             ClientMsg::TakeSeat { corporation } => {
@@ -1005,8 +1016,11 @@ impl Session {
         });
         self.broadcast_lobby(out);
         if let Some(play) = &self.play {
-            for (conn, c) in &self.conns {
-                Self::send(out, *conn, snapshot(play, c.role));
+            for (role, to) in self.conns_by_role() {
+                out.push(Output::Send {
+                    to,
+                    msg: snapshot(play, role),
+                });
             }
         }
         Ok(())
@@ -1014,6 +1028,7 @@ impl Session {
 
     /// Append events to the log and send each viewer its filtered copy.
     fn publish(&mut self, events: Vec<Event>, now: Millis, out: &mut Vec<Output>) {
+        let groups = self.conns_by_role();
         let Some(play) = &mut self.play else {
             return;
         };
@@ -1029,8 +1044,8 @@ impl Session {
         if seat != play.waiting.0 {
             play.waiting = (seat, now);
         }
-        for (conn, c) in &self.conns {
-            let viewer = Self::viewer(c.role);
+        for (role, to) in groups {
+            let viewer = Self::viewer(role);
             let events = play.log[(first - 1) as usize..]
                 .iter()
                 .enumerate()
@@ -1039,15 +1054,14 @@ impl Session {
                     event: e.for_viewer(viewer),
                 })
                 .collect();
-            Self::send(
-                out,
-                *conn,
-                ServerMsg::Events {
+            out.push(Output::Send {
+                to,
+                msg: ServerMsg::Events {
                     events,
                     view: Box::new(play.game.view(viewer)),
-                    legal: legal_for(&play.game, c.role),
+                    legal: legal_for(&play.game, role),
                 },
-            );
+            });
         }
     }
 

@@ -4,7 +4,7 @@ use citadel_protocol::{
     close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, ServerMsg,
 };
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Command, Event, Rejection};
+use citadel_rules::game::{Command, Event, Rejection, Viewer};
 use citadel_server::session::{ConnId, Input, Output, Session, SessionConfig};
 
 fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
@@ -28,7 +28,7 @@ fn config() -> SessionConfig {
 fn sent(out: &[Output], conn: ConnId) -> Vec<ServerMsg> {
     out.iter()
         .filter_map(|o| match o {
-            Output::Send { conn: c, msg } if *c == conn => Some(msg.clone()),
+            Output::Send { to, msg } if to.contains(&conn) => Some(msg.clone()),
             _ => None,
         })
         .collect()
@@ -308,9 +308,11 @@ fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
     // reach conn 1 only.
     let mut own_hand_seen = false;
     for o in &out {
-        let Output::Send { conn, msg } = o else {
+        let Output::Send { to, msg } = o else {
             continue;
         };
+        // A message shared by several connections carries no secret.
+        let owner_only = to.as_slice() == [1];
         let json = serde_json::to_value(msg).expect("json");
         for team in json
             .pointer("/view/teams")
@@ -319,18 +321,18 @@ fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
             .flatten()
         {
             let hand = &team["hand"];
-            if *conn == 1 && team["seat"] == 0 {
+            if owner_only && team["seat"] == 0 {
                 own_hand_seen |= !hand.is_null();
             } else {
-                assert!(hand.is_null(), "conn {conn} saw a hand: {team}");
+                assert!(hand.is_null(), "{to:?} saw a hand: {team}");
             }
         }
         if let ServerMsg::Events { events, .. } = msg {
             for e in events {
                 if let Event::CardsDealt { seat, cards, .. } = &e.event {
                     assert!(
-                        cards.is_none() || (*conn == 1 && seat.0 == 0),
-                        "conn {conn} saw dealt cards"
+                        cards.is_none() || (owner_only && seat.0 == 0),
+                        "{to:?} saw dealt cards"
                     );
                 }
             }
@@ -353,7 +355,7 @@ fn bots_fill_every_seat_and_finish_the_game() {
         out.is_empty()
             || !out
                 .iter()
-                .any(|o| matches!(o, Output::Send { conn: 1, .. }))
+                .any(|o| matches!(o, Output::Send { to, .. } if to.contains(&1)))
     );
     s.handle(Input::Tick, 4_000);
     assert!(
@@ -782,4 +784,45 @@ fn the_lobby_is_stored_only_when_its_document_changes() {
     // Readying again changes nothing.
     let out = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
     assert_eq!(lobby_writes(&out), Vec::<String>::new());
+}
+
+/// Each batch is built once per kind of viewer: every spectator shares
+/// one message (the shell serializes it once), each seat has its own.
+#[test]
+fn spectators_share_one_message_and_each_seat_gets_its_own() {
+    let (mut s, _) = started_game();
+    hello(&mut s, 10, Join::Spectator { name: "Sam".into() }, 0);
+    let seat = s.game().and_then(|g| g.seat_to_act()).expect("seat");
+    let conn = ConnId::from(seat.0) + 1;
+    let out = msg(
+        &mut s,
+        conn,
+        ClientMsg::Command {
+            client_ref: None,
+            command: Command::PassEquipment,
+        },
+        0,
+    );
+    let events_to: Vec<Vec<ConnId>> = out
+        .iter()
+        .filter_map(|o| match o {
+            Output::Send {
+                to,
+                msg: ServerMsg::Events { view, .. },
+            } => {
+                let mut to = to.clone();
+                to.sort_unstable();
+                // A shared message is the spectators' view.
+                if to.len() > 1 {
+                    assert_eq!(view.viewer, Viewer::Spectator);
+                }
+                Some(to)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(events_to.len(), 3, "{events_to:?}");
+    for want in [vec![1], vec![2], vec![9, 10]] {
+        assert!(events_to.contains(&want), "{events_to:?}");
+    }
 }
