@@ -186,7 +186,7 @@ pub async fn start_workers(
     if count == 0 {
         return Ok(workers);
     }
-    let per_worker = crate::socket_budget().max(1);
+    let per_worker = crate::socket_budget(options).max(1);
     let exe = std::env::current_exe()?;
     let joined = codes.join(",");
     let mut left = count;
@@ -201,6 +201,11 @@ pub async fn start_workers(
                 &options.setup_concurrency.to_string(),
             ])
             .args(["--worker-codes", &joined])
+            .args(
+                options
+                    .sockets_per_process
+                    .map(|n| format!("--sockets-per-process={n}")),
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .kill_on_drop(true)

@@ -71,6 +71,11 @@ pub struct Options {
     /// Seed for the random choice of commands.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Sockets one process opens at most (default: as many as its
+    /// open-file limit allows); the rest go to worker processes. Lets a
+    /// test exercise the workers without exhausting file descriptors.
+    #[arg(long, hide = true)]
+    pub sockets_per_process: Option<usize>,
     /// Internal: run as a worker holding idle spectators of these games
     /// (comma-separated codes) until stdin closes.
     #[arg(long, hide = true)]
@@ -244,11 +249,14 @@ const IDLE_PER_LOBBY: usize = 100;
 const FD_RESERVE: u64 = 256;
 
 /// Raise this process's open-file limit as far as allowed; returns how
-/// many sockets it may open.
-fn socket_budget() -> usize {
+/// many sockets it may open (at most `--sockets-per-process`).
+fn socket_budget(options: &Options) -> usize {
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let soft = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(1024, |(soft, _)| soft);
-    usize::try_from(soft.saturating_sub(FD_RESERVE)).unwrap_or(usize::MAX)
+    let allowed = usize::try_from(soft.saturating_sub(FD_RESERVE)).unwrap_or(usize::MAX);
+    options
+        .sockets_per_process
+        .map_or(allowed, |cap| cap.min(allowed))
 }
 
 /// Run a load test as `options` say.
@@ -258,7 +266,7 @@ fn socket_budget() -> usize {
 /// failures during the run are counted in the report.
 pub async fn run(options: Options) -> anyhow::Result<Report> {
     anyhow::ensure!(options.rate > 0.0, "--rate must be positive");
-    let budget = socket_budget();
+    let budget = socket_budget(&options);
     let (go_tx, go) = watch::channel(None);
     let shared = Arc::new(Shared::new(&options, go)?);
     shared
@@ -381,7 +389,7 @@ pub fn parse_rss(metrics: &str) -> Option<u64> {
 /// # Errors
 /// If stdout cannot be written.
 pub async fn worker(options: Options, codes: &str) -> anyhow::Result<()> {
-    let budget = socket_budget();
+    let budget = socket_budget(&options);
     let (_go_tx, go) = watch::channel(None);
     let shared = Arc::new(Shared::new(&options, go)?);
     let codes: Vec<String> = codes.split(',').map(str::to_string).collect();

@@ -92,3 +92,38 @@ async fn players_cut_off_by_the_server_count_as_errors() {
     }
     server.shutdown().await;
 }
+
+/// Idle spectators past what one process may open go to worker copies of
+/// the tool, whose sockets count in the report.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_spectators_past_the_socket_budget_go_to_worker_processes() {
+    let server = Server::start(Config::for_tests()).await.expect("server");
+    let url = format!("http://{}", server.addr());
+    let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_citadel-load"))
+        .args(["--url", &url])
+        .args(["--games", "1", "--players-per-game", "2"])
+        .args([
+            "--spectators-per-game",
+            "1",
+            "--rate",
+            "5",
+            "--duration",
+            "2",
+        ])
+        .args(["--idle-spectators", "20"])
+        // 3 game sockets + 5 idle here; 15 more need two workers of 8.
+        .args(["--sockets-per-process", "8"])
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("run within a minute")
+        .expect("citadel-load runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("games=1 sockets=23 "), "{last}");
+    assert!(last.contains(" errors=0 "), "{last}");
+    server.shutdown().await;
+}
