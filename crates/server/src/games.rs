@@ -9,6 +9,7 @@ use crate::error::ServerError;
 use crate::group_commit::GroupCommit;
 use crate::metrics::{Metrics, ReasonLabel};
 use crate::session::{ConnId, Input, Output, ReservedSeat, Session, SessionConfig};
+use axum::extract::ws::Utf8Bytes;
 use citadel_protocol::{close, ClientMsg, GameOptions, Join, ServerMsg};
 use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
 use rand::Rng;
@@ -20,8 +21,10 @@ use tokio::sync::{broadcast, mpsc, Notify};
 /// What a connection's task is sent.
 #[derive(Debug)]
 pub enum Outgoing {
-    /// A serialized message.
-    Text(Arc<str>),
+    /// A serialized message. `Utf8Bytes` is reference-counted: every
+    /// connection a message goes to shares the one serialized copy, down
+    /// to the socket write.
+    Text(Utf8Bytes),
     /// Close with a code.
     Close(u16, String),
 }
@@ -592,8 +595,8 @@ fn deliver(
                     continue;
                 }
                 // Serialized once, shared by every connection it goes to.
-                let text: Arc<str> = match serde_json::to_string(&msg) {
-                    Ok(t) => t.into(),
+                let text = match serde_json::to_string(&msg) {
+                    Ok(t) => Utf8Bytes::from(t),
                     Err(e) => {
                         tracing::error!(error = %e, "cannot serialize a message");
                         continue;
@@ -603,7 +606,7 @@ fn deliver(
                     let Some(sink) = sinks.get(&conn) else {
                         continue;
                     };
-                    if sink.tx.try_send(Outgoing::Text(Arc::clone(&text))).is_err() {
+                    if sink.tx.try_send(Outgoing::Text(text.clone())).is_err() {
                         if let Some(sink) = sinks.remove(&conn) {
                             sink.too_slow.notify_one();
                         }

@@ -156,7 +156,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         tokio::select! {
             out = rx.recv() => match out {
                 Some(Outgoing::Text(t)) => {
-                    let sent = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(Utf8Bytes::from(t.as_ref())))).await;
+                    let sent = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(t))).await;
                     if !matches!(sent, Ok(Ok(()))) {
                         break;
                     }
