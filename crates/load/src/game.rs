@@ -6,6 +6,7 @@
 use crate::stats::Stats;
 use crate::wire::{self, Incoming, WsRx, WsTx};
 use crate::Shared;
+use citadel_protocol::ClientMsg;
 use futures_util::stream::{select_all, SelectAll};
 use futures_util::{SinkExt, Stream, StreamExt};
 use rand::rngs::SmallRng;
@@ -165,7 +166,7 @@ async fn setup(shared: &Shared, shape: GameShape, slot: usize) -> anyhow::Result
             "expected welcome, got {}",
             welcome.kind
         );
-        wire::send(&mut tx, r#"{"type":"ready","ready":true}"#.into()).await?;
+        wire::send(&mut tx, wire::message(&ClientMsg::Ready { ready: true })).await?;
         players.push(tx);
         reads.push(rx);
     }
@@ -181,7 +182,7 @@ async fn setup(shared: &Shared, shape: GameShape, slot: usize) -> anyhow::Result
                 break;
             }
         }
-        wire::send(host_tx, r#"{"type":"start"}"#.into()).await?;
+        wire::send(host_tx, wire::message(&ClientMsg::Start)).await?;
     }
     let mut seen = Vec::new();
     let mut legal = Vec::new();

@@ -26,6 +26,7 @@ pub mod stats;
 pub mod wire;
 
 use anyhow::Context;
+use citadel_protocol::{DarkLegionChoice, GameOptions};
 use clap::Parser;
 use game::GameShape;
 use stats::{quantile_ms, Stats};
@@ -112,16 +113,17 @@ impl Shared {
     /// `POST /api/games` for C1M1 with `players` seats; the last player is
     /// the Dark Legion (the AI when there is a single player).
     async fn create_game(&self, players: u8) -> anyhow::Result<String> {
-        let dark_legion = if players == 1 {
-            serde_json::json!({ "mode": "ai" })
-        } else {
-            serde_json::json!({ "mode": "seat", "seat": players - 1 })
+        let options = GameOptions {
+            mission: "ce-c1m1".into(),
+            seats: players,
+            dark_legion: if players == 1 {
+                DarkLegionChoice::Ai
+            } else {
+                DarkLegionChoice::Seat(players - 1)
+            },
+            starting_rank: 1,
+            turn_seconds: None,
         };
-        let options = serde_json::json!({
-            "mission": "ce-c1m1",
-            "seats": players,
-            "dark_legion": dark_legion,
-        });
         let res = self
             .http
             .post(format!("{}/api/games", self.base))

@@ -7,6 +7,7 @@
 //! rest (views, event bodies). Legal commands stay raw JSON, to be sent
 //! back as they came.
 
+use citadel_protocol::{ClientMsg, Join, PROTOCOL_VERSION};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -23,9 +24,6 @@ pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 pub type WsTx = SplitSink<Ws, Message>;
 /// Its reading half.
 pub type WsRx = SplitStream<Ws>;
-
-/// The protocol version this tool speaks (`citadel_protocol::PROTOCOL_VERSION`).
-pub const PROTOCOL: u32 = 1;
 
 /// Bytes read from a socket at a time.
 const READ_BUFFER_BYTES: usize = 16 * 1024;
@@ -167,15 +165,27 @@ pub fn ws_url(base: &str) -> String {
     format!("{rest}/ws")
 }
 
+/// A client message as JSON text (the protocol's own types, so the tool
+/// speaks exactly what the server parses).
+pub fn message(msg: &ClientMsg) -> String {
+    // Serializing these plain types cannot fail.
+    serde_json::to_string(msg).unwrap_or_default()
+}
+
 /// The `hello` a player (`spectator == false`) or spectator sends.
 pub fn hello(game: &str, name: &str, spectator: bool) -> String {
-    let join = if spectator {
-        serde_json::json!({ "as": "spectator", "name": name })
-    } else {
-        serde_json::json!({ "as": "player", "name": name })
-    };
-    serde_json::json!({ "type": "hello", "protocol": PROTOCOL, "game": game, "join": join })
-        .to_string()
+    let name = name.to_string();
+    message(&ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        game: game.to_string(),
+        join: if spectator {
+            Join::Spectator { name }
+        } else {
+            Join::Player { name }
+        },
+        last_seq: None,
+        account: None,
+    })
 }
 
 /// A `command` message with a legal command sent back verbatim.
