@@ -302,7 +302,7 @@ async fn play(
                     Err(end) => break Err(format!("game {}: viewer {v}: {end}", t.code)),
                 };
                 let now = Instant::now();
-                let m: Incoming = match serde_json::from_str(&text) {
+                let m: Incoming = match serde_json::from_str(text.as_str()) {
                     Ok(m) => m,
                     Err(e) => break Err(format!("game {}: unreadable message: {e}", t.code)),
                 };

@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// A client socket.
@@ -141,12 +141,13 @@ impl std::fmt::Display for ReadEnd {
     }
 }
 
-/// Turn one frame into text, skipping control frames (`Ok(None)`).
+/// Turn one frame into text (the frame's own buffer, not a copy),
+/// skipping control frames (`Ok(None)`).
 pub fn frame_text(
     frame: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
-) -> Result<Option<String>, ReadEnd> {
+) -> Result<Option<Utf8Bytes>, ReadEnd> {
     match frame {
-        Some(Ok(Message::Text(t))) => Ok(Some(t.as_str().to_owned())),
+        Some(Ok(Message::Text(t))) => Ok(Some(t)),
         Some(Ok(Message::Close(c))) => Err(ReadEnd::Closed(c.map(|c| u16::from(c.code)))),
         Some(Ok(_)) => Ok(None),
         Some(Err(e)) => Err(ReadEnd::Dropped(e.to_string())),
@@ -235,7 +236,7 @@ pub async fn next(rx: &mut WsRx) -> anyhow::Result<Incoming> {
             .await
             .map_err(|_| anyhow::anyhow!("no message within {STEP:?}"))?;
         match frame_text(frame) {
-            Ok(Some(text)) => return Ok(serde_json::from_str(&text)?),
+            Ok(Some(text)) => return Ok(serde_json::from_str(text.as_str())?),
             Ok(None) => continue,
             Err(end) => anyhow::bail!("{end}"),
         }
