@@ -2,9 +2,10 @@
 //! task, which stores all that are waiting in one transaction.
 //!
 //! Why: each game stores its commands before it sends anything (durable
-//! before acknowledged), and a durable commit costs a disk flush — about
-//! 1.5 ms on the machine we measure on, so one flush per command caps a
-//! SQLite server near 650 commands a second however many games run. One
+//! before acknowledged), and a durable commit costs a disk flush — from
+//! 0.1 to 1.5 ms on the virtual machine we measure on, depending on the
+//! day; at 1.5 ms one flush per command capped a SQLite server near 650
+//! commands a second however many games ran. One
 //! transaction for everything that arrived meanwhile shares the flush:
 //! under load, groups grow instead of queues. A game still waits for its
 //! own commands to be committed before it answers.
