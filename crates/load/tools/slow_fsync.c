@@ -9,7 +9,7 @@
  * slower disk on purpose. See docs/BENCHMARKS.md.
  *
  *   gcc -shared -fPIC -O2 -o /tmp/slow_fsync.so crates/load/tools/slow_fsync.c -ldl
- *   SLOW_FSYNC_US=1500 LD_PRELOAD=/tmp/slow_fsync.so target/release/citadel ...
+ *   SLOW_FSYNC_US=1500 PRELOAD=/tmp/slow_fsync.so crates/load/tools/bench.sh sqlite 60 1000
  *
  * SLOW_FSYNC_US: the extra microseconds per flush (default 1500).
  */
@@ -25,18 +25,15 @@ static void extra_wait(void) {
     nanosleep(&t, NULL);
 }
 
-int fsync(int fd) {
-    static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    int result = real(fd);
-    extra_wait();
-    return result;
-}
+/* The real call, then the extra wait. */
+#define SLOWED(name)                                                     \
+    int name(int fd) {                                                   \
+        static int (*real)(int);                                         \
+        if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, #name);         \
+        int result = real(fd);                                           \
+        extra_wait();                                                    \
+        return result;                                                   \
+    }
 
-int fdatasync(int fd) {
-    static int (*real)(int);
-    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
-    int result = real(fd);
-    extra_wait();
-    return result;
-}
+SLOWED(fsync)
+SLOWED(fdatasync)

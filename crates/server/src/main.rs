@@ -7,7 +7,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 /// mimalloc instead of glibc's malloc: at 1,000 games glibc spent about
-/// 12% of the server's time in malloc/free, much of it merging freed
+/// 14% of the server's time in malloc/free, much of it merging freed
 /// chunks (`malloc_consolidate`); mimalloc cut the server's CPU per run
 /// by about 10% (docs/BENCHMARKS.md).
 #[global_allocator]
