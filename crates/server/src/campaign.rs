@@ -339,6 +339,7 @@ impl CampaignDoc {
     /// player's seat too (its DTs sit out, SET-2; its PP are the DL's).
     pub fn setup_for_next(&self, mission: &str, dl: Option<usize>, seed: u64) -> Setup {
         Setup {
+            ruleset: Default::default(),
             mission: mission.to_string(),
             seats: self
                 .players

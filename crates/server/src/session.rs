@@ -983,6 +983,7 @@ impl Session {
             DarkLegionChoice::Ai => DarkLegionSetup::Ai,
         };
         let setup = Setup {
+            ruleset: Default::default(),
             mission: self.options.mission.clone(),
             seats,
             dark_legion,

@@ -537,6 +537,7 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup, Viewer};
     use citadel_server::session::{token_hash, ReservedSeat};
     let setup = Setup {
+        ruleset: Default::default(),
         mission: "ce-c1m1".into(),
         seats: vec![
             SeatSetup {

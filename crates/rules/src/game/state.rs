@@ -4,8 +4,9 @@ use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::missions::{Entrance, MissionDef, TokenKind};
-use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
-use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
+use super::ruleset::EditionState;
+use crate::content::tables::{CeTables, DtCardKind};
+use crate::content::{Content, Corporation, CreatureKind, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use crate::geometry::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
@@ -477,13 +478,11 @@ pub struct Game {
     pub(crate) tiles: Vec<TileState>,
     pub(crate) force_pile: Vec<u32>,
     pub(crate) force_discard: Vec<u32>,
-    pub(crate) event_deck: Vec<u32>,
-    pub(crate) event_discard: Vec<u32>,
-    pub(crate) current_event: Option<u32>,
-    pub(crate) door_deck: Vec<DoorCardKind>,
-    pub(crate) dt_deck: Vec<DtCardKind>,
-    /// Markers not yet drawn this round (hidden order: drawn at random).
-    pub(crate) markers: Vec<Side>,
+    /// What the ruleset adds to the shared core (turn order, event, door
+    /// and Doomtrooper decks): see [`super::ruleset`]. Flattened, so the
+    /// serialized state keeps one level of keys whatever the ruleset.
+    #[serde(flatten)]
+    pub(crate) edition: EditionState,
     pub(crate) pending: VecDeque<Pending>,
     /// The figure acting now.
     pub(crate) active: Option<FigureId>,
@@ -530,7 +529,7 @@ impl Game {
             .mission(&setup.mission)
             .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
             .clone();
-        if mission.edition != Edition::Ce || !PLAYABLE_MISSIONS.contains(&mission.id.as_str()) {
+        if mission.edition != setup.ruleset.content_edition() || !PLAYABLE_MISSIONS.contains(&mission.id.as_str()) {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;
@@ -712,10 +711,9 @@ impl Game {
             None
         };
 
-        // SET-4: event deck (EVT-1).
-        let mut event_deck: Vec<u32> = rules.mission.events.clone();
-        shuffle_with(dice, &mut event_deck);
-        event_deck.truncate(rules.mission.rounds as usize);
+        // SET-4: the edition's event deck (EVT-1).
+        let mut edition = EditionState::new(setup.ruleset);
+        edition.rules_mut().deal_events(&rules.mission, dice);
         // SET-5: force cards (FOR-1): all of a tile's cards at once, tiles
         // in layout order, from the top of the shuffled deck.
         let mut force: Vec<u32> = rules.mission.force_cards.clone();
@@ -732,19 +730,8 @@ impl Game {
             tiles[t].face_down = force.split_off(force.len() - n);
             deal.push((t, n as u8));
         }
-        // Door and DT card decks (DOR-2, DTC-CE-2).
-        let mut door_deck: Vec<DoorCardKind> = tables
-            .door_cards
-            .iter()
-            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
-            .collect();
-        shuffle_with(dice, &mut door_deck);
-        let mut dt_deck: Vec<DtCardKind> = tables
-            .dt_cards
-            .iter()
-            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
-            .collect();
-        shuffle_with(dice, &mut dt_deck);
+        // The edition's other decks (DOR-2, DTC-CE-2).
+        edition.rules_mut().deal_decks(tables, dice);
 
         // Mission tokens (desks are features, not tokens).
         let tokens = rules
@@ -794,12 +781,7 @@ impl Game {
             tiles,
             force_pile: force,
             force_discard: Vec::new(),
-            event_deck,
-            event_discard: Vec::new(),
-            current_event: None,
-            door_deck,
-            dt_deck,
-            markers: Vec::new(),
+            edition,
             pending: VecDeque::new(),
             active: None,
             card_played: false,
