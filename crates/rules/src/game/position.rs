@@ -273,9 +273,7 @@ impl Game {
         };
         let round = self.round;
         let rounds = self.rules.mission.rounds;
-        self.edition
-            .rules_mut()
-            .begin_round(round, rounds, markers);
+        self.edition.rules_mut().begin_round(round, rounds, markers);
         let turn = p
             .turn
             .clone()

@@ -2,9 +2,9 @@
 
 use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
+use super::ruleset::EditionState;
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::missions::{Entrance, MissionDef, TokenKind};
-use super::ruleset::EditionState;
 use crate::content::tables::{CeTables, DtCardKind};
 use crate::content::{Content, Corporation, CreatureKind, Specialty};
 use crate::dice::{shuffle_with, Dice};
@@ -529,7 +529,9 @@ impl Game {
             .mission(&setup.mission)
             .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
             .clone();
-        if mission.edition != setup.ruleset.content_edition() || !PLAYABLE_MISSIONS.contains(&mission.id.as_str()) {
+        if mission.edition != setup.ruleset.content_edition()
+            || !PLAYABLE_MISSIONS.contains(&mission.id.as_str())
+        {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;

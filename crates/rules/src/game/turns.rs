@@ -73,7 +73,11 @@ impl Game {
         events.push(Event::RoundStarted { round: self.round });
         let pool = self.pool_markers();
         let rounds = self.rules.mission.rounds;
-        if self.edition.rules_mut().begin_round(self.round, rounds, pool) {
+        if self
+            .edition
+            .rules_mut()
+            .begin_round(self.round, rounds, pool)
+        {
             self.final_round = true;
         }
         self.next_marker(dice, events);
