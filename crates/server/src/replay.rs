@@ -234,6 +234,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            active_at: 0,
+            abandoned_at: None,
         };
         let mut played = Played {
             record: record.clone(),
