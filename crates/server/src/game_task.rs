@@ -124,12 +124,13 @@ impl Presence {
     }
 
     /// After a batch: record presence in the store when a player comes,
-    /// leaves, or has been there a while. Returns the time the game is
-    /// abandoned if nobody comes back (none while players are connected).
+    /// leaves, or has been there a while. Returns what is due next: the
+    /// next touch while players are connected (so a quiet lobby with a
+    /// player in it still writes), else the abandonment.
     ///
     /// Takes what it needs of the session as values: a session is not
     /// `Sync`, so a reference to it cannot be held across the await.
-    async fn update(&mut self, game: GameState<'_>, ctx: &GameContext) -> Option<Instant> {
+    async fn update(&mut self, game: GameState<'_>, ctx: &GameContext) -> PresenceDue {
         let GameState {
             code,
             connected,
@@ -138,7 +139,7 @@ impl Presence {
         } = game;
         if finished {
             // Over, not abandoned: it leaves memory once nobody watches.
-            return None;
+            return PresenceDue::Nothing;
         }
         let limit = ctx.limits.for_game(started);
         let now = Instant::now();
@@ -152,10 +153,22 @@ impl Presence {
         self.connected = connected;
         if connected {
             self.seen = now;
-            return None;
+            let touched = self.touched.unwrap_or(now);
+            return PresenceDue::Touch(touched + ctx.limits.touch_every());
         }
-        Some(self.seen + limit)
+        PresenceDue::Abandon(self.seen + limit)
     }
+}
+
+/// What a game's presence needs next.
+#[derive(Clone, Copy, Debug)]
+enum PresenceDue {
+    /// Nothing (the game is over).
+    Nothing,
+    /// Players are connected: tell the store again at this time.
+    Touch(Instant),
+    /// Nobody is: the game is abandoned at this time.
+    Abandon(Instant),
 }
 
 /// When to tick the session next, on the tokio clock.
@@ -190,12 +203,14 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
         // a tick, when the game is abandoned, when it leaves memory.
         let now = start.elapsed().as_millis() as u64;
         let mut wake = next_wake(&session, start, now);
-        if let Some(at) = presence.update(GameState::of(&session), &ctx).await {
-            if Instant::now() >= at {
+        match presence.update(GameState::of(&session), &ctx).await {
+            PresenceDue::Nothing => {}
+            PresenceDue::Touch(at) => wake = Some(earliest(wake, at)),
+            PresenceDue::Abandon(at) if Instant::now() >= at => {
                 abandon(session.code(), &mut sinks, &ctx).await;
                 break;
             }
-            wake = Some(earliest(wake, at));
+            PresenceDue::Abandon(at) => wake = Some(earliest(wake, at)),
         }
         if sinks.is_empty() {
             let drop_at = idle_since + IDLE_LIMIT;

@@ -232,11 +232,21 @@ async fn a_game_in_memory_is_abandoned_once_its_players_stay_away() {
         let kept = create_game(addr).await;
         let created = store.game(&kept).await.expect("read").expect("stored");
         let mut ws = join(addr, &kept).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let joined = store.game(&kept).await.expect("read").expect("stored");
+        assert!(joined.active_at > created.active_at, "touched on joining");
+        // A quiet lobby with a player in it: touched again (every second
+        // with a two-second limit), not abandoned.
         tokio::time::sleep(Duration::from_secs(3)).await;
         assert!(live(addr, &kept).await);
         let g = store.game(&kept).await.expect("read").expect("stored");
         assert!(g.abandoned_at.is_none());
-        assert!(g.active_at > created.active_at, "touched while connected");
+        assert!(
+            g.active_at >= joined.active_at + 1000,
+            "touched while connected: {} then {}",
+            joined.active_at,
+            g.active_at
+        );
         let g = store.game(&empty).await.expect("read").expect("stored");
         assert!(g.abandoned_at.is_some(), "the empty lobby was abandoned");
         assert!(!live(addr, &empty).await);
