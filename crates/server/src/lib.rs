@@ -10,6 +10,8 @@ pub mod campaign;
 pub mod campaigns;
 pub mod config;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod games;
 pub mod group_commit;
 pub mod http;
