@@ -15,6 +15,8 @@ pub mod codes;
 pub mod config;
 pub mod delivery;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game_task;
 pub mod group_commit;
 pub mod http;
