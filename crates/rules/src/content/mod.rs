@@ -4,6 +4,7 @@
 //! The files are compiled in with `include_str!`, so the binary needs no
 //! data directory; [`Content::load_dir`] reads replacements from disk.
 
+pub mod board;
 pub mod error;
 pub mod ids;
 pub mod layout;

@@ -10,7 +10,7 @@ use crate::content::missions::TokenKind;
 use crate::content::tables::{DtCardKind, EquipmentEffect};
 use crate::content::AttackType;
 use crate::dice::{Dice, DieColor};
-use crate::geometry::{line_of_sight, Square};
+use citadel_grid::{line_of_sight, Square};
 
 /// How an action will be paid for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, Tok
 use crate::content::tables::{CreatureStats, DtCardKind, EquipmentEffect, WeaponDef};
 use crate::content::{AttackType, Corporation, Specialty};
 use crate::dice::{Dice, DieColor};
-use crate::geometry::{line_of_sight, Level, Sight};
+use citadel_grid::{line_of_sight, Level, Sight};
 
 /// A checked attack, ready to roll. Everything here is fixed before the
 /// first die (DICE-4, ATK-15).
@@ -471,7 +471,7 @@ impl Game {
     fn place_trap(
         &mut self,
         owner: FigureId,
-        square: crate::geometry::Square,
+        square: citadel_grid::Square,
         events: &mut Vec<Event>,
     ) {
         if self.token_at(square).is_some() {

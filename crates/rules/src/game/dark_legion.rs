@@ -128,7 +128,7 @@ impl Game {
     /// Time bombs explode at the start of the next round's DL turn (EQI
     /// Time Bomb): a bomb placed this round waits for a later round.
     fn explode_bombs(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-        let bombs: Vec<(crate::geometry::Square, u8)> = self
+        let bombs: Vec<(citadel_grid::Square, u8)> = self
             .tokens
             .iter()
             .filter_map(|t| match t.kind {

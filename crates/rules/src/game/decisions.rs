@@ -115,7 +115,7 @@ impl Game {
     }
 
     /// MOV-15 destinations of event 2: empty, passable, token-free squares.
-    fn teleport_squares(&self, tile: usize) -> Vec<crate::geometry::Square> {
+    fn teleport_squares(&self, tile: usize) -> Vec<citadel_grid::Square> {
         self.rules
             .board
             .tile_squares(tile)

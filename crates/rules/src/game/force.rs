@@ -6,7 +6,7 @@ use super::ids::{FigureId, Side};
 use super::state::{Decision, Game, Pending};
 use crate::content::tables::ForceCardDef;
 use crate::dice::Dice;
-use crate::geometry::Square;
+use citadel_grid::Square;
 
 impl Game {
     fn force_def(&self, card: u32) -> Option<&ForceCardDef> {

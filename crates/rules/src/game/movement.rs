@@ -8,7 +8,7 @@ use super::state::{FigureKind, Game};
 use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
-use crate::geometry::{Edge, Level, Square};
+use citadel_grid::{Edge, Level, Square};
 
 /// Where a step goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

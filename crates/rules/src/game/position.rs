@@ -12,7 +12,7 @@ use super::state::{DlStep, Game, Phase, Token, TokenState};
 use crate::content::tables::{DoorCardKind, DtCardKind};
 use crate::content::{Corporation, CreatureKind};
 use crate::dice::Dice;
-use crate::geometry::Square;
+use citadel_grid::Square;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

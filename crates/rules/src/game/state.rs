@@ -3,11 +3,12 @@
 use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
 use super::setup::{DarkLegionSetup, Setup, SetupError};
+use crate::content::board::build_board;
 use crate::content::missions::{Entrance, MissionDef, TokenKind};
 use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
 use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
-use crate::geometry::{Board, Edge, Square, Walls};
+use citadel_grid::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -534,7 +535,7 @@ impl Game {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;
-        let board = Board::build(
+        let board = build_board(
             &mission.layout,
             content.tiles(mission.edition),
             mission.citadel,
@@ -542,7 +543,7 @@ impl Game {
         .map_err(SetupError::BadMission)?;
         let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
             list.iter()
-                .map(|(id, e)| MissionDef::resolve_entrance(&board, id, e))
+                .map(|(id, e)| MissionDef::resolve_entrance(&board, mission.citadel, id, e))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(SetupError::BadMission)
         };
@@ -723,8 +724,9 @@ impl Game {
         let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
         let per_tile = teams.len();
         let mut deal = Vec::new();
-        for (t, placed) in rules.board.tiles.iter().enumerate() {
-            if placed.no_force {
+        // Board tiles are placed in layout order, so `t` indexes both.
+        for (t, slot) in rules.mission.layout.cells.iter().enumerate() {
+            if slot.no_force {
                 continue;
             }
             let n = per_tile.min(force.len());

@@ -7,7 +7,7 @@ use super::ids::{FigureId, Seat, Viewer};
 use super::state::{Activation, Decision, Effects, FigureKind, Game, Phase, Token};
 use crate::content::tables::DtCardKind;
 use crate::content::Corporation;
-use crate::geometry::{Board, Edge, Square};
+use citadel_grid::{Board, Edge, Square};
 use serde::{Deserialize, Serialize};
 
 /// One team as a viewer sees it.
