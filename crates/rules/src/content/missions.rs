@@ -114,6 +114,14 @@ pub struct SpecialActionDef {
     pub once_per_feature: bool,
 }
 
+/// A mission's special action: an index into
+/// [`MissionDef::special_actions`], valid for the mission that issued it
+/// ([`MissionDef::special`]). Commands, events, goals and views name the
+/// action by its string id (`photograph`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SpecialId(u16);
+
 /// Goal predicates (MSN-2), combinable.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -217,6 +225,20 @@ pub struct MissionDef {
 }
 
 impl MissionDef {
+    /// The special action with this string id.
+    pub fn special(&self, id: &str) -> Option<SpecialId> {
+        let i = self.special_actions.iter().position(|s| s.id == id)?;
+        u16::try_from(i).ok().map(SpecialId)
+    }
+
+    /// The definition of a special action of this mission.
+    ///
+    /// # Panics
+    /// If `id` came from another mission with more special actions.
+    pub fn special_def(&self, id: SpecialId) -> &SpecialActionDef {
+        &self.special_actions[usize::from(id.0)]
+    }
+
     /// Resolve an entrance on the mission's board (MAP-16, MAP-21);
     /// `citadel` is the mission's Citadel point, which `CITADEL` entrances
     /// need.

@@ -76,7 +76,10 @@ const EMBEDDED: &[(&str, &str)] = &[
 ];
 
 /// All content of both editions, validated.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+///
+/// Serialize only: content comes from its files through the loaders, which
+/// validate it and index its ids ([`tables::ItemIndex`]).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Content {
     /// CE tiles 1..=16.
     pub ce_tiles: Vec<TileDef>,

@@ -51,8 +51,8 @@ const DL_FA_RANGE: (i32, i32) = (2, 16);
 
 impl Game {
     pub(crate) fn weapon_of(&self, id: FigureId) -> Option<&WeaponDef> {
-        let w = self.figures[id.index()].weapon.as_deref()?;
-        self.rules.tables.weapons.iter().find(|d| d.id == w)
+        let w = self.figures[id.index()].weapon?;
+        Some(self.rules.tables.weapon_def(w))
     }
 
     fn has_item_effect(
@@ -61,10 +61,9 @@ impl Game {
         effect: EquipmentEffect,
         augment: Option<AttackType>,
     ) -> bool {
-        self.figures[id.index()].items.iter().any(|i| {
-            self.rules.tables.equipment.iter().any(|d| {
-                &d.id == i && d.effect == effect && (augment.is_none() || d.augment == augment)
-            })
+        self.figures[id.index()].items.iter().any(|&i| {
+            let d = self.rules.tables.equipment_def(i);
+            d.effect == effect && (augment.is_none() || d.augment == augment)
         })
     }
 

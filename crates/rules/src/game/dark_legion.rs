@@ -25,9 +25,7 @@ impl Game {
                     let (fixed, force_draw) = self
                         .rules
                         .tables
-                        .events
-                        .iter()
-                        .find(|e| e.number == card)
+                        .event(card)
                         .map(|e| (e.reinforcements.clone(), e.force_draw))
                         .unwrap_or_default();
                     let corps = self.corporations_in_pool() as u8;
@@ -176,9 +174,7 @@ impl Game {
         let effect = self
             .rules
             .tables
-            .events
-            .iter()
-            .find(|e| e.number == card)
+            .event(card)
             .map_or(EventEffect::None, |e| e.effect);
         let e = &mut self.effects;
         match effect {
@@ -208,9 +204,7 @@ impl Game {
     pub(crate) fn event_effect(&self, card: u32) -> EventEffect {
         self.rules
             .tables
-            .events
-            .iter()
-            .find(|e| e.number == card)
+            .event(card)
             .map_or(EventEffect::None, |e| e.effect)
     }
 

@@ -10,11 +10,7 @@ use citadel_grid::Square;
 
 impl Game {
     fn force_def(&self, card: u32) -> Option<&ForceCardDef> {
-        self.rules
-            .tables
-            .force_cards
-            .iter()
-            .find(|c| c.number == card)
+        self.rules.tables.force_card(card)
     }
 
     /// Ask the DL something (CONV-8: off-turn choices are asked at once).

@@ -504,12 +504,8 @@ impl Game {
     fn door_hacker(&self, id: FigureId) -> bool {
         let f = &self.figures[id.index()];
         f.specialty() == Some(Specialty::Tech)
-            || f.items.iter().any(|i| {
-                self.rules
-                    .tables
-                    .equipment
-                    .iter()
-                    .any(|d| &d.id == i && d.effect == EquipmentEffect::SecurityDownload)
+            || f.items.iter().any(|&i| {
+                self.rules.tables.equipment_def(i).effect == EquipmentEffect::SecurityDownload
             })
     }
 

@@ -4,8 +4,8 @@ use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::board::build_board;
-use crate::content::missions::{Entrance, MissionDef, TokenKind};
-use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
+use crate::content::missions::{Entrance, MissionDef, SpecialId, TokenKind};
+use crate::content::tables::{CeTables, DoorCardKind, DtCardKind, EquipmentId, WeaponId};
 use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::{Board, Edge, Square, Walls};
@@ -126,10 +126,10 @@ pub struct Figure {
     pub place: Place,
     /// Health (DTs; DL figures have 1).
     pub health: u8,
-    /// Weapon id (DTs).
-    pub weapon: Option<String>,
+    /// Weapon (DTs).
+    pub weapon: Option<WeaponId>,
     /// Non-weapon cards carried (DTs), in pick order.
-    pub items: Vec<String>,
+    pub items: Vec<EquipmentId>,
     /// Per-turn bookkeeping.
     pub turn: FigureTurn,
     /// Skips its next DL activation (Commanding Voice).
@@ -494,7 +494,7 @@ pub struct Game {
     pub(crate) overrun: Option<(FigureId, Square)>,
     pub(crate) effects: Effects,
     /// MSN-3 counters: (action id, times).
-    pub(crate) specials: Vec<(String, u32)>,
+    pub(crate) specials: Vec<(SpecialId, u32)>,
     /// Figure on each square, indexed `y * width + x`.
     #[serde(skip)]
     pub(crate) occupancy: Vec<Option<FigureId>>,
@@ -633,7 +633,7 @@ impl Game {
                     },
                     place: Place::Reserve,
                     health: 5,
-                    weapon: Some(base_weapon(*spec).to_string()),
+                    weapon: Some(tables.base_weapon(*spec)),
                     items: Vec::new(),
                     turn: FigureTurn::default(),
                     skip_activation: false,
@@ -883,14 +883,5 @@ pub fn ability_n(rank: u8) -> u8 {
         0..=6 => 1,
         7..=11 => 2,
         _ => 3,
-    }
-}
-
-/// EQP-3: the base weapon of a specialty.
-pub fn base_weapon(specialty: Specialty) -> &'static str {
-    match specialty {
-        Specialty::CloseCombat => "punisher_short_sword",
-        Specialty::Firearms => "plasma_carbine",
-        Specialty::Tech => "tentacle_kit",
     }
 }

@@ -206,6 +206,7 @@ impl Game {
     /// seat also sees its own hand. No viewer sees face-down force cards,
     /// deck orders or the remaining marker order (HID-1, HID-2).
     pub fn view(&self, viewer: Viewer) -> GameView {
+        let tables = &self.rules.tables;
         let teams = self
             .teams
             .iter()
@@ -238,8 +239,12 @@ impl Game {
                 kind: f.kind.clone(),
                 place: f.place,
                 health: f.health,
-                weapon: f.weapon.clone(),
-                items: f.items.clone(),
+                weapon: f.weapon.map(|w| tables.weapon_def(w).id.clone()),
+                items: f
+                    .items
+                    .iter()
+                    .map(|&i| tables.equipment_def(i).id.clone())
+                    .collect(),
                 activation: f.turn.activation,
                 actions_used: f.turn.used,
                 actions_allowed: f.turn.allowed,
@@ -308,7 +313,11 @@ impl Game {
             event_discard: self.event_discard.clone(),
             markers_left: self.markers.len(),
             effects: self.effects.clone(),
-            specials: self.specials.clone(),
+            specials: self
+                .specials
+                .iter()
+                .map(|&(s, n)| (self.rules.mission.special_def(s).id.clone(), n))
+                .collect(),
             card_played: self.card_played,
         }
     }
