@@ -52,10 +52,10 @@ pub struct Cell {
     pub level: Option<Level>,
 }
 
-/// A tile as placed by the layout.
+/// An 8 × 8 tile as placed on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlacedTile {
-    /// Tile id (per edition, MAP-8).
+    /// The tile's id in its tile set.
     pub id: u32,
     /// Tile name.
     pub name: String,
@@ -63,7 +63,7 @@ pub struct PlacedTile {
     pub origin: Square,
     /// Clockwise rotation in degrees: 0, 90, 180, 270.
     pub rotation: u16,
-    /// A stairs tile (MAP-7).
+    /// A stairs tile (MAP-7): its cells carry levels.
     pub stairs: bool,
 }
 
