@@ -73,7 +73,7 @@ use citadel_rules::dice::{shuffle_with, SeededDice};
 use citadel_rules::game::view::{GameView, PhaseView};
 use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Game, Place, Seat, Viewer};
 use citadel_rules::geometry::los::{line_of_sight, SightBlockers};
-use citadel_rules::geometry::{Board, Square, Walls};
+use citadel_rules::geometry::{Board, Square, StepMap, Walls};
 use std::collections::BTreeSet;
 
 /// Mixed into the game's setup seed by [`AiDarkLegion::for_game`], so the
@@ -378,12 +378,12 @@ impl<'a> Ctx<'a> {
         nav::adjacent(self.board, &self.walls, s)
     }
 
-    fn bfs(&self, starts: &[Square]) -> Vec<u32> {
+    fn bfs(&self, starts: &[Square]) -> StepMap {
         nav::step_map(self.board, &self.walls, starts)
     }
 
-    fn at(&self, map: &[u32], s: Square) -> u32 {
-        nav::at(self.board, map, s)
+    fn at(&self, map: &StepMap, s: Square) -> u32 {
+        nav::at(map, s)
     }
 
     /// AI-9: the nearest DT of `f` (pdist to an adjacent square, else

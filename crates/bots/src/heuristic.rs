@@ -145,7 +145,7 @@ impl Bot for HeuristicCorporation {
                     .min_by_key(|(_, e)| {
                         e.squares
                             .iter()
-                            .map(|s| nav::at(board, &map, *s))
+                            .map(|s| nav::at(&map, *s))
                             .min()
                             .unwrap_or(u32::MAX)
                     })
@@ -198,7 +198,7 @@ impl HeuristicCorporation {
         let map = nav::step_map(board, walls, &targets);
         let dl = nav::creature_squares(view);
         let key = |s: Square| {
-            let d = nav::distance(board, &map, &targets, s);
+            let d = nav::distance(&map, &targets, s);
             let crowd = dl.iter().filter(|q| q.dist(s) <= 1).count() as u32;
             (d.saturating_add(2 * crowd.saturating_sub(1)), d)
         };
@@ -318,7 +318,7 @@ impl Bot for HeuristicDarkLegion {
                         .flat_map(|d| nav::adjacent(board, &walls, *d))
                         .collect();
                     let map = nav::step_map(board, &walls, &starts);
-                    let key = |s: Square| (nav::distance(board, &map, &starts, s), 0);
+                    let key = |s: Square| (nav::distance(&map, &starts, s), 0);
                     greedy_move(&view, &moves(board, &legal), key)
                         .or_else(|| best_attack(&view, &legal, None))
                         .or_else(|| finish(game, seat, &legal))

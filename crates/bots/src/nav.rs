@@ -4,7 +4,7 @@
 use citadel_rules::content::missions::Entrance;
 use citadel_rules::game::view::{DoorState, GameView};
 use citadel_rules::game::{FigureId, FigureKind, Game, Place};
-use citadel_rules::geometry::{Board, Square, Walls};
+use citadel_rules::geometry::{Board, Square, StepMap, Walls};
 
 /// Walls of `board` with the doors that are closed in `view`.
 pub fn walls(board: &Board, view: &GameView) -> Walls {
@@ -38,24 +38,22 @@ pub fn adjacent(board: &Board, walls: &Walls, s: Square) -> Vec<Square> {
 }
 
 /// Step distances from `starts` over passable squares, ignoring figures.
-pub fn step_map(board: &Board, walls: &Walls, starts: &[Square]) -> Vec<u32> {
-    board.step_distances(walls, starts, |_| false, false)
+pub fn step_map(board: &Board, walls: &Walls, starts: &[Square]) -> StepMap {
+    StepMap::new(board, walls, starts, |_| false, false)
 }
 
-/// The distance of `s` in a [`step_map`], `u32::MAX` if unreachable.
-pub fn at(board: &Board, map: &[u32], s: Square) -> u32 {
-    board
-        .index(s)
-        .and_then(|i| map.get(i).copied())
-        .unwrap_or(u32::MAX)
+/// The distance of `s` in a [`step_map`], `u32::MAX` if unreachable (so
+/// unreachable squares sort last).
+pub fn at(map: &StepMap, s: Square) -> u32 {
+    map.get(s).unwrap_or(u32::MAX)
 }
 
 /// Path distance of `s` in a [`step_map`] from `targets`; where closed
 /// doors cut every path, 1000 plus the Chebyshev distance to the nearest
 /// target (so a figure still walks up to the door). `u32::MAX` without
 /// targets.
-pub fn distance(board: &Board, map: &[u32], targets: &[Square], s: Square) -> u32 {
-    let d = at(board, map, s);
+pub fn distance(map: &StepMap, targets: &[Square], s: Square) -> u32 {
+    let d = at(map, s);
     if d != u32::MAX {
         return d;
     }

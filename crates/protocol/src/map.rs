@@ -69,7 +69,12 @@ impl MapData {
             ("exit", &mission.exits),
         ] {
             for (id, e) in list.iter() {
-                if let Ok(r) = citadel_rules::content::MissionDef::resolve_entrance(board, id, e) {
+                if let Ok(r) = citadel_rules::content::MissionDef::resolve_entrance(
+                    board,
+                    mission.citadel,
+                    id,
+                    e,
+                ) {
                     entrances.push(MapEntrance {
                         id: id.clone(),
                         kind: kind.to_string(),

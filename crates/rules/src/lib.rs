@@ -14,8 +14,11 @@ pub mod dice;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
-pub mod geometry;
 pub mod sim;
+
+/// The board geometry lives in its own crate, `citadel-grid`, shared with
+/// other rulesets; this path keeps `citadel_rules::geometry::…` working.
+pub use citadel_grid as geometry;
 
 pub use content::Content;
 pub use dice::{Dice, DieColor, ScriptedDice, SeededDice};

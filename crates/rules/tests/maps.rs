@@ -2,12 +2,13 @@
 //! MAP-8, MAP-16; missions.md MSN-T1, MSN-T2, MSN-T6). Every test names
 //! the rule it covers.
 
+use citadel_rules::content::board::build_board;
 use citadel_rules::content::layout::Layout;
 use citadel_rules::content::missions::{
     parse_missions, EntranceRef, Goal, MissionDef, StartMode, TokenKind,
 };
 use citadel_rules::content::tiles::{parse_tiles, TileDef};
-use citadel_rules::geometry::{line_of_sight, Board, Edge, Side, Square, Walls};
+use citadel_rules::geometry::{line_of_sight, Edge, Side, Square, StepMap, Walls};
 
 const CE_TILES: &str = include_str!("../data/tiles/ce.tiles");
 const CLASSIC_TILES: &str = include_str!("../data/tiles/classic.tiles");
@@ -192,18 +193,18 @@ fn map_8_rejects_both_faces_of_one_board() {
     let tiles = ce_tiles();
     for text in ["4 12", "8 / 16", "1 2 9"] {
         let layout = Layout::parse(text).expect("layout");
-        let e = Board::build(&layout, &tiles, None).expect_err(text);
+        let e = build_board(&layout, &tiles, None).expect_err(text);
         assert!(e.contains("MAP-8"), "{e}");
     }
     // k and k+1 or k+7 are fine.
     let layout = Layout::parse("4 11 13").expect("layout");
-    assert!(Board::build(&layout, &tiles, None).is_ok());
+    assert!(build_board(&layout, &tiles, None).is_ok());
     // Classic has no two-faced boards: 1 and 9 together are allowed.
     let layout = Layout::parse("1 9").expect("layout");
-    assert!(Board::build(&layout, &classic_tiles(), None).is_ok());
+    assert!(build_board(&layout, &classic_tiles(), None).is_ok());
     // Unknown tile ids are rejected too.
     let layout = Layout::parse("17").expect("layout");
-    assert!(Board::build(&layout, &tiles, None).is_err());
+    assert!(build_board(&layout, &tiles, None).is_err());
 }
 
 #[test]
@@ -257,6 +258,7 @@ fn map_16_entry_squares_and_outside() {
     let b = m.board(&ce_tiles()).expect("board");
     let e = MissionDef::resolve_entrance(
         &b,
+        None,
         "15W",
         &EntranceRef::TileSide {
             tile: 15,
@@ -271,6 +273,7 @@ fn map_16_entry_squares_and_outside() {
     );
     let e = MissionDef::resolve_entrance(
         &b,
+        None,
         "14E",
         &EntranceRef::TileSide {
             tile: 14,
@@ -282,6 +285,7 @@ fn map_16_entry_squares_and_outside() {
     assert_eq!(e.outside[0].1, sq(24, 3));
     let e = MissionDef::resolve_entrance(
         &b,
+        None,
         "14N",
         &EntranceRef::TileSide {
             tile: 14,
@@ -291,9 +295,13 @@ fn map_16_entry_squares_and_outside() {
     .expect("14N valid");
     assert_eq!(e.squares, vec![sq(19, 0), sq(20, 0)]);
     // Explicit squares.
-    let e =
-        MissionDef::resolve_entrance(&b, "west", &EntranceRef::Squares(vec![sq(0, 4), sq(0, 3)]))
-            .expect("squares valid");
+    let e = MissionDef::resolve_entrance(
+        &b,
+        None,
+        "west",
+        &EntranceRef::Squares(vec![sq(0, 4), sq(0, 3)]),
+    )
+    .expect("squares valid");
     assert_eq!(e.squares, vec![sq(0, 3), sq(0, 4)]);
 }
 
@@ -304,6 +312,7 @@ fn map_16_rejects_interior_borders_walls_and_interior_squares() {
     // 2S lies on the border with tile 12.
     assert!(MissionDef::resolve_entrance(
         &b,
+        None,
         "2S",
         &EntranceRef::TileSide {
             tile: 2,
@@ -314,6 +323,7 @@ fn map_16_rejects_interior_borders_walls_and_interior_squares() {
     // 15E lies on the border with tile 2.
     assert!(MissionDef::resolve_entrance(
         &b,
+        None,
         "15E",
         &EntranceRef::TileSide {
             tile: 15,
@@ -324,6 +334,7 @@ fn map_16_rejects_interior_borders_walls_and_interior_squares() {
     // A tile not on the board.
     assert!(MissionDef::resolve_entrance(
         &b,
+        None,
         "9N",
         &EntranceRef::TileSide {
             tile: 9,
@@ -332,14 +343,17 @@ fn map_16_rejects_interior_borders_walls_and_interior_squares() {
     )
     .is_err());
     // An interior square.
-    assert!(MissionDef::resolve_entrance(&b, "x", &EntranceRef::Squares(vec![sq(5, 5)])).is_err());
+    assert!(
+        MissionDef::resolve_entrance(&b, None, "x", &EntranceRef::Squares(vec![sq(5, 5)])).is_err()
+    );
     // The Citadel needs a Citadel point.
-    assert!(MissionDef::resolve_entrance(&b, "CITADEL", &EntranceRef::Citadel).is_err());
+    assert!(MissionDef::resolve_entrance(&b, None, "CITADEL", &EntranceRef::Citadel).is_err());
     // Classic tile 7's west border is a wall.
     let layout = Layout::parse("7").expect("layout");
-    let b = Board::build(&layout, &classic_tiles(), None).expect("board");
+    let b = build_board(&layout, &classic_tiles(), None).expect("board");
     let e = MissionDef::resolve_entrance(
         &b,
+        None,
         "7W",
         &EntranceRef::TileSide {
             tile: 7,
@@ -354,8 +368,9 @@ fn map_16_rejects_interior_borders_walls_and_interior_squares() {
 fn map_21_citadel_gates_as_entrance() {
     // Classic mission 1: every gate square on-board (16).
     let layout = Layout::parse("1 2 5 / 4 3 6").expect("layout");
-    let b = Board::build(&layout, &classic_tiles(), Some(sq(8, 8))).expect("board");
-    let e = MissionDef::resolve_entrance(&b, "CITADEL", &EntranceRef::Citadel).expect("gates");
+    let b = build_board(&layout, &classic_tiles(), Some(sq(8, 8))).expect("board");
+    let e = MissionDef::resolve_entrance(&b, Some(sq(8, 8)), "CITADEL", &EntranceRef::Citadel)
+        .expect("gates");
     assert_eq!(e.squares.len(), 16);
     assert!(e.squares.contains(&sq(7, 4)) && e.squares.contains(&sq(8, 3)));
     assert!(e.squares.contains(&sq(3, 7)) && e.squares.contains(&sq(12, 8)));
@@ -363,8 +378,9 @@ fn map_21_citadel_gates_as_entrance() {
     // Training mission `1 2 -- / 4 5 3` at (16,8): the north-east quarter is
     // off-board, so its gate squares are dropped.
     let layout = Layout::parse("1 2 -- / 4 5 3").expect("layout");
-    let b = Board::build(&layout, &classic_tiles(), Some(sq(16, 8))).expect("board");
-    let e = MissionDef::resolve_entrance(&b, "CITADEL", &EntranceRef::Citadel).expect("gates");
+    let b = build_board(&layout, &classic_tiles(), Some(sq(16, 8))).expect("board");
+    let e = MissionDef::resolve_entrance(&b, Some(sq(16, 8)), "CITADEL", &EntranceRef::Citadel)
+        .expect("gates");
     assert_eq!(e.squares.len(), 12);
     assert!(e.squares.iter().all(|s| b.on_board(*s)));
 }
@@ -610,20 +626,18 @@ fn msn_t6_c1m1_geometry() {
     let desk = sq(10, 11);
     for walls in [&closed, &open] {
         // All 254 squares connected (a DT crosses a closed door edge).
-        let d = b.step_distances(walls, &passable[..1], |_| false, true);
-        assert!(passable
-            .iter()
-            .all(|s| b.index(*s).is_some_and(|i| d[i] != u32::MAX)));
+        let d = StepMap::new(&b, walls, &passable[..1], |_| false, true);
+        assert!(passable.iter().all(|s| d.reaches(*s)));
         // Fewest steps from each white entrance to a square adjacent to the
         // desk, counting the entry step.
         for (id, expected) in [("15N", 12), ("14N", 13)] {
             let e = ents.iter().find(|e| e.id == id).expect("entrance");
-            let d = b.step_distances(walls, &e.squares, |_| false, true);
+            let d = StepMap::new(&b, walls, &e.squares, |_| false, true);
             let best = desk
                 .ring()
                 .into_iter()
                 .filter(|s| walls.adjacent(&b, desk, *s))
-                .filter_map(|s| b.index(s).map(|i| d[i]))
+                .filter_map(|s| d.get(s))
                 .min()
                 .expect("some adjacent square");
             assert_eq!(best + 1, expected, "{id}");
@@ -637,16 +651,14 @@ fn msn_t6_c1m1_geometry() {
                 .filter(|s| walls.adjacent(&b, t.square, *s))
                 .collect();
             assert_eq!(adj.len(), 8, "desk {}", t.square);
-            let d = b.step_distances(walls, &passable[..1], |_| false, true);
-            assert!(adj
-                .iter()
-                .all(|s| b.passable(*s) && b.index(*s).is_some_and(|i| d[i] != u32::MAX)));
+            let d = StepMap::new(&b, walls, &passable[..1], |_| false, true);
+            assert!(adj.iter().all(|s| b.passable(*s) && d.reaches(*s)));
         }
     }
     // A DL figure cannot cross the closed door (no `dt_doors`): the War
     // Room is cut off until the door opens.
-    let d = b.step_distances(&closed, &passable[..1], |_| false, false);
-    assert!(b.index(desk).is_some_and(|i| d[i] == u32::MAX));
+    let d = StepMap::new(&b, &closed, &passable[..1], |_| false, false);
+    assert!(b.on_board(desk) && !d.reaches(desk));
     // The closed group blocks LoS; open, it is clear (BRD-6).
     assert!(!line_of_sight(&b, &closed, &(), sq(11, 5), sq(11, 10)).is_clear());
     assert!(line_of_sight(&b, &open, &(), sq(11, 5), sq(11, 10)).is_clear());

@@ -1086,3 +1086,63 @@ fn cor_missing_file_is_an_error() {
     let e = load_ce_tables(&files).expect_err("missing file");
     assert_eq!(e.file, "ce/corporations.toml");
 }
+
+// ---------------------------------------------------------------------------
+// Typed ids: the engine's ids are checked when the tables load
+
+#[test]
+fn eqp_3_a_missing_base_weapon_is_a_load_error_naming_the_file() {
+    let (e, _) = broken(
+        "ce/weapons.toml",
+        "id = \"plasma_carbine\"",
+        "id = \"plasma_carbin\"",
+    );
+    assert_eq!(e.file, "ce/weapons.toml", "{e}");
+    assert!(e.message.contains("`plasma_carbine`"), "{e}");
+    assert!(e.message.contains("EQP-3"), "{e}");
+}
+
+#[test]
+fn eqp_2_an_equipment_id_that_repeats_a_weapon_id_names_its_line() {
+    let (e, line) = broken(
+        "ce/equipment.toml",
+        "id = \"smoke_grenade\"",
+        "id = \"violator_sword\"",
+    );
+    assert_eq!(
+        (e.file.as_str(), e.line),
+        ("ce/equipment.toml", line),
+        "{e}"
+    );
+    assert!(e.message.contains("`violator_sword`"), "{e}");
+}
+
+#[test]
+fn eqp_2_typed_ids_resolve_both_ways_in_one_lookup() {
+    use citadel_rules::content::tables::Item;
+    let t = tables();
+    for w in &t.weapons {
+        let Some(Item::Weapon(id)) = t.item(&w.id) else {
+            panic!("{} is not a weapon id", w.id);
+        };
+        assert_eq!(t.weapon_def(id), w);
+        assert_eq!(t.item_name(Item::Weapon(id)), w.id);
+    }
+    for e in &t.equipment {
+        let Some(Item::Equipment(id)) = t.item(&e.id) else {
+            panic!("{} is not an equipment id", e.id);
+        };
+        assert_eq!(t.equipment_def(id), e);
+        assert_eq!(t.item_name(Item::Equipment(id)), e.id);
+    }
+    assert_eq!(t.item("no_such_card"), None);
+    assert_eq!(
+        t.weapon_def(t.base_weapon(Specialty::Tech)).id,
+        "tentacle_kit"
+    );
+    // Cards by number are indexes with the number checked.
+    assert_eq!(t.force_card(44).map(|c| c.number), Some(44));
+    assert_eq!(t.event(1).map(|e| e.number), Some(1));
+    assert!(t.force_card(0).is_none() && t.force_card(45).is_none());
+    assert!(t.event(31).is_none());
+}

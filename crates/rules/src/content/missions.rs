@@ -1,10 +1,11 @@
 //! Mission records (core MSN-1, missions.md) and their file format.
 
+use super::board::build_board;
 use super::error::ContentError;
 use super::ids::Edition;
 use super::layout::Layout;
 use super::tiles::{parse_edge_term, parse_num, split_tokens, TileDef};
-use crate::geometry::{Board, Edge, Side, Square, Walls};
+use citadel_grid::{Board, Edge, Side, Square, StepMap, Walls};
 use serde::{Deserialize, Serialize};
 
 /// How a mission names an entrance (MAP-16, MAP-21).
@@ -113,6 +114,14 @@ pub struct SpecialActionDef {
     pub once_per_feature: bool,
 }
 
+/// A mission's special action: an index into
+/// [`MissionDef::special_actions`], valid for the mission that issued it
+/// ([`MissionDef::special`]). Commands, events, goals and views name the
+/// action by its string id (`photograph`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SpecialId(u16);
+
 /// Goal predicates (MSN-2), combinable.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -216,12 +225,29 @@ pub struct MissionDef {
 }
 
 impl MissionDef {
-    /// Resolve an entrance on the mission's board (MAP-16, MAP-21).
+    /// The special action with this string id.
+    pub fn special(&self, id: &str) -> Option<SpecialId> {
+        let i = self.special_actions.iter().position(|s| s.id == id)?;
+        u16::try_from(i).ok().map(SpecialId)
+    }
+
+    /// The definition of a special action of this mission.
+    ///
+    /// # Panics
+    /// If `id` came from another mission with more special actions.
+    pub fn special_def(&self, id: SpecialId) -> &SpecialActionDef {
+        &self.special_actions[usize::from(id.0)]
+    }
+
+    /// Resolve an entrance on the mission's board (MAP-16, MAP-21);
+    /// `citadel` is the mission's Citadel point, which `CITADEL` entrances
+    /// need.
     ///
     /// # Errors
     /// A message if the entrance is not on an open board edge.
     pub fn resolve_entrance(
         board: &Board,
+        citadel: Option<Square>,
         id: &str,
         entrance: &EntranceRef,
     ) -> Result<Entrance, String> {
@@ -265,8 +291,7 @@ impl MissionDef {
                 }
             }
             EntranceRef::Citadel => {
-                let c = board
-                    .citadel()
+                let c = citadel
                     .ok_or_else(|| format!("entrance {id}: the mission has no CITADEL point"))?;
                 for sq in citadel_gate_squares(c) {
                     if !board.on_board(sq) {
@@ -296,9 +321,9 @@ impl MissionDef {
     /// Build this mission's board from the edition's tiles (MAP-11..13, MAP-8).
     ///
     /// # Errors
-    /// As [`Board::build`].
+    /// As [`build_board`].
     pub fn board(&self, tiles: &[TileDef]) -> Result<Board, String> {
-        Board::build(&self.layout, tiles, self.citadel)
+        build_board(&self.layout, tiles, self.citadel)
             .map_err(|m| format!("mission {}: {m}", self.id))
     }
 
@@ -311,7 +336,7 @@ impl MissionDef {
             .iter()
             .chain(&self.red)
             .chain(&self.exits)
-            .map(|(id, e)| Self::resolve_entrance(board, id, e))
+            .map(|(id, e)| Self::resolve_entrance(board, self.citadel, id, e))
             .collect()
     }
 
@@ -365,11 +390,8 @@ impl MissionDef {
             .filter(|s| board.passable(*s) && !blocked(*s))
             .collect();
         if let Some(&first) = open.first() {
-            let dist = board.step_distances(&walls, &[first], blocked, false);
-            if let Some(s) = open
-                .iter()
-                .find(|s| board.index(**s).is_none_or(|i| dist[i] == u32::MAX))
-            {
+            let dist = StepMap::new(&board, &walls, &[first], blocked, false);
+            if let Some(s) = open.iter().find(|s| !dist.reaches(**s)) {
                 return Err(err(format!(
                     "square {s} cannot be reached from {first} (MAP-17)"
                 )));

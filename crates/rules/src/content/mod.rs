@@ -4,6 +4,7 @@
 //! The files are compiled in with `include_str!`, so the binary needs no
 //! data directory; [`Content::load_dir`] reads replacements from disk.
 
+pub mod board;
 pub mod error;
 pub mod ids;
 pub mod layout;
@@ -75,7 +76,10 @@ const EMBEDDED: &[(&str, &str)] = &[
 ];
 
 /// All content of both editions, validated.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+///
+/// Serialize only: content comes from its files through the loaders, which
+/// validate it and index its ids ([`tables::ItemIndex`]).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Content {
     /// CE tiles 1..=16.
     pub ce_tiles: Vec<TileDef>,

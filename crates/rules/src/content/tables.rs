@@ -8,6 +8,98 @@
 use super::ids::{AttackType, Corporation, CreatureKind, Specialty};
 use crate::dice::DieColor;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// A weapon card of the loaded tables: an index into [`CeTables::weapons`].
+///
+/// The data files define which weapons exist, so this is an interned index
+/// rather than an enum. It is valid only for the tables that issued it
+/// ([`CeTables::item`]); a game keeps its tables for its whole life, so its
+/// figures' ids stay valid. On the wire a weapon is always its string id
+/// (`plasma_carbine`): commands, events and views convert at the edge with
+/// [`CeTables::weapon_def`] and [`CeTables::item`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct WeaponId(u16);
+
+/// A non-weapon equipment card of the loaded tables: an index into
+/// [`CeTables::equipment`], with the same rules as [`WeaponId`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EquipmentId(u16);
+
+impl WeaponId {
+    /// Position in [`CeTables::weapons`].
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl EquipmentId {
+    /// Position in [`CeTables::equipment`].
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An equipment card of either kind, as a pick (EQP-2) names it: weapon and
+/// equipment ids share one namespace, which the loader checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Item {
+    /// A weapon card.
+    Weapon(WeaponId),
+    /// A non-weapon equipment card.
+    Equipment(EquipmentId),
+}
+
+/// String id → [`Item`], built once when the tables load, so resolving a
+/// command's or a position's string is one hash lookup.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ItemIndex {
+    by_id: HashMap<String, Item>,
+}
+
+impl ItemIndex {
+    /// Index `weapons` then `equipment` by id.
+    ///
+    /// # Errors
+    /// The first id used twice (within or across the two tables), or a
+    /// table longer than an id can count.
+    pub fn new(weapons: &[WeaponDef], equipment: &[EquipmentDef]) -> Result<ItemIndex, String> {
+        let mut by_id = HashMap::with_capacity(weapons.len() + equipment.len());
+        let too_many = |what: &str| format!("more than {} {what} cards", u16::MAX);
+        for (i, w) in weapons.iter().enumerate() {
+            let id = Item::Weapon(WeaponId(u16::try_from(i).map_err(|_| too_many("weapon"))?));
+            if by_id.insert(w.id.clone(), id).is_some() {
+                return Err(format!("duplicate weapon id `{}`", w.id));
+            }
+        }
+        for (i, e) in equipment.iter().enumerate() {
+            let id = EquipmentId(u16::try_from(i).map_err(|_| too_many("equipment"))?);
+            if by_id.insert(e.id.clone(), Item::Equipment(id)).is_some() {
+                return Err(format!(
+                    "equipment id `{}` is already a weapon or equipment id",
+                    e.id
+                ));
+            }
+        }
+        Ok(ItemIndex { by_id })
+    }
+
+    /// The item with this string id.
+    pub fn get(&self, id: &str) -> Option<Item> {
+        self.by_id.get(id).copied()
+    }
+}
+
+/// EQP-3: the string ids of the base weapons, in [`CeTables::base_weapons`]
+/// order. The engine hands these out at setup, so the weapons file must
+/// define them.
+pub const BASE_WEAPON_IDS: [(Specialty, &str); 3] = [
+    (Specialty::CloseCombat, "punisher_short_sword"),
+    (Specialty::Firearms, "plasma_carbine"),
+    (Specialty::Tech, "tentacle_kit"),
+];
 
 /// Which d6 faces of each colour show a hit (DICE_FACES hook, ce.md DICE-1).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -439,7 +531,10 @@ pub struct SecondaryDef {
 }
 
 /// Every CE table, loaded and validated.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Built only by the loader ([`super::tables_loader::load_ce_tables`]),
+/// which also builds the id index and checks the ids the engine needs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CeTables {
     /// DICE-1.
     pub dice: DiceFaces,
@@ -465,6 +560,12 @@ pub struct CeTables {
     pub door_cards: Vec<DoorCardDef>,
     /// SEC.
     pub secondary: Vec<SecondaryDef>,
+    /// EQP-3: the base weapon of each specialty, in [`BASE_WEAPON_IDS`]
+    /// order.
+    pub base_weapons: [WeaponId; 3],
+    /// Weapon and equipment ids by string.
+    #[serde(skip)]
+    pub(crate) items: ItemIndex,
 }
 
 impl DiceFaces {
@@ -501,14 +602,67 @@ impl CeTables {
         self.corporations.iter().find(|c| c.id == id)
     }
 
-    /// A weapon by id (`plasma_carbine`).
+    /// A weapon by string id (`plasma_carbine`).
     pub fn weapon(&self, id: &str) -> Option<&WeaponDef> {
-        self.weapons.iter().find(|w| w.id == id)
+        match self.item(id)? {
+            Item::Weapon(w) => Some(self.weapon_def(w)),
+            Item::Equipment(_) => None,
+        }
     }
 
-    /// A non-weapon equipment card by id (`smoke_grenade`).
+    /// A non-weapon equipment card by string id (`smoke_grenade`).
     pub fn equipment(&self, id: &str) -> Option<&EquipmentDef> {
-        self.equipment.iter().find(|e| e.id == id)
+        match self.item(id)? {
+            Item::Equipment(e) => Some(self.equipment_def(e)),
+            Item::Weapon(_) => None,
+        }
+    }
+
+    /// The typed id of a weapon or equipment string id: one hash lookup.
+    pub fn item(&self, id: &str) -> Option<Item> {
+        self.items.get(id)
+    }
+
+    /// The card of a weapon id.
+    ///
+    /// # Panics
+    /// If `id` came from other tables with fewer weapons (ids are only
+    /// issued by these tables, see [`WeaponId`]).
+    pub fn weapon_def(&self, id: WeaponId) -> &WeaponDef {
+        &self.weapons[id.index()]
+    }
+
+    /// The card of an equipment id.
+    ///
+    /// # Panics
+    /// As [`CeTables::weapon_def`].
+    pub fn equipment_def(&self, id: EquipmentId) -> &EquipmentDef {
+        &self.equipment[id.index()]
+    }
+
+    /// Every weapon then every equipment string id, in table order.
+    pub fn item_ids(&self) -> impl Iterator<Item = &str> {
+        self.weapons
+            .iter()
+            .map(|w| w.id.as_str())
+            .chain(self.equipment.iter().map(|e| e.id.as_str()))
+    }
+
+    /// The string id of an item, as the wire names it.
+    pub fn item_name(&self, item: Item) -> &str {
+        match item {
+            Item::Weapon(w) => &self.weapon_def(w).id,
+            Item::Equipment(e) => &self.equipment_def(e).id,
+        }
+    }
+
+    /// EQP-3: the base weapon of a specialty.
+    pub fn base_weapon(&self, specialty: Specialty) -> WeaponId {
+        self.base_weapons[match specialty {
+            Specialty::CloseCombat => 0,
+            Specialty::Firearms => 1,
+            Specialty::Tech => 2,
+        }]
     }
 
     /// A creature row of the DL board.
@@ -527,14 +681,22 @@ impl CeTables {
         self.terrain.iter().find(|t| t.band == band)
     }
 
-    /// A force card by printed number (1..=44).
+    /// A force card by printed number (1..=44). The loader keeps the cards
+    /// sorted and numbered exactly `1..=44`, so this is an index.
     pub fn force_card(&self, number: u32) -> Option<&ForceCardDef> {
-        self.force_cards.iter().find(|c| c.number == number)
+        let c = self
+            .force_cards
+            .get(usize::try_from(number).ok()?.checked_sub(1)?)?;
+        (c.number == number).then_some(c)
     }
 
-    /// An event by printed number (1..=30).
+    /// An event by printed number (1..=30); an index, as for
+    /// [`CeTables::force_card`].
     pub fn event(&self, number: u32) -> Option<&EventDef> {
-        self.events.iter().find(|e| e.number == number)
+        let e = self
+            .events
+            .get(usize::try_from(number).ok()?.checked_sub(1)?)?;
+        (e.number == number).then_some(e)
     }
 
     /// A secondary mission by number (1..=18).

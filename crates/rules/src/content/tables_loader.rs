@@ -11,8 +11,8 @@ use super::ids::{AttackType, Corporation, CreatureKind, Specialty};
 use super::tables::{
     CeTables, CorporationDef, CreatureDef, CreatureStats, DiceFaces, DoorCardDef, DoorCardKind,
     DtCardDef, DtCardKind, EquipmentDef, EquipmentEffect, EventDef, EventDuration, EventEffect,
-    EventReinforcement, FirearmProfile, ForceCardDef, RankCard, RosterEntry, SecondaryDef,
-    TechProfile, TerrainBand, WeaponDef, WeaponDice,
+    EventReinforcement, FirearmProfile, ForceCardDef, Item, ItemIndex, RankCard, RosterEntry,
+    SecondaryDef, TechProfile, TerrainBand, WeaponDef, WeaponDice, WeaponId, BASE_WEAPON_IDS,
 };
 use crate::dice::DieColor;
 use serde::de::DeserializeOwned;
@@ -50,12 +50,31 @@ pub fn load_ce_tables(files: &TableFiles<'_>) -> Result<CeTables, ContentError> 
             .map(|(_, text)| Src { file: name, text })
             .ok_or_else(|| ContentError::new(name, 0, "file missing"))
     };
+    let weapons_src = get("ce/weapons.toml")?;
+    let weapons = load_weapons(weapons_src)?;
+    let equipment_src = get("ce/equipment.toml")?;
+    let equipment = load_equipment(equipment_src, &weapons)?;
+    let items = ItemIndex::new(&weapons, &equipment).map_err(|m| equipment_src.at_end(m))?;
+    let mut base_weapons = Vec::with_capacity(BASE_WEAPON_IDS.len());
+    for (specialty, id) in BASE_WEAPON_IDS {
+        match items.get(id) {
+            Some(Item::Weapon(w)) => base_weapons.push(w),
+            _ => {
+                return Err(weapons_src.at_end(format!(
+                    "no weapon `{id}`: it is the {specialty:?} base weapon (EQP-3)"
+                )))
+            }
+        }
+    }
+    let base_weapons: [WeaponId; 3] = base_weapons
+        .try_into()
+        .map_err(|_| weapons_src.at_end("base weapons"))?;
     Ok(CeTables {
         dice: load_dice(get("ce/dice.toml")?)?,
         ranks: load_ranks(get("ce/ranks.toml")?)?,
         corporations: load_corporations(get("ce/corporations.toml")?)?,
-        weapons: load_weapons(get("ce/weapons.toml")?)?,
-        equipment: load_equipment(get("ce/equipment.toml")?)?,
+        weapons,
+        equipment,
         creatures: load_creatures(get("ce/creatures.toml")?)?,
         terrain: load_terrain(get("ce/terrain.toml")?)?,
         force_cards: load_force_cards(get("ce/force_cards.toml")?)?,
@@ -63,6 +82,8 @@ pub fn load_ce_tables(files: &TableFiles<'_>) -> Result<CeTables, ContentError> 
         dt_cards: load_dt_cards(get("ce/dt_cards.toml")?)?,
         door_cards: load_door_cards(get("ce/door_cards.toml")?)?,
         secondary: load_secondary(get("ce/secondary.toml")?)?,
+        base_weapons,
+        items,
     })
 }
 
@@ -722,13 +743,21 @@ struct EquipmentRow {
     effect: EquipmentEffect,
 }
 
-fn load_equipment(src: Src<'_>) -> Result<Vec<EquipmentDef>, ContentError> {
+/// `weapons` are the loaded weapon cards: a pick names either kind by id,
+/// so an equipment id may not repeat a weapon id.
+fn load_equipment(src: Src<'_>, weapons: &[WeaponDef]) -> Result<Vec<EquipmentDef>, ContentError> {
     let raw: EquipmentFile = src.parse()?;
     let mut out: Vec<EquipmentDef> = Vec::new();
     for row in raw.equipment {
         let id = row.id.get_ref().clone();
         if id.is_empty() || out.iter().any(|e| e.id == id) {
             return Err(src.at(&row.id, format!("duplicate or empty equipment id `{id}`")));
+        }
+        if weapons.iter().any(|w| w.id == id) {
+            return Err(src.at(
+                &row.id,
+                format!("equipment id `{id}` is also a weapon id (EQP-2 picks name either)"),
+            ));
         }
         let rank = check_rank(src, &row.rank)?;
         if *row.copies.get_ref() == 0 {

@@ -2,7 +2,7 @@
 
 use super::error::ContentError;
 use super::ids::Edition;
-use crate::geometry::Edge;
+use citadel_grid::Edge;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 

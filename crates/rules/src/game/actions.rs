@@ -7,10 +7,10 @@ use super::ids::{FigureId, Side};
 use super::rejection::Rejection;
 use super::state::{Activation, Game, LastAction, Phase, Token, TokenState};
 use crate::content::missions::TokenKind;
-use crate::content::tables::{DtCardKind, EquipmentEffect};
+use crate::content::tables::{DtCardKind, EquipmentEffect, EquipmentId, Item};
 use crate::content::AttackType;
 use crate::dice::{Dice, DieColor};
-use crate::geometry::{line_of_sight, Square};
+use citadel_grid::{line_of_sight, Square};
 
 /// How an action will be paid for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,13 +189,11 @@ impl Game {
     ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
         let f = &self.figures[figure.index()];
-        let def = self
-            .rules
-            .mission
-            .special_actions
-            .iter()
-            .find(|s| s.id == action)
+        let mission = &self.rules.mission;
+        let special = mission
+            .special(action)
             .ok_or(Rejection::SpecialNotAvailable)?;
+        let def = mission.special_def(special);
         if f.team().is_none() {
             return Err(Rejection::SpecialNotAvailable);
         }
@@ -204,9 +202,9 @@ impl Game {
             return Err(Rejection::SpecialNotAvailable);
         }
         self.begin_action(figure, cost, events);
-        match self.specials.iter_mut().find(|(a, _)| a == action) {
+        match self.specials.iter_mut().find(|(a, _)| *a == special) {
             Some((_, n)) => *n += 1,
-            None => self.specials.push((action.to_string(), 1)),
+            None => self.specials.push((special, 1)),
         }
         self.figures[figure.index()].turn.last = Some(LastAction::Other);
         events.push(Event::SpecialDone {
@@ -217,21 +215,23 @@ impl Game {
         Ok(())
     }
 
-    fn item_effect(&self, figure: FigureId, item: &str) -> Result<EquipmentEffect, Rejection> {
+    /// The carried equipment card a command names by its string id, with
+    /// its effect. A string that names no equipment card cannot be carried.
+    fn carried_item(
+        &self,
+        figure: FigureId,
+        item: &str,
+    ) -> Result<(EquipmentId, EquipmentEffect), Rejection> {
         let f = self
             .figures
             .get(figure.index())
             .ok_or(Rejection::NoSuchFigure)?;
-        if !f.items.iter().any(|i| i == item) {
-            return Err(Rejection::ItemNotCarried);
+        match self.rules.tables.item(item) {
+            Some(Item::Equipment(id)) if f.items.contains(&id) => {
+                Ok((id, self.rules.tables.equipment_def(id).effect))
+            }
+            _ => Err(Rejection::ItemNotCarried),
         }
-        self.rules
-            .tables
-            .equipment
-            .iter()
-            .find(|e| e.id == item)
-            .map(|e| e.effect)
-            .ok_or(Rejection::UnknownItem)
     }
 
     /// Use a carried item (ce.md EQI).
@@ -243,7 +243,7 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
-        let effect = self.item_effect(figure, item)?;
+        let (id, effect) = self.carried_item(figure, item)?;
         let board = &self.rules.board;
         let free = matches!(
             effect,
@@ -275,7 +275,7 @@ impl Game {
         }
         self.begin_action(figure, cost, events);
         let f = &mut self.figures[figure.index()];
-        if let Some(i) = f.items.iter().position(|x| x == item) {
+        if let Some(i) = f.items.iter().position(|x| *x == id) {
             f.items.remove(i); // Every usable item is discarded after use.
         }
         f.turn.last = Some(LastAction::Other);
@@ -546,36 +546,34 @@ impl Game {
                 }
             }
         }
-        for item in &f.items {
-            let needs_square = self.item_effect(figure, item) == Ok(EquipmentEffect::TimeBomb);
-            if needs_square {
+        for &item in &f.items {
+            let def = self.rules.tables.equipment_def(item);
+            if def.effect == EquipmentEffect::TimeBomb {
                 if let Some(at) = f.square() {
                     for s in at.ring() {
-                        let c = Command::UseItem {
-                            figure,
-                            item: item.clone(),
-                            square: Some(s),
-                        };
                         if self.item_usable(figure, item, Some(s)) {
-                            out.push(c);
+                            out.push(Command::UseItem {
+                                figure,
+                                item: def.id.clone(),
+                                square: Some(s),
+                            });
                         }
                     }
                 }
             } else if self.item_usable(figure, item, None) {
                 out.push(Command::UseItem {
                     figure,
-                    item: item.clone(),
+                    item: def.id.clone(),
                     square: None,
                 });
             }
         }
     }
 
-    /// Would `UseItem` be accepted? (Checks only; no change.)
-    fn item_usable(&self, figure: FigureId, item: &str, square: Option<Square>) -> bool {
-        let Ok(effect) = self.item_effect(figure, item) else {
-            return false;
-        };
+    /// Would `UseItem` of the carried `item` be accepted? (Checks only; no
+    /// change.)
+    fn item_usable(&self, figure: FigureId, item: EquipmentId, square: Option<Square>) -> bool {
+        let effect = self.rules.tables.equipment_def(item).effect;
         let free = matches!(
             effect,
             EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser

@@ -5,6 +5,7 @@ use super::event::Event;
 use super::ids::{FigureId, Seat, Side};
 use super::rejection::Rejection;
 use super::state::{DlStep, Game, Phase};
+use crate::content::tables::Item;
 use crate::content::Specialty;
 use crate::dice::Dice;
 
@@ -89,8 +90,8 @@ impl Game {
                 }
                 match command {
                     Command::PickEquipment { item, figure } => {
-                        self.check_pick(team, &item, figure)?;
-                        self.pick(team, item, figure, events);
+                        let typed = self.check_pick(team, &item, figure)?;
+                        self.pick(team, typed, item, figure, events);
                     }
                     Command::PassEquipment => {
                         self.teams[usize::from(team)].passed = true;
@@ -177,130 +178,123 @@ impl Game {
         Ok(f)
     }
 
-    /// EQP-2..4: may `team` take `item` for `figure`?
+    /// EQP-2..4: may `team` take `item` (a string id, as commands name it)
+    /// for `figure`? Returns the typed item.
     pub(crate) fn check_pick(
         &self,
         team: u8,
         item: &str,
         figure: FigureId,
-    ) -> Result<(), Rejection> {
+    ) -> Result<Item, Rejection> {
         let t = &self.teams[usize::from(team)];
         let f = self.own_figure(team, figure)?;
         let spec = f.specialty().unwrap_or(Specialty::Firearms);
         let tables = &self.rules.tables;
         let max_rank =
             t.start_rank + u8::from(t.corporation == crate::content::Corporation::Capitol);
-        let taken = |id: &str| {
-            self.figures
-                .iter()
-                .filter(|g| g.weapon.as_deref() == Some(id) || g.items.iter().any(|i| i == id))
-                .count()
-        };
-        if let Some(w) = tables.weapons.iter().find(|w| w.id == item) {
-            if w.copies.is_none() {
-                return Err(Rejection::NotEligible); // Base weapons come free.
-            }
-            if UNAVAILABLE.contains(&item) {
-                return Err(Rejection::ItemUnavailable);
-            }
-            if w.rank > max_rank {
-                return Err(Rejection::RankTooLow);
-            }
-            if w.cost > t.credits {
-                return Err(Rejection::NotAffordable);
-            }
-            if taken(item) >= usize::from(w.copies.unwrap_or(0)) {
-                return Err(Rejection::NoCopiesLeft);
-            }
-            let base = f.weapon.as_deref() == Some(super::state::base_weapon(spec));
-            if !w.icons.contains(&spec) || !base {
-                return Err(Rejection::NotEligible);
-            }
-            return Ok(());
-        }
-        let e = tables
-            .equipment
+        let typed = tables.item(item).ok_or(Rejection::UnknownItem)?;
+        let taken = self
+            .figures
             .iter()
-            .find(|e| e.id == item)
-            .ok_or(Rejection::UnknownItem)?;
-        if UNAVAILABLE.contains(&item) {
-            return Err(Rejection::ItemUnavailable);
-        }
-        if e.rank > max_rank {
-            return Err(Rejection::RankTooLow);
-        }
-        if e.cost > t.credits {
-            return Err(Rejection::NotAffordable);
-        }
-        if taken(item) >= usize::from(e.copies) {
-            return Err(Rejection::NoCopiesLeft);
-        }
-        if f.items.len() >= 3 {
-            return Err(Rejection::NotEligible);
-        }
-        if let Some(kind) = e.augment {
-            let has_aug = f.items.iter().any(|i| {
-                tables
-                    .equipment
-                    .iter()
-                    .any(|d| &d.id == i && d.augment.is_some())
-            });
-            let weapon = f
-                .weapon
-                .as_deref()
-                .and_then(|w| tables.weapons.iter().find(|d| d.id == w));
-            let fits = weapon.is_some_and(|w| match kind {
-                crate::content::AttackType::CloseCombat => w.cc.is_some(),
-                crate::content::AttackType::Firearm => w.fa.is_some(),
-                crate::content::AttackType::Tech => w.te.is_some(),
-            });
-            if has_aug || !fits {
-                return Err(Rejection::NotEligible);
+            .filter(|g| match typed {
+                Item::Weapon(w) => g.weapon == Some(w),
+                Item::Equipment(e) => g.items.contains(&e),
+            })
+            .count();
+        match typed {
+            Item::Weapon(id) => {
+                let w = tables.weapon_def(id);
+                if w.copies.is_none() {
+                    return Err(Rejection::NotEligible); // Base weapons come free.
+                }
+                if UNAVAILABLE.contains(&item) {
+                    return Err(Rejection::ItemUnavailable);
+                }
+                if w.rank > max_rank {
+                    return Err(Rejection::RankTooLow);
+                }
+                if w.cost > t.credits {
+                    return Err(Rejection::NotAffordable);
+                }
+                if taken >= usize::from(w.copies.unwrap_or(0)) {
+                    return Err(Rejection::NoCopiesLeft);
+                }
+                let base = f.weapon == Some(tables.base_weapon(spec));
+                if !w.icons.contains(&spec) || !base {
+                    return Err(Rejection::NotEligible);
+                }
+            }
+            Item::Equipment(id) => {
+                let e = tables.equipment_def(id);
+                if UNAVAILABLE.contains(&item) {
+                    return Err(Rejection::ItemUnavailable);
+                }
+                if e.rank > max_rank {
+                    return Err(Rejection::RankTooLow);
+                }
+                if e.cost > t.credits {
+                    return Err(Rejection::NotAffordable);
+                }
+                if taken >= usize::from(e.copies) {
+                    return Err(Rejection::NoCopiesLeft);
+                }
+                if f.items.len() >= 3 {
+                    return Err(Rejection::NotEligible);
+                }
+                if let Some(kind) = e.augment {
+                    let has_aug = f
+                        .items
+                        .iter()
+                        .any(|&i| tables.equipment_def(i).augment.is_some());
+                    let weapon = f.weapon.map(|w| tables.weapon_def(w));
+                    let fits = weapon.is_some_and(|w| match kind {
+                        crate::content::AttackType::CloseCombat => w.cc.is_some(),
+                        crate::content::AttackType::Firearm => w.fa.is_some(),
+                        crate::content::AttackType::Tech => w.te.is_some(),
+                    });
+                    if has_aug || !fits {
+                        return Err(Rejection::NotEligible);
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(typed)
     }
 
-    fn pick(&mut self, team: u8, item: String, figure: FigureId, events: &mut Vec<Event>) {
+    /// Take a checked pick: pay, equip, and say so under the item's string
+    /// id `name`.
+    fn pick(
+        &mut self,
+        team: u8,
+        item: Item,
+        name: String,
+        figure: FigureId,
+        events: &mut Vec<Event>,
+    ) {
         let tables = &self.rules.tables;
-        let (cost, weapon) = match tables.weapons.iter().find(|w| w.id == item) {
-            Some(w) => (w.cost, true),
-            None => (
-                tables
-                    .equipment
-                    .iter()
-                    .find(|e| e.id == item)
-                    .map_or(0, |e| e.cost),
-                false,
-            ),
+        let cost = match item {
+            Item::Weapon(w) => tables.weapon_def(w).cost,
+            Item::Equipment(e) => tables.equipment_def(e).cost,
         };
         let t = &mut self.teams[usize::from(team)];
         t.credits = t.credits.saturating_sub(cost);
         let f = &mut self.figures[figure.index()];
-        if weapon {
-            f.weapon = Some(item.clone());
-        } else {
-            f.items.push(item.clone());
+        match item {
+            Item::Weapon(w) => f.weapon = Some(w),
+            Item::Equipment(e) => f.items.push(e),
         }
         events.push(Event::EquipmentPicked {
             seat: t.seat,
             figure,
-            item,
+            item: name,
         });
     }
 
     /// Every item `team` could pick now, with a DT that may carry it.
     pub(crate) fn pick_options(&self, team: u8) -> Vec<Command> {
         let t = &self.teams[usize::from(team)];
-        let ids = self
-            .rules
-            .tables
-            .weapons
-            .iter()
-            .map(|w| w.id.as_str())
-            .chain(self.rules.tables.equipment.iter().map(|e| e.id.as_str()));
         let mut out = Vec::new();
-        for id in ids {
+        for id in self.rules.tables.item_ids() {
             for figure in t.figures {
                 if self.check_pick(team, id, figure).is_ok() {
                     out.push(Command::PickEquipment {

@@ -8,7 +8,7 @@ use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, Tok
 use crate::content::tables::{CreatureStats, DtCardKind, EquipmentEffect, WeaponDef};
 use crate::content::{AttackType, Corporation, Specialty};
 use crate::dice::{Dice, DieColor};
-use crate::geometry::{line_of_sight, Level, Sight};
+use citadel_grid::{line_of_sight, Level, Sight};
 
 /// A checked attack, ready to roll. Everything here is fixed before the
 /// first die (DICE-4, ATK-15).
@@ -51,8 +51,8 @@ const DL_FA_RANGE: (i32, i32) = (2, 16);
 
 impl Game {
     pub(crate) fn weapon_of(&self, id: FigureId) -> Option<&WeaponDef> {
-        let w = self.figures[id.index()].weapon.as_deref()?;
-        self.rules.tables.weapons.iter().find(|d| d.id == w)
+        let w = self.figures[id.index()].weapon?;
+        Some(self.rules.tables.weapon_def(w))
     }
 
     fn has_item_effect(
@@ -61,10 +61,9 @@ impl Game {
         effect: EquipmentEffect,
         augment: Option<AttackType>,
     ) -> bool {
-        self.figures[id.index()].items.iter().any(|i| {
-            self.rules.tables.equipment.iter().any(|d| {
-                &d.id == i && d.effect == effect && (augment.is_none() || d.augment == augment)
-            })
+        self.figures[id.index()].items.iter().any(|&i| {
+            let d = self.rules.tables.equipment_def(i);
+            d.effect == effect && (augment.is_none() || d.augment == augment)
         })
     }
 
@@ -471,7 +470,7 @@ impl Game {
     fn place_trap(
         &mut self,
         owner: FigureId,
-        square: crate::geometry::Square,
+        square: citadel_grid::Square,
         events: &mut Vec<Event>,
     ) {
         if self.token_at(square).is_some() {

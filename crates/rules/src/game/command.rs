@@ -3,7 +3,7 @@
 
 use super::ids::FigureId;
 use crate::content::{AttackType, Corporation, CreatureKind};
-use crate::geometry::Square;
+use citadel_grid::Square;
 use serde::{Deserialize, Serialize};
 
 /// One command from one seat.

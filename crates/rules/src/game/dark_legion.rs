@@ -25,9 +25,7 @@ impl Game {
                     let (fixed, force_draw) = self
                         .rules
                         .tables
-                        .events
-                        .iter()
-                        .find(|e| e.number == card)
+                        .event(card)
                         .map(|e| (e.reinforcements.clone(), e.force_draw))
                         .unwrap_or_default();
                     let corps = self.corporations_in_pool() as u8;
@@ -126,7 +124,7 @@ impl Game {
     /// Time bombs explode at the start of the next round's DL turn (EQI
     /// Time Bomb): a bomb placed this round waits for a later round.
     fn explode_bombs(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-        let bombs: Vec<(crate::geometry::Square, u8)> = self
+        let bombs: Vec<(citadel_grid::Square, u8)> = self
             .tokens
             .iter()
             .filter_map(|t| match t.kind {
@@ -174,9 +172,7 @@ impl Game {
         let effect = self
             .rules
             .tables
-            .events
-            .iter()
-            .find(|e| e.number == card)
+            .event(card)
             .map_or(EventEffect::None, |e| e.effect);
         let e = &mut self.effects;
         match effect {
@@ -206,9 +202,7 @@ impl Game {
     pub(crate) fn event_effect(&self, card: u32) -> EventEffect {
         self.rules
             .tables
-            .events
-            .iter()
-            .find(|e| e.number == card)
+            .event(card)
             .map_or(EventEffect::None, |e| e.effect)
     }
 

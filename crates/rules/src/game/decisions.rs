@@ -6,7 +6,7 @@ use super::event::{Event, Place};
 use super::ids::FigureId;
 use super::rejection::Rejection;
 use super::state::{Decision, Game};
-use crate::content::tables::EventEffect;
+use crate::content::tables::{EventEffect, Item};
 use crate::dice::Dice;
 
 impl Game {
@@ -34,9 +34,7 @@ impl Game {
                 let n = self
                     .rules
                     .tables
-                    .force_cards
-                    .iter()
-                    .find(|c| c.number == *card)
+                    .force_card(*card)
                     .map_or(0, |c| c.options.len());
                 (0..n)
                     .map(|option| Command::ChooseOption { option })
@@ -102,8 +100,14 @@ impl Game {
                 .collect(),
             Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
             Decision::DiscardItem { figure } => {
-                // CONV-8: the owner's default is the lowest id.
-                let mut items = self.figures[figure.index()].items.clone();
+                // CONV-8: the owner's default is the lowest id, by its
+                // string (the order players see).
+                let tables = &self.rules.tables;
+                let mut items: Vec<String> = self.figures[figure.index()]
+                    .items
+                    .iter()
+                    .map(|&i| tables.equipment_def(i).id.clone())
+                    .collect();
                 items.sort();
                 items.dedup();
                 items
@@ -115,7 +119,7 @@ impl Game {
     }
 
     /// MOV-15 destinations of event 2: empty, passable, token-free squares.
-    fn teleport_squares(&self, tile: usize) -> Vec<crate::geometry::Square> {
+    fn teleport_squares(&self, tile: usize) -> Vec<citadel_grid::Square> {
         self.rules
             .board
             .tile_squares(tile)
@@ -195,9 +199,7 @@ impl Game {
                 let kinds = self
                     .rules
                     .tables
-                    .force_cards
-                    .iter()
-                    .find(|c| c.number == card)
+                    .force_card(card)
                     .and_then(|c| c.options.get(option).cloned())
                     .unwrap_or_default();
                 // The option's placements come before anything queued later.
@@ -273,8 +275,12 @@ impl Game {
                 }
             }
             (Decision::DiscardItem { figure }, Command::Discard { item }) => {
+                let id = match self.rules.tables.item(&item) {
+                    Some(Item::Equipment(id)) => Some(id),
+                    _ => None,
+                };
                 let f = &mut self.figures[figure.index()];
-                if let Some(i) = f.items.iter().position(|x| *x == item) {
+                if let Some(i) = f.items.iter().position(|x| Some(*x) == id) {
                     f.items.remove(i);
                     events.push(Event::ItemUsed { figure, item });
                 }

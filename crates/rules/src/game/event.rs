@@ -5,7 +5,7 @@ use super::ids::{FigureId, Seat, Side, Viewer};
 use crate::content::tables::{DoorCardKind, DtCardKind};
 use crate::content::{AttackType, Corporation, CreatureKind};
 use crate::dice::DieColor;
-use crate::geometry::Square;
+use citadel_grid::Square;
 use serde::{Deserialize, Serialize};
 
 /// One die as rolled: colour, face and hits (HID-3: every result is public).

@@ -6,15 +6,11 @@ use super::ids::{FigureId, Side};
 use super::state::{Decision, Game, Pending};
 use crate::content::tables::ForceCardDef;
 use crate::dice::Dice;
-use crate::geometry::Square;
+use citadel_grid::Square;
 
 impl Game {
     fn force_def(&self, card: u32) -> Option<&ForceCardDef> {
-        self.rules
-            .tables
-            .force_cards
-            .iter()
-            .find(|c| c.number == card)
+        self.rules.tables.force_card(card)
     }
 
     /// Ask the DL something (CONV-8: off-turn choices are asked at once).

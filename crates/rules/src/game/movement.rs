@@ -8,7 +8,7 @@ use super::state::{FigureKind, Game};
 use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
-use crate::geometry::{Edge, Level, Square};
+use citadel_grid::{Edge, Level, Square};
 
 /// Where a step goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -504,12 +504,8 @@ impl Game {
     fn door_hacker(&self, id: FigureId) -> bool {
         let f = &self.figures[id.index()];
         f.specialty() == Some(Specialty::Tech)
-            || f.items.iter().any(|i| {
-                self.rules
-                    .tables
-                    .equipment
-                    .iter()
-                    .any(|d| &d.id == i && d.effect == EquipmentEffect::SecurityDownload)
+            || f.items.iter().any(|&i| {
+                self.rules.tables.equipment_def(i).effect == EquipmentEffect::SecurityDownload
             })
     }
 

@@ -9,10 +9,10 @@ use super::event::Place;
 use super::ids::{FigureId, Seat, Side};
 use super::setup::{Setup, SetupError};
 use super::state::{DlStep, Game, Phase, Token, TokenState};
-use crate::content::tables::{DoorCardKind, DtCardKind};
+use crate::content::tables::{DoorCardKind, DtCardKind, Item};
 use crate::content::{Corporation, CreatureKind};
 use crate::dice::Dice;
-use crate::geometry::Square;
+use citadel_grid::Square;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -195,16 +195,33 @@ impl Game {
             } else {
                 return Err("a figure needs at, waiting or eliminated".into());
             };
+            let tables = &self.rules.tables;
+            let weapon = match spec.weapon.as_deref().map(|w| (w, tables.item(w))) {
+                None => None,
+                Some((_, Some(Item::Weapon(w)))) => Some(w),
+                Some((w, _)) => return Err(format!("no weapon `{w}`")),
+            };
+            let items = match &spec.items {
+                None => None,
+                Some(list) => Some(
+                    list.iter()
+                        .map(|i| match tables.item(i) {
+                            Some(Item::Equipment(e)) => Ok(e),
+                            _ => Err(format!("no equipment card `{i}`")),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+            };
             self.set_place(id, place);
             let f = &mut self.figures[id.index()];
             if let Some(h) = spec.health {
                 f.health = h.min(5);
             }
-            if let Some(w) = &spec.weapon {
-                f.weapon = Some(w.clone());
+            if let Some(w) = weapon {
+                f.weapon = Some(w);
             }
-            if let Some(items) = &spec.items {
-                f.items = items.clone();
+            if let Some(items) = items {
+                f.items = items;
             }
         }
         for (corp, hand) in &p.hands {

@@ -5,7 +5,7 @@ use super::event::{Event, Place};
 use super::ids::{FigureId, Side};
 use super::state::{FigureKind, Game, Token, TokenState};
 use crate::content::CreatureKind;
-use crate::geometry::{SightBlockers, Square};
+use citadel_grid::{SightBlockers, Square};
 
 impl Game {
     fn cell_index(&self, s: Square) -> Option<usize> {
@@ -76,7 +76,7 @@ impl Game {
     }
 
     /// The door group a step's shared edge belongs to, if any.
-    pub(crate) fn door_of_edge(&self, e: crate::geometry::Edge) -> Option<usize> {
+    pub(crate) fn door_of_edge(&self, e: citadel_grid::Edge) -> Option<usize> {
         self.rules.doors.iter().position(|g| g.contains(&e))
     }
 

@@ -4,11 +4,12 @@ use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
 use super::ruleset::EditionState;
 use super::setup::{DarkLegionSetup, Setup, SetupError};
-use crate::content::missions::{Entrance, MissionDef, TokenKind};
-use crate::content::tables::{CeTables, DtCardKind};
+use crate::content::board::build_board;
+use crate::content::missions::{Entrance, MissionDef, SpecialId, TokenKind};
+use crate::content::tables::{CeTables, DtCardKind, EquipmentId, WeaponId};
 use crate::content::{Content, Corporation, CreatureKind, Specialty};
 use crate::dice::{shuffle_with, Dice};
-use crate::geometry::{Board, Edge, Square, Walls};
+use citadel_grid::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -126,10 +127,10 @@ pub struct Figure {
     pub place: Place,
     /// Health (DTs; DL figures have 1).
     pub health: u8,
-    /// Weapon id (DTs).
-    pub weapon: Option<String>,
+    /// Weapon (DTs).
+    pub weapon: Option<WeaponId>,
     /// Non-weapon cards carried (DTs), in pick order.
-    pub items: Vec<String>,
+    pub items: Vec<EquipmentId>,
     /// Per-turn bookkeeping.
     pub turn: FigureTurn,
     /// Skips its next DL activation (Commanding Voice).
@@ -492,7 +493,7 @@ pub struct Game {
     pub(crate) overrun: Option<(FigureId, Square)>,
     pub(crate) effects: Effects,
     /// MSN-3 counters: (action id, times).
-    pub(crate) specials: Vec<(String, u32)>,
+    pub(crate) specials: Vec<(SpecialId, u32)>,
     /// Figure on each square, indexed `y * width + x`.
     #[serde(skip)]
     pub(crate) occupancy: Vec<Option<FigureId>>,
@@ -535,7 +536,7 @@ impl Game {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;
-        let board = Board::build(
+        let board = build_board(
             &mission.layout,
             content.tiles(mission.edition),
             mission.citadel,
@@ -543,7 +544,7 @@ impl Game {
         .map_err(SetupError::BadMission)?;
         let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
             list.iter()
-                .map(|(id, e)| MissionDef::resolve_entrance(&board, id, e))
+                .map(|(id, e)| MissionDef::resolve_entrance(&board, mission.citadel, id, e))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(SetupError::BadMission)
         };
@@ -633,7 +634,7 @@ impl Game {
                     },
                     place: Place::Reserve,
                     health: 5,
-                    weapon: Some(base_weapon(*spec).to_string()),
+                    weapon: Some(tables.base_weapon(*spec)),
                     items: Vec::new(),
                     turn: FigureTurn::default(),
                     skip_activation: false,
@@ -723,8 +724,9 @@ impl Game {
         let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
         let per_tile = teams.len();
         let mut deal = Vec::new();
-        for (t, placed) in rules.board.tiles.iter().enumerate() {
-            if placed.no_force {
+        // Board tiles are placed in layout order, so `t` indexes both.
+        for (t, slot) in rules.mission.layout.cells.iter().enumerate() {
+            if slot.no_force {
                 continue;
             }
             let n = per_tile.min(force.len());
@@ -861,14 +863,5 @@ pub fn ability_n(rank: u8) -> u8 {
         0..=6 => 1,
         7..=11 => 2,
         _ => 3,
-    }
-}
-
-/// EQP-3: the base weapon of a specialty.
-pub fn base_weapon(specialty: Specialty) -> &'static str {
-    match specialty {
-        Specialty::CloseCombat => "punisher_short_sword",
-        Specialty::Firearms => "plasma_carbine",
-        Specialty::Tech => "tentacle_kit",
     }
 }

@@ -209,11 +209,13 @@ impl Game {
         match goal {
             Goal::And(v) => v.iter().all(|g| self.goal_holds(g)),
             Goal::Or(v) => v.iter().any(|g| self.goal_holds(g)),
-            Goal::SpecialDone { action, times } => self
-                .specials
-                .iter()
-                .find(|(a, _)| a == action)
-                .is_some_and(|(_, n)| n >= times),
+            Goal::SpecialDone { action, times } => {
+                let special = self.rules.mission.special(action);
+                self.specials
+                    .iter()
+                    .find(|(a, _)| Some(*a) == special)
+                    .is_some_and(|(_, n)| n >= times)
+            }
             Goal::Exited { count, .. } => {
                 let need = if *count == 0 {
                     self.teams.len() as u32

@@ -7,7 +7,7 @@ use super::ids::{FigureId, Seat, Viewer};
 use super::state::{Activation, Decision, Effects, FigureKind, Game, Phase, Token};
 use crate::content::tables::DtCardKind;
 use crate::content::Corporation;
-use crate::geometry::{Board, Edge, Square};
+use citadel_grid::{Board, Edge, Square};
 use serde::{Deserialize, Serialize};
 
 /// One team as a viewer sees it.
@@ -206,6 +206,7 @@ impl Game {
     /// seat also sees its own hand. No viewer sees face-down force cards,
     /// deck orders or the remaining marker order (HID-1, HID-2).
     pub fn view(&self, viewer: Viewer) -> GameView {
+        let tables = &self.rules.tables;
         let teams = self
             .teams
             .iter()
@@ -238,8 +239,12 @@ impl Game {
                 kind: f.kind.clone(),
                 place: f.place,
                 health: f.health,
-                weapon: f.weapon.clone(),
-                items: f.items.clone(),
+                weapon: f.weapon.map(|w| tables.weapon_def(w).id.clone()),
+                items: f
+                    .items
+                    .iter()
+                    .map(|&i| tables.equipment_def(i).id.clone())
+                    .collect(),
                 activation: f.turn.activation,
                 actions_used: f.turn.used,
                 actions_allowed: f.turn.allowed,
@@ -308,7 +313,11 @@ impl Game {
             event_discard: self.edition.rules().event_discard().to_vec(),
             markers_left: self.edition.rules().sides_left(),
             effects: self.effects.clone(),
-            specials: self.specials.clone(),
+            specials: self
+                .specials
+                .iter()
+                .map(|&(s, n)| (self.rules.mission.special_def(s).id.clone(), n))
+                .collect(),
             card_played: self.card_played,
         }
     }

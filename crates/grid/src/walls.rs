@@ -1,9 +1,10 @@
 //! `wall(a,b)`, `sealed(a,b)` and open adjacency (core ADJ-2..4), with the
 //! closed doors of the moment laid over the static wall set.
 
-use super::board::{Board, WallBits, BIT_N, BIT_W};
-use super::edge::Edge;
-use super::square::Square;
+use crate::board::Board;
+use crate::edge::Edge;
+use crate::square::Square;
+use crate::wall_bits::{WallBits, BIT_N, BIT_W};
 
 /// Door bits sit above the static bits in the same byte, so one load
 /// answers "wall or closed door".

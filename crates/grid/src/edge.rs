@@ -1,6 +1,6 @@
 //! Unit edges of the grid (maps.md MAP-3, MAP-4).
 
-use super::square::{Side, Square};
+use crate::square::{Side, Square};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -1,8 +1,8 @@
 //! Line of sight by exact traversal (core LOS-1..12).
 
-use super::board::{Board, Level};
-use super::square::Square;
-use super::walls::Walls;
+use crate::board::{Board, Level};
+use crate::square::Square;
+use crate::walls::Walls;
 use serde::{Deserialize, Serialize};
 
 /// What the game tells line of sight about squares: figures block (LOS-5),
@@ -139,7 +139,7 @@ pub fn traverse(a: Square, b: Square) -> Vec<Crossing> {
 
 /// LOS-11/12: may the level pair of `a` and `b` see each other at all?
 fn levels_allow(board: &Board, a: Square, b: Square) -> bool {
-    use super::board::Level::{Lower, Upper, S1, S2, S3};
+    use Level::{Lower, Upper, S1, S2, S3};
     let (la, lb) = (board.level(a), board.level(b));
     let same_tile = board.tile_of(a) == board.tile_of(b);
     let is_stair = |l: Option<Level>| matches!(l, Some(S1 | S2 | S3));
@@ -209,8 +209,8 @@ pub fn line_of_sight(
             break;
         }
         // LOS-5: an entered square blocks if it holds a figure, is
-        // off-board or is a Citadel base square.
-        if !board.on_board(to) || board.is_citadel_base(to) || blockers.figure_at(to) {
+        // off-board or is a Citadel base square (solid terrain).
+        if board.blocks_sight(to) || blockers.figure_at(to) {
             return Sight::Blocked;
         }
         if blockers.cover_at(to) {
