@@ -166,6 +166,17 @@ pub enum ClientMsg {
     Ping,
 }
 
+/// Who sent a chat line: set by the server from the connection, never by
+/// the sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRole {
+    /// A seated player.
+    Player,
+    /// A spectator.
+    Spectator,
+}
+
 /// A seat as the lobby shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct LobbySeat {
@@ -323,9 +334,15 @@ pub enum ServerMsg {
     },
     /// A chat line.
     Chat {
-        /// Who.
+        /// The sender's display name (names are not unique: `role` and
+        /// `seat` say who really sent it).
         from: String,
-        /// Text.
+        /// Whether a seated player or a spectator sent it.
+        role: ChatRole,
+        /// The sender's seat; `null` for a spectator.
+        seat: Option<u8>,
+        /// Text: control characters and direction overrides removed,
+        /// trimmed, at most 500 characters, never empty.
         text: String,
     },
     /// A problem with your message.

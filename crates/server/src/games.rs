@@ -341,24 +341,10 @@ impl Registry {
     }
 }
 
+/// The ranges live with the rest of the edge's checks (docs/PROTOCOL.md
+/// lists them).
 fn validate(o: &GameOptions) -> Result<(), ServerError> {
-    use citadel_protocol::DarkLegionChoice;
-    let bad = |m: &str| Err(ServerError::BadRequest(m.to_string()));
-    if !citadel_rules::game::state::PLAYABLE_MISSIONS.contains(&o.mission.as_str()) {
-        return bad("unknown or unplayable mission");
-    }
-    let ok_count = match o.dark_legion {
-        DarkLegionChoice::Ai => (1..=5).contains(&o.seats),
-        DarkLegionChoice::Drawn => (2..=5).contains(&o.seats),
-        DarkLegionChoice::Seat(s) => (2..=5).contains(&o.seats) && s < o.seats,
-    };
-    if !ok_count {
-        return bad("seats must be 1-5 with the AI Dark Legion, 2-5 otherwise");
-    }
-    if !(1..=12).contains(&o.starting_rank) {
-        return bad("starting rank must be 1-12");
-    }
-    Ok(())
+    Ok(crate::edge::options::validate(o)?)
 }
 
 fn token() -> String {

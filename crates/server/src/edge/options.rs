@@ -1,0 +1,142 @@
+//! The ranges of every game option (issue 17, item 8), checked before a
+//! game is created. docs/PROTOCOL.md lists the same ranges; the test
+//! `option_ranges_match_the_doc` in tests/edge.rs holds them together.
+
+use citadel_protocol::{DarkLegionChoice, GameOptions};
+use std::ops::RangeInclusive;
+
+/// Seats with the AI Dark Legion.
+pub const SEATS_WITH_AI: RangeInclusive<u8> = 1..=5;
+/// Seats when a player is the Dark Legion.
+pub const SEATS_WITH_PLAYER_DL: RangeInclusive<u8> = 2..=5;
+/// Starting rank R0.
+pub const STARTING_RANK: RangeInclusive<u8> = 1..=12;
+/// A per-turn time limit, in seconds: long enough to read the board and
+/// move, short enough that a table is not held for more than an hour.
+pub const TURN_SECONDS: RangeInclusive<u32> = 10..=3600;
+
+/// An option out of range: which field, and why, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct OptionError {
+    /// The field of `GameOptions` at fault.
+    pub field: &'static str,
+    /// What is allowed.
+    pub message: String,
+}
+
+fn bad(field: &'static str, message: &str) -> Result<(), OptionError> {
+    Err(OptionError {
+        field,
+        message: message.into(),
+    })
+}
+
+/// Check every option of a game about to be created.
+///
+/// # Errors
+/// The first option out of range.
+pub fn validate(o: &GameOptions) -> Result<(), OptionError> {
+    if !citadel_rules::game::state::PLAYABLE_MISSIONS.contains(&o.mission.as_str()) {
+        return bad("mission", "unknown or unplayable mission");
+    }
+    let seats_ok = match o.dark_legion {
+        DarkLegionChoice::Ai => SEATS_WITH_AI.contains(&o.seats),
+        DarkLegionChoice::Drawn | DarkLegionChoice::Seat(_) => {
+            SEATS_WITH_PLAYER_DL.contains(&o.seats)
+        }
+    };
+    if !seats_ok {
+        return bad(
+            "seats",
+            "seats must be 1-5 with the AI Dark Legion, 2-5 otherwise",
+        );
+    }
+    if let DarkLegionChoice::Seat(s) = o.dark_legion {
+        if s >= o.seats {
+            return bad("dark_legion", "the Dark Legion's seat must be below seats");
+        }
+    }
+    if !STARTING_RANK.contains(&o.starting_rank) {
+        return bad("starting_rank", "starting rank must be 1-12");
+    }
+    if let Some(t) = o.turn_seconds {
+        if !TURN_SECONDS.contains(&t) {
+            return bad(
+                "turn_seconds",
+                "turn_seconds must be 10-3600, or null for no limit",
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(json: &str) -> GameOptions {
+        serde_json::from_str(json).expect("options")
+    }
+
+    #[test]
+    fn every_option_is_range_checked() {
+        let ok =
+            r#"{"mission":"ce-c1m1","seats":2,"dark_legion":{"mode":"drawn"},"turn_seconds":120}"#;
+        assert_eq!(validate(&options(ok)), Ok(()));
+        for (json, field) in [
+            (
+                r#"{"mission":"nope","seats":1,"dark_legion":{"mode":"ai"}}"#,
+                "mission",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":0,"dark_legion":{"mode":"ai"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":6,"dark_legion":{"mode":"ai"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"drawn"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":2,"dark_legion":{"mode":"seat","seat":2}}"#,
+                "dark_legion",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"starting_rank":0}"#,
+                "starting_rank",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"starting_rank":13}"#,
+                "starting_rank",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":0}"#,
+                "turn_seconds",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":9}"#,
+                "turn_seconds",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":3601}"#,
+                "turn_seconds",
+            ),
+        ] {
+            assert_eq!(
+                validate(&options(json)).map_err(|e| e.field),
+                Err(field),
+                "{json}"
+            );
+        }
+        for t in [10, 3600] {
+            let json = format!(
+                r#"{{"mission":"ce-c1m1","seats":1,"dark_legion":{{"mode":"ai"}},"turn_seconds":{t}}}"#
+            );
+            assert_eq!(validate(&options(&json)), Ok(()));
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! Accepting TCP connections and serving HTTP/1.1 on them, with the limits
+//! a public server needs (issue 17, item 1):
+//!
+//! - **A cap on every connection**, HTTP and WebSocket alike, below the
+//!   process's file limit: each accepted socket holds a [`Ticket`] until
+//!   the socket itself closes (an upgraded WebSocket keeps it, because the
+//!   ticket travels inside the I/O object hyper hands to the upgrade).
+//! - **A cap per client address**, so one host cannot take every slot.
+//! - **A header-read timeout** (hyper's), which also closes a keep-alive
+//!   connection that sends no next request: a half-sent request or an idle
+//!   socket holds its descriptor for at most that long.
+//! - **Accept errors back off** (10 ms doubling to 1 s) instead of spinning
+//!   on `EMFILE`.
+//!
+//! A connection over a cap is accepted and closed at once: the kernel's
+//! backlog would otherwise hold it, and the client would wait for nothing.
+
+use crate::metrics::{Metrics, ReasonLabel};
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::io;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, watch, OwnedSemaphorePermit, Semaphore};
+use tower::Service;
+
+/// Descriptors kept back from connections out of a file limit of `limit`:
+/// the listener, the database, log and client files served, the runtime's
+/// own. An eighth of the limit, at least 32.
+pub fn reserved_fds(limit: u64) -> u64 {
+    (limit / 8).max(32)
+}
+
+/// The connection cap for a file limit: below the limit by
+/// [`reserved_fds`], and never above `requested` when one was asked for.
+pub fn cap_for_limit(limit: u64, requested: Option<usize>) -> usize {
+    let room = usize::try_from(limit.saturating_sub(reserved_fds(limit))).unwrap_or(usize::MAX);
+    let room = room.max(1);
+    requested.map_or(room, |r| r.clamp(1, room))
+}
+
+/// Raise the soft file limit to the hard one where the system allows it,
+/// and answer the limit in force (`None` where it cannot be read).
+pub fn file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        match rlimit::increase_nofile_limit(u64::MAX) {
+            Ok(n) => Some(n),
+            Err(_) => rlimit::Resource::NOFILE.get().ok().map(|(soft, _)| soft),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Who may connect: the global cap and the per-address cap.
+#[derive(Debug)]
+pub struct Gate {
+    slots: Arc<Semaphore>,
+    cap: usize,
+    per_ip: usize,
+    by_ip: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// Why a connection was turned away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Every slot is taken.
+    Full,
+    /// This address holds as many connections as one address may.
+    PerAddress,
+}
+
+impl Refusal {
+    fn label(self) -> &'static str {
+        match self {
+            Refusal::Full => "connections_full",
+            Refusal::PerAddress => "connections_per_address",
+        }
+    }
+}
+
+impl Gate {
+    /// At most `cap` connections, at most `per_ip` from one address (`0`:
+    /// no per-address cap).
+    pub fn new(cap: usize, per_ip: usize) -> Arc<Self> {
+        Arc::new(Gate {
+            slots: Arc::new(Semaphore::new(cap)),
+            cap,
+            per_ip,
+            by_ip: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The global cap.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        self.cap - self.slots.available_permits()
+    }
+
+    /// A ticket for a connection from `ip`, or why not.
+    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<Ticket, Refusal> {
+        let permit = Arc::clone(&self.slots)
+            .try_acquire_owned()
+            .map_err(|_| Refusal::Full)?;
+        if self.per_ip > 0 {
+            // A std Mutex: held for one map update, never across an await.
+            let mut by_ip = self.by_ip.lock().unwrap_or_else(|p| p.into_inner());
+            let n = by_ip.entry(ip).or_insert(0);
+            if *n >= self.per_ip {
+                return Err(Refusal::PerAddress);
+            }
+            *n += 1;
+        }
+        Ok(Ticket {
+            _permit: permit,
+            gate: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+/// One admitted connection's place; given back when dropped.
+#[derive(Debug)]
+pub struct Ticket {
+    _permit: OwnedSemaphorePermit,
+    gate: Arc<Gate>,
+    ip: IpAddr,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.gate.per_ip == 0 {
+            return;
+        }
+        let mut by_ip = self.gate.by_ip.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = by_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                by_ip.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// A socket with its ticket: the ticket lives exactly as long as the
+/// socket, through an upgrade to a WebSocket too.
+struct Admitted {
+    stream: TcpStream,
+    _ticket: Ticket,
+}
+
+impl AsyncRead for Admitted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Admitted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+}
+
+/// Pauses after failed accepts: 10 ms, doubling to 1 s; reset by a
+/// successful accept.
+#[derive(Debug, Default)]
+pub struct Backoff {
+    next: Option<Duration>,
+}
+
+impl Backoff {
+    const FIRST: Duration = Duration::from_millis(10);
+    const MAX: Duration = Duration::from_secs(1);
+
+    /// The pause after one more failure.
+    pub fn fail(&mut self) -> Duration {
+        let d = self.next.unwrap_or(Self::FIRST);
+        self.next = Some((d * 2).min(Self::MAX));
+        d
+    }
+
+    /// An accept succeeded.
+    pub fn reset(&mut self) {
+        self.next = None;
+    }
+}
+
+/// An accept error that concerns one connection only (the peer gave up
+/// before we took it): take the next one at once.
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// How connections are served.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Longest wait for a request's headers, and for the next request on
+    /// a kept-alive connection.
+    pub header_timeout: Duration,
+}
+
+/// Serve `app` on `listener` until `stop` fires, then wait for the open
+/// HTTP exchanges to end (upgraded WebSockets are closed by their games).
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    gate: Arc<Gate>,
+    options: ServeOptions,
+    metrics: Arc<Metrics>,
+    mut stop: broadcast::Receiver<()>,
+) {
+    let (close_tx, close_rx) = watch::channel(());
+    let mut backoff = Backoff::default();
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            _ = stop.recv() => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => {
+                backoff.reset();
+                a
+            }
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                let pause = backoff.fail();
+                tracing::warn!(error = %e, pause_ms = pause.as_millis() as u64, "accept error; pausing");
+                tokio::select! {
+                    _ = tokio::time::sleep(pause) => continue,
+                    _ = stop.recv() => break,
+                }
+            }
+        };
+        let ticket = match gate.admit(peer.ip()) {
+            Ok(t) => t,
+            Err(refusal) => {
+                metrics
+                    .refused
+                    .get_or_create(&ReasonLabel {
+                        reason: refusal.label().into(),
+                    })
+                    .inc();
+                tracing::debug!(%peer, ?refusal, "connection refused");
+                drop(stream);
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(Admitted {
+            stream,
+            _ticket: ticket,
+        });
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            // What `ConnectInfo<SocketAddr>` extractors read (the login
+            // throttle keys on the address).
+            req.extensions_mut().insert(ConnectInfo(peer));
+            let mut app = app.clone();
+            async move { app.call(req).await }
+        });
+        let mut stop = stop.resubscribe();
+        let close_rx = close_rx.clone();
+        let header_timeout = options.header_timeout;
+        tokio::spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(io, service)
+                .with_upgrades();
+            let mut conn = std::pin::pin!(conn);
+            let result = tokio::select! {
+                r = conn.as_mut() => r,
+                _ = stop.recv() => {
+                    conn.as_mut().graceful_shutdown();
+                    conn.await
+                }
+            };
+            if let Err(e) = result {
+                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            }
+            drop(close_rx);
+        });
+    }
+    drop(close_rx);
+    drop(listener);
+    close_tx.closed().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_stays_below_the_file_limit() {
+        assert_eq!(cap_for_limit(256, None), 224);
+        assert_eq!(cap_for_limit(1024, None), 896);
+        assert_eq!(cap_for_limit(1024, Some(50_000)), 896);
+        assert_eq!(cap_for_limit(1024, Some(100)), 100);
+        assert_eq!(cap_for_limit(10, None), 1);
+        for limit in [64u64, 1024, 20_000, 1 << 20] {
+            assert!((cap_for_limit(limit, None) as u64) < limit);
+        }
+    }
+
+    #[test]
+    fn accept_errors_back_off_up_to_a_second() {
+        let mut b = Backoff::default();
+        let pauses: Vec<u128> = (0..10).map(|_| b.fail().as_millis()).collect();
+        assert_eq!(pauses, [10, 20, 40, 80, 160, 320, 640, 1000, 1000, 1000]);
+        b.reset();
+        assert_eq!(b.fail().as_millis(), 10);
+    }
+
+    #[test]
+    fn the_gate_counts_per_address_and_gives_back_on_drop() {
+        let gate = Gate::new(3, 2);
+        let a: IpAddr = [10, 0, 0, 1].into();
+        let b: IpAddr = [10, 0, 0, 2].into();
+        let t1 = gate.admit(a).expect("first");
+        let t2 = gate.admit(a).expect("second");
+        assert_eq!(gate.admit(a).err(), Some(Refusal::PerAddress));
+        let t3 = gate.admit(b).expect("other address");
+        assert_eq!(gate.admit(b).err(), Some(Refusal::Full));
+        assert_eq!(gate.open(), 3);
+        drop((t1, t3));
+        assert_eq!(gate.open(), 1);
+        let _t4 = gate.admit(a).expect("a slot came back");
+        drop(t2);
+        assert!(gate.by_ip.lock().expect("lock").get(&b).is_none());
+    }
+}
