@@ -31,13 +31,14 @@ pub fn router(state: AppState) -> Router {
         config.login_per_account,
         config.login_per_address,
     ));
-    let mut app = Router::new()
+    let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(crate::ws::upgrade));
     // With a metrics address of its own, `/metrics` is served only there.
-    if config.metrics_addr.is_none() {
-        app = app.route("/metrics", get(metrics));
-    }
+    let app = match config.metrics_addr {
+        None => app.route("/metrics", get(metrics)),
+        Some(_) => app.route("/metrics", any(layers::no_route)),
+    };
     let app = app
         .route("/api/missions", get(missions))
         .route("/api/games", post(create_game))

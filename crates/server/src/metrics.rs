@@ -83,6 +83,19 @@ impl Metrics {
             "Resident memory",
             resident.clone(),
         );
+        // Every reason the edge refuses for, at 0 from the start (a rate
+        // over a counter that appears only later misses its first step).
+        for reason in [
+            "connections_full",
+            "connections_per_address",
+            "login_throttled",
+        ] {
+            refused
+                .get_or_create(&ReasonLabel {
+                    reason: reason.into(),
+                })
+                .inc_by(0);
+        }
         Metrics {
             refused,
             resident,

@@ -28,7 +28,9 @@ const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// (`4010` when it fell behind) once it has drained what came before; one
 /// that never reads again holds its descriptor for at most this long
 /// after it was judged too slow.
-const CLOSE_LINGER: Duration = Duration::from_secs(10);
+const CLOSE_LINGER: Duration = Duration::from_secs(30);
+/// How long to wait for the client's answer to our close frame.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
 
 /// `GET /ws`.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
@@ -49,7 +51,20 @@ async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
     // A frame whose write timed out earlier is still in the socket's
     // buffer: this send writes its rest first, so the close comes after
     // whole messages.
-    let _ = tokio::time::timeout(CLOSE_LINGER, socket.send(Message::Close(Some(frame)))).await;
+    if !matches!(
+        tokio::time::timeout(CLOSE_LINGER, socket.send(Message::Close(Some(frame)))).await,
+        Ok(Ok(()))
+    ) {
+        return;
+    }
+    // The closing handshake: read (and drop) what the client still sends
+    // until its own close, for a moment. Closing a TCP socket with unread
+    // input makes the kernel send a reset, and a reset makes the client's
+    // kernel discard what it had not read yet: our close frame with it.
+    let _ = tokio::time::timeout(CLOSE_DRAIN, async {
+        while let Some(Ok(_)) = socket.recv().await {}
+    })
+    .await;
 }
 
 /// How one write ended.
