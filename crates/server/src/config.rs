@@ -55,11 +55,16 @@ pub struct Config {
     /// start.
     #[arg(long, env = "CITADEL_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
-    /// Most open connections from one client address (0: no limit; use 0
-    /// behind a reverse proxy, where every client has the proxy's
-    /// address).
+    /// Most open connections from one client address (0: no limit).
+    /// Loopback clients (a reverse proxy on this host, local tools) are
+    /// not capped per address unless `--limit-loopback`; behind a proxy on
+    /// another host, use 0 and limit per client in the proxy.
     #[arg(long, env = "CITADEL_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
     pub max_connections_per_ip: usize,
+    /// Cap loopback clients per address too (connections and login
+    /// attempts).
+    #[arg(long, env = "CITADEL_LIMIT_LOOPBACK")]
+    pub limit_loopback: bool,
     /// Seconds a connection may take to send a request's headers, or to
     /// start its next request when kept alive; then it is closed.
     #[arg(long, env = "CITADEL_HEADER_TIMEOUT_SECS", default_value_t = 10)]

@@ -30,6 +30,7 @@ pub fn router(state: AppState) -> Router {
     let throttle = Arc::new(LoginThrottle::new(
         config.login_per_account,
         config.login_per_address,
+        config.limit_loopback,
     ));
     let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))

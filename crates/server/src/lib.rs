@@ -105,7 +105,8 @@ impl Server {
             per_address = config.max_connections_per_ip,
             "connection cap (all connections, below the file limit)"
         );
-        let gate = edge::serve::Gate::new(cap, config.max_connections_per_ip);
+        let gate =
+            edge::serve::Gate::new(cap, config.max_connections_per_ip, config.limit_loopback);
         let serve_options = edge::serve::ServeOptions {
             header_timeout: std::time::Duration::from_secs(config.header_timeout_secs.max(1)),
         };
@@ -132,7 +133,7 @@ impl Server {
             // Few scrapers: a small gate of its own, apart from the
             // public one.
             let app = http::metrics_router(state.clone());
-            let gate = edge::serve::Gate::new(64, 0);
+            let gate = edge::serve::Gate::new(64, 0, false);
             tokio::spawn(edge::serve::serve(
                 l,
                 app,

@@ -80,6 +80,8 @@ async fn half_open_connections_from_one_address_do_not_lock_out_another() {
         let mut config = Config::for_tests();
         config.max_connections = Some(100);
         config.max_connections_per_ip = 16;
+        // Every test client is on loopback.
+        config.limit_loopback = true;
         config.header_timeout_secs = 30;
         let server = server_with(config).await;
         let addr = server.addr();
@@ -191,6 +193,7 @@ async fn login_guessing_is_throttled_alike_for_known_and_unknown_names() {
         let mut config = Config::for_tests();
         config.login_per_account = 3;
         config.login_per_address = 9;
+        config.limit_loopback = true;
         let server = server_with(config).await;
         let base = format!("http://{}", server.addr());
         let a = http_from([127, 0, 0, 1]);

@@ -30,7 +30,7 @@ async fn start() -> Running {
     let bin = env!("CARGO_BIN_EXE_citadel");
     let script = format!(
         "ulimit -n {FILE_LIMIT} && exec \"$0\" --addr 127.0.0.1:0 --database-url memory: --log-format json \
-         --header-timeout-secs {HEADER_TIMEOUT_SECS} --max-connections-per-ip {PER_ADDRESS}"
+         --header-timeout-secs {HEADER_TIMEOUT_SECS} --max-connections-per-ip {PER_ADDRESS} --limit-loopback"
     );
     let mut child = Command::new("sh")
         .arg("-c")

@@ -69,6 +69,7 @@ pub struct Gate {
     slots: Arc<Semaphore>,
     cap: usize,
     per_ip: usize,
+    limit_loopback: bool,
     by_ip: Mutex<HashMap<IpAddr, usize>>,
 }
 
@@ -92,12 +93,15 @@ impl Refusal {
 
 impl Gate {
     /// At most `cap` connections, at most `per_ip` from one address (`0`:
-    /// no per-address cap).
-    pub fn new(cap: usize, per_ip: usize) -> Arc<Self> {
+    /// no per-address cap). Loopback addresses are capped per address only
+    /// with `limit_loopback`: on this host they are a local reverse proxy
+    /// (which has every client's connections) or local tools.
+    pub fn new(cap: usize, per_ip: usize, limit_loopback: bool) -> Arc<Self> {
         Arc::new(Gate {
             slots: Arc::new(Semaphore::new(cap)),
             cap,
             per_ip,
+            limit_loopback,
             by_ip: Mutex::new(HashMap::new()),
         })
     }
@@ -117,7 +121,8 @@ impl Gate {
         let permit = Arc::clone(&self.slots)
             .try_acquire_owned()
             .map_err(|_| Refusal::Full)?;
-        if self.per_ip > 0 {
+        let counted = self.per_ip > 0 && (self.limit_loopback || !ip.is_loopback());
+        if counted {
             // A std Mutex: held for one map update, never across an await.
             let mut by_ip = self.by_ip.lock().unwrap_or_else(|p| p.into_inner());
             let n = by_ip.entry(ip).or_insert(0);
@@ -129,7 +134,7 @@ impl Gate {
         Ok(Ticket {
             _permit: permit,
             gate: Arc::clone(self),
-            ip,
+            ip: counted.then_some(ip),
         })
     }
 }
@@ -139,19 +144,20 @@ impl Gate {
 pub struct Ticket {
     _permit: OwnedSemaphorePermit,
     gate: Arc<Gate>,
-    ip: IpAddr,
+    /// The address, if it is counted per address.
+    ip: Option<IpAddr>,
 }
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        if self.gate.per_ip == 0 {
+        let Some(ip) = self.ip else {
             return;
-        }
+        };
         let mut by_ip = self.gate.by_ip.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = by_ip.get_mut(&self.ip) {
+        if let Some(n) = by_ip.get_mut(&ip) {
             *n -= 1;
             if *n == 0 {
-                by_ip.remove(&self.ip);
+                by_ip.remove(&ip);
             }
         }
     }
@@ -361,7 +367,7 @@ mod tests {
 
     #[test]
     fn the_gate_counts_per_address_and_gives_back_on_drop() {
-        let gate = Gate::new(3, 2);
+        let gate = Gate::new(3, 2, true);
         let a: IpAddr = [10, 0, 0, 1].into();
         let b: IpAddr = [10, 0, 0, 2].into();
         let t1 = gate.admit(a).expect("first");
@@ -375,5 +381,20 @@ mod tests {
         let _t4 = gate.admit(a).expect("a slot came back");
         drop(t2);
         assert!(gate.by_ip.lock().expect("lock").get(&b).is_none());
+    }
+
+    #[test]
+    fn loopback_is_capped_per_address_only_when_asked() {
+        let local: IpAddr = [127, 0, 0, 1].into();
+        let gate = Gate::new(10, 1, false);
+        let _held: Vec<Ticket> = (0..5).map(|_| gate.admit(local).expect("local")).collect();
+        let _one = gate.admit([10, 0, 0, 1].into()).expect("remote");
+        assert_eq!(
+            gate.admit([10, 0, 0, 1].into()).err(),
+            Some(Refusal::PerAddress)
+        );
+        let strict = Gate::new(10, 1, true);
+        let _first = strict.admit(local).expect("first");
+        assert_eq!(strict.admit(local).err(), Some(Refusal::PerAddress));
     }
 }

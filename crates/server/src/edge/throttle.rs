@@ -25,6 +25,7 @@ pub struct LoginThrottle {
     by_address: DefaultKeyedRateLimiter<IpAddr>,
     by_account: DefaultKeyedRateLimiter<String>,
     clock: DefaultClock,
+    limit_loopback: bool,
 }
 
 fn quota(per_minute: u32) -> Quota {
@@ -47,20 +48,30 @@ fn check<K: Hash + Eq + Clone>(
 impl LoginThrottle {
     /// `per_account` attempts a minute for one name (that many at once,
     /// then one every `60 / per_account` seconds), `per_address` for one
-    /// client address.
-    pub fn new(per_account: u32, per_address: u32) -> Self {
+    /// client address. Loopback addresses (a reverse proxy on this host
+    /// speaks for every client) are limited per address only with
+    /// `limit_loopback`; the per-name limit always applies.
+    pub fn new(per_account: u32, per_address: u32, limit_loopback: bool) -> Self {
         LoginThrottle {
             by_address: RateLimiter::keyed(quota(per_address)),
             by_account: RateLimiter::keyed(quota(per_account)),
             clock: DefaultClock::default(),
+            limit_loopback,
         }
+    }
+
+    fn check_address(&self, address: IpAddr) -> Result<(), Duration> {
+        if address.is_loopback() && !self.limit_loopback {
+            return Ok(());
+        }
+        check(&self.by_address, &address, &self.clock)
     }
 
     /// May `address` try to log in as `name` now? `Err` holds how long to
     /// wait. The name is keyed as the store compares names: trimmed, and
     /// without regard to case.
     pub fn login(&self, address: IpAddr, name: &str) -> Result<(), Duration> {
-        check(&self.by_address, &address, &self.clock)?;
+        self.check_address(address)?;
         let key = name.trim().to_lowercase();
         check(&self.by_account, &key, &self.clock)
     }
@@ -68,7 +79,7 @@ impl LoginThrottle {
     /// May `address` do other password work now (registering)? Counts
     /// against the same per-address limit as logging in.
     pub fn address(&self, address: IpAddr) -> Result<(), Duration> {
-        check(&self.by_address, &address, &self.clock)
+        self.check_address(address)
     }
 }
 
@@ -83,7 +94,7 @@ mod tests {
 
     #[test]
     fn one_name_is_limited_from_any_address() {
-        let t = LoginThrottle::new(3, 100);
+        let t = LoginThrottle::new(3, 100, true);
         for i in 0..3u8 {
             assert!(t.login([10, 0, 0, i].into(), "Mitch").is_ok());
         }
@@ -97,12 +108,23 @@ mod tests {
 
     #[test]
     fn one_address_is_limited_across_names() {
-        let t = LoginThrottle::new(100, 2);
+        let t = LoginThrottle::new(100, 2, true);
         let a: IpAddr = [10, 0, 0, 1].into();
         assert!(t.login(a, "a").is_ok());
         assert!(t.address(a).is_ok());
         assert!(t.login(a, "c").is_err());
         assert!(t.login([10, 0, 0, 2].into(), "c").is_ok());
+    }
+
+    #[test]
+    fn loopback_is_limited_per_address_only_when_asked() {
+        let local: IpAddr = [127, 0, 0, 1].into();
+        let t = LoginThrottle::new(100, 1, false);
+        assert!(t.login(local, "a").is_ok());
+        assert!(t.login(local, "b").is_ok());
+        let t = LoginThrottle::new(100, 1, true);
+        assert!(t.login(local, "a").is_ok());
+        assert!(t.login(local, "b").is_err());
     }
 
     #[test]
