@@ -146,7 +146,8 @@ export type ClientMsg =
   | {
     "type": "chat",
     /**
-     * Text (trimmed, at most 500 characters).
+     * Text. The server removes control characters and direction
+     * overrides, trims it and cuts it to 500 characters.
      */
     text: string,
   }

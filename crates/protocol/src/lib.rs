@@ -157,7 +157,8 @@ pub enum ClientMsg {
     },
     /// Chat.
     Chat {
-        /// Text (trimmed, at most 500 characters).
+        /// Text. The server removes control characters and direction
+        /// overrides, trims it and cuts it to 500 characters.
         text: String,
     },
     /// Ask for a fresh snapshot.
