@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
 
 /// How long a client has to say hello.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes read from a socket at a time. Clients send small messages; the
 /// library's default (128 KiB) is zero-filled on every read and kept per
 /// socket: at 1,000 games (6,000 sockets) it made the server's RSS
@@ -28,15 +28,21 @@ const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// (`4010` when it fell behind) once it has drained what came before; one
 /// that never reads again holds its descriptor for at most this long
 /// after it was judged too slow.
-const CLOSE_LINGER: Duration = Duration::from_secs(30);
+pub const CLOSE_LINGER: Duration = Duration::from_secs(30);
 /// How long to wait for the client's answer to our close frame.
 const CLOSE_DRAIN: Duration = Duration::from_secs(2);
+
+/// The largest frame read at all for a protocol limit of `max_frame_bytes`
+/// (larger ones are refused before they are read whole).
+pub fn transport_cap(max_frame_bytes: usize) -> usize {
+    max_frame_bytes.saturating_mul(4).max(64 * 1024)
+}
 
 /// `GET /ws`.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
     // The transport cap is generous; the protocol limit is checked per
     // message below so an oversized frame gets our own close code.
-    let cap = app.config.max_frame_bytes.saturating_mul(4).max(64 * 1024);
+    let cap = transport_cap(app.config.max_frame_bytes);
     ws.max_message_size(cap)
         .max_frame_size(cap)
         .read_buffer_size(READ_BUFFER_BYTES)

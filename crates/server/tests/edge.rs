@@ -417,6 +417,62 @@ fn option_ranges_match_the_doc() {
     }
 }
 
+/// The limits docs/PROTOCOL.md states are the server's defaults (each
+/// sentence is looked for with the number filled in from the code).
+#[test]
+fn the_limits_in_the_doc_are_the_defaults() {
+    use citadel_server::ws::{transport_cap, CLOSE_LINGER, HELLO_TIMEOUT};
+    let c = Config::for_tests();
+    let defaults = <Config as clap::Parser>::parse_from(["citadel"]);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PROTOCOL.md");
+    // Line breaks and indentation do not matter.
+    let doc = std::fs::read_to_string(path)
+        .expect("PROTOCOL.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kib = |b: usize| b / 1024;
+    for needle in [
+        format!("a message over {} KiB", kib(c.max_frame_bytes)),
+        format!("a frame over {} KiB", kib(transport_cap(c.max_frame_bytes))),
+        format!("{} at once, then {} a second", c.rate_burst, c.rate_per_sec),
+        format!("at most {} messages for a connection", c.send_queue),
+        format!(
+            "waits at most {} s for one write",
+            c.write_timeout_ms / 1000
+        ),
+        format!(
+            "up to {} s for the client to take it",
+            CLOSE_LINGER.as_secs()
+        ),
+        format!("saying nothing for {} seconds", HELLO_TIMEOUT.as_secs()),
+        format!(
+            "at most {} connections may come from one address",
+            c.max_connections_per_ip
+        ),
+        format!(
+            "within {} seconds of the connection opening",
+            c.header_timeout_secs
+        ),
+        format!("the request timeout ({} s)", c.request_timeout_secs),
+        format!(
+            "a body over {} KiB",
+            kib(citadel_server::http::MAX_BODY_BYTES)
+        ),
+        format!("({} attempts a minute, from any", c.login_per_account),
+        format!(
+            "({} attempts a minute, logins and registrations",
+            c.login_per_address
+        ),
+    ] {
+        assert!(doc.contains(&needle), "PROTOCOL.md does not say {needle:?}");
+    }
+    // `for_tests` changes none of these.
+    assert_eq!(defaults.max_frame_bytes, c.max_frame_bytes);
+    assert_eq!(defaults.write_timeout_ms, c.write_timeout_ms);
+    assert_eq!(defaults.login_per_address, c.login_per_address);
+}
+
 // ------------------------------------------------ headers and metrics
 
 /// What this proves: the client's pages (and every other answer) carry
