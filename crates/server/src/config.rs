@@ -50,9 +50,9 @@ pub struct Config {
     #[arg(long, env = "CITADEL_MAX_GAMES", default_value_t = 10_000)]
     pub max_games: usize,
     /// Most open connections at once, HTTP and WebSocket alike (default:
-    /// as many as the process's file limit allows, less a reserve; a
-    /// larger number is lowered to that). The chosen cap is logged at
-    /// start.
+    /// the process's file limit less an eighth, at most 1,024, kept for
+    /// the database and files; a number given here may go up to the limit
+    /// less 32). The chosen cap is logged at start.
     #[arg(long, env = "CITADEL_MAX_CONNECTIONS")]
     pub max_connections: Option<usize>,
     /// Most open connections from one client address (0: no limit).

@@ -33,18 +33,25 @@ use tokio::sync::{broadcast, watch, OwnedSemaphorePermit, Semaphore};
 use tower::Service;
 
 /// Descriptors kept back from connections out of a file limit of `limit`:
-/// the listener, the database, log and client files served, the runtime's
-/// own. An eighth of the limit, at least 32.
+/// the listener, the database pool, log and client files being served,
+/// the runtime's own. An eighth of the limit, at least 32 and at most
+/// 1,024 (a pool and the files in flight need tens, not thousands).
 pub fn reserved_fds(limit: u64) -> u64 {
-    (limit / 8).max(32)
+    (limit / 8).clamp(32, 1024)
 }
 
+/// The fewest descriptors ever kept back, even when the operator asks
+/// for more connections than the default cap.
+const MIN_RESERVED_FDS: u64 = 32;
+
 /// The connection cap for a file limit: below the limit by
-/// [`reserved_fds`], and never above `requested` when one was asked for.
+/// [`reserved_fds`]; a cap asked for (`--max-connections`) may go higher,
+/// up to the limit less [`MIN_RESERVED_FDS`], at the operator's risk.
 pub fn cap_for_limit(limit: u64, requested: Option<usize>) -> usize {
-    let room = usize::try_from(limit.saturating_sub(reserved_fds(limit))).unwrap_or(usize::MAX);
-    let room = room.max(1);
-    requested.map_or(room, |r| r.clamp(1, room))
+    let to_usize = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).max(1);
+    let default = to_usize(limit.saturating_sub(reserved_fds(limit)));
+    let most = to_usize(limit.saturating_sub(MIN_RESERVED_FDS));
+    requested.map_or(default, |r| r.clamp(1, most))
 }
 
 /// Raise the soft file limit to the hard one where the system allows it,
@@ -348,9 +355,12 @@ mod tests {
     fn the_cap_stays_below_the_file_limit() {
         assert_eq!(cap_for_limit(256, None), 224);
         assert_eq!(cap_for_limit(1024, None), 896);
-        assert_eq!(cap_for_limit(1024, Some(50_000)), 896);
+        assert_eq!(cap_for_limit(1024, Some(50_000)), 992);
+        assert_eq!(cap_for_limit(1024, Some(1000)), 992);
         assert_eq!(cap_for_limit(1024, Some(100)), 100);
+        assert_eq!(cap_for_limit(20_000, Some(19_950)), 19_950);
         assert_eq!(cap_for_limit(10, None), 1);
+        assert_eq!(cap_for_limit(20_000, None), 18_976);
         for limit in [64u64, 1024, 20_000, 1 << 20] {
             assert!((cap_for_limit(limit, None) as u64) < limit);
         }
