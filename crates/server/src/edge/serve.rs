@@ -252,6 +252,9 @@ fn is_connection_error(e: &io::Error) -> bool {
     )
 }
 
+/// How long a connection may take to finish after shutdown begins.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
 /// How connections are served.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
@@ -332,8 +335,13 @@ pub async fn serve(
             let result = tokio::select! {
                 r = conn.as_mut() => r,
                 _ = stop.recv() => {
+                    // Idle connections close at once; a request in flight
+                    // may finish, a half-sent one is not waited for long.
                     conn.as_mut().graceful_shutdown();
-                    conn.await
+                    match tokio::time::timeout(SHUTDOWN_GRACE, conn).await {
+                        Ok(r) => r,
+                        Err(_) => Ok(()),
+                    }
                 }
             };
             if let Err(e) = result {
