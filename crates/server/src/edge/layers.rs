@@ -3,7 +3,6 @@
 //! item 4), and the security headers of the browser client's pages
 //! (item 10).
 
-use axum::body::Body;
 use axum::extract::Request;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{HeaderMap, StatusCode};
@@ -89,10 +88,4 @@ pub fn security_headers(router: Router) -> Router {
             HeaderValue::from_static(value),
         ))
     })
-}
-
-/// An empty body, for handlers that answer a bare status (the JSON layer
-/// fills it in).
-pub fn bare(status: StatusCode) -> Response {
-    (status, Body::empty()).into_response()
 }
