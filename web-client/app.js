@@ -28,6 +28,9 @@ const h = (tag, props = {}, ...kids) => {
     if (k === "text") e.textContent = v;
     else if (k === "onclick") e.onclick = v;
     else if (k === "hidden" || k === "disabled") e[k] = !!v;
+    // Through the CSSOM: the Content-Security-Policy allows no inline
+    // style attributes.
+    else if (k === "style") e.style.cssText = String(v);
     else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, String(v));
   }
   e.append(...kids.filter((k) => k !== null && k !== undefined));
@@ -232,7 +235,13 @@ function handle(msg) {
     case "rejected": toast(msg.message); break;
     case "error": toast(msg.message); break;
     case "chat": {
-      const li = h("li", {}, h("b", { text: `${msg.from}: ` }), document.createTextNode(msg.text));
+      // The server says who sent it (role and seat): a spectator may pick
+      // a player's name, never their seat.
+      const spectator = msg.role === "spectator";
+      const li = h("li", { class: spectator ? "chat-spectator" : "chat-player" },
+        h("b", { text: msg.from }),
+        h("small", { class: "chat-role", text: spectator ? " (spectator)" : ` (seat ${msg.seat + 1})` }),
+        document.createTextNode(`: ${msg.text}`));
       $("chat-lines").append(li);
       li.scrollIntoView({ block: "nearest" });
       break;

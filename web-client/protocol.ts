@@ -65,6 +65,12 @@ export type CardPlay =
   };
 
 /**
+ * Who sent a chat line: set by the server from the connection, never by
+ * the sender.
+ */
+export type ChatRole = "player" | "spectator";
+
+/**
  * Messages from a client.
  */
 export type ClientMsg =
@@ -140,7 +146,8 @@ export type ClientMsg =
   | {
     "type": "chat",
     /**
-     * Text (trimmed, at most 500 characters).
+     * Text. The server removes control characters and direction
+     * overrides, trims it and cuts it to 500 characters.
      */
     text: string,
   }
@@ -1717,11 +1724,21 @@ export type ServerMsg =
   | {
     "type": "chat",
     /**
-     * Who.
+     * The sender's display name (names are not unique: `role` and
+     * `seat` say who really sent it).
      */
     from: string,
     /**
-     * Text.
+     * Whether a seated player or a spectator sent it.
+     */
+    role: ChatRole,
+    /**
+     * The sender's seat; `null` for a spectator.
+     */
+    seat: number | null,
+    /**
+     * Text: control characters and direction overrides removed,
+     * trimmed, at most 500 characters, never empty.
      */
     text: string,
   }

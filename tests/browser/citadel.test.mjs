@@ -185,6 +185,14 @@ contract('chat reaches the other player and the spectator', async () => {
   for (const who of [bob, eve]) {
     await who.page.locator('#chat-lines li', { hasText: 'Watch the door, Bob.' }).waitFor();
   }
+  // Every line says who sent it: a player's seat, or "spectator".
+  const line = await bob.page.locator('#chat-lines li', { hasText: 'Watch the door, Bob.' }).textContent();
+  assert.match(line, /\(seat \d\): Watch the door, Bob\./);
+  await eve.page.fill('#chat input', 'I am a player, honest.');
+  await eve.page.press('#chat input', 'Enter');
+  const fromEve = alice.page.locator('#chat-lines li', { hasText: 'I am a player, honest.' });
+  await fromEve.waitFor();
+  assert.match(await fromEve.textContent(), /\(spectator\): I am a player, honest\./);
 });
 
 contract('a dropped connection reconnects and catches up with the others', async () => {

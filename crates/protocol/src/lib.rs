@@ -157,13 +157,25 @@ pub enum ClientMsg {
     },
     /// Chat.
     Chat {
-        /// Text (trimmed, at most 500 characters).
+        /// Text. The server removes control characters and direction
+        /// overrides, trims it and cuts it to 500 characters.
         text: String,
     },
     /// Ask for a fresh snapshot.
     Resync,
     /// Keep-alive.
     Ping,
+}
+
+/// Who sent a chat line: set by the server from the connection, never by
+/// the sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatRole {
+    /// A seated player.
+    Player,
+    /// A spectator.
+    Spectator,
 }
 
 /// A seat as the lobby shows it.
@@ -323,9 +335,15 @@ pub enum ServerMsg {
     },
     /// A chat line.
     Chat {
-        /// Who.
+        /// The sender's display name (names are not unique: `role` and
+        /// `seat` say who really sent it).
         from: String,
-        /// Text.
+        /// Whether a seated player or a spectator sent it.
+        role: ChatRole,
+        /// The sender's seat; `null` for a spectator.
+        seat: Option<u8>,
+        /// Text: control characters and direction overrides removed,
+        /// trimmed, at most 500 characters, never empty.
         text: String,
     },
     /// A problem with your message.

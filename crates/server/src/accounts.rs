@@ -8,21 +8,24 @@
 //! leaked database holds no usable token.
 
 use crate::clock::wall_clock_ms;
+use crate::edge::throttle::{retry_after_secs, LoginThrottle};
 use crate::error::ServerError;
+use crate::metrics::ReasonLabel;
 use crate::secrets::{bearer, random_hex, token_hash};
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use citadel_store::{AccountRecord, SessionRecord, Store, StoreError};
 use rand::rngs::OsRng;
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
 
 /// How long a login lasts.
@@ -151,11 +154,28 @@ fn valid_password(password: &str) -> Result<(), ServerError> {
     Ok(())
 }
 
+/// A refused attempt as the API answers it.
+fn throttled(wait: std::time::Duration, app: &AppState) -> ServerError {
+    app.metrics
+        .refused
+        .get_or_create(&ReasonLabel {
+            reason: "login_throttled".into(),
+        })
+        .inc();
+    ServerError::Throttled(retry_after_secs(wait))
+}
+
 /// `POST /api/accounts`.
 async fn register(
     State(app): State<AppState>,
+    Extension(throttle): Extension<Arc<LoginThrottle>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Json(body): Json<Credentials>,
 ) -> Result<(StatusCode, Json<AccountInfo>), ServerError> {
+    // Registering costs a password hash too: the same per-address limit.
+    throttle
+        .address(peer.ip())
+        .map_err(|wait| throttled(wait, &app))?;
     let name = valid_name(&body.name)?;
     valid_password(&body.password)?;
     let store = &app.store;
@@ -183,11 +203,17 @@ async fn register(
     Ok((StatusCode::CREATED, Json(AccountInfo::from(&account))))
 }
 
-/// `POST /api/login`.
+/// `POST /api/login`. Throttled per address and per name before the
+/// name is looked up, so a `429` says nothing about whether it exists.
 async fn login(
     State(app): State<AppState>,
+    Extension(throttle): Extension<Arc<LoginThrottle>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Json(body): Json<Credentials>,
 ) -> Result<Json<LoggedIn>, ServerError> {
+    throttle
+        .login(peer.ip(), &body.name)
+        .map_err(|wait| throttled(wait, &app))?;
     let store = &app.store;
     let found = store.account_by_name(body.name.trim()).await?;
     let stored = found.as_ref().map(|a| a.password_hash.clone());

@@ -50,9 +50,46 @@ pub struct Config {
     /// Most games at once.
     #[arg(long, env = "CITADEL_MAX_GAMES", default_value_t = 10_000)]
     pub max_games: usize,
-    /// Most open connections at once.
-    #[arg(long, env = "CITADEL_MAX_CONNECTIONS", default_value_t = 50_000)]
-    pub max_connections: usize,
+    /// Most open connections at once, HTTP and WebSocket alike (default:
+    /// the process's file limit less an eighth, at most 1,024, kept for
+    /// the database and files; a number given here may go up to the limit
+    /// less 32). The chosen cap is logged at start.
+    #[arg(long, env = "CITADEL_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Most open connections from one client address (0: no limit).
+    /// Loopback clients (a reverse proxy on this host, local tools) are
+    /// not capped per address unless `--limit-loopback`; behind a proxy on
+    /// another host, use 0 and limit per client in the proxy.
+    #[arg(long, env = "CITADEL_MAX_CONNECTIONS_PER_IP", default_value_t = 64)]
+    pub max_connections_per_ip: usize,
+    /// Cap loopback clients per address too (connections and login
+    /// attempts).
+    #[arg(long, env = "CITADEL_LIMIT_LOOPBACK")]
+    pub limit_loopback: bool,
+    /// Seconds a connection may take to send a request's headers, or to
+    /// start its next request when kept alive; then it is closed.
+    #[arg(long, env = "CITADEL_HEADER_TIMEOUT_SECS", default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Seconds an HTTP request (body included) may take before `408`.
+    #[arg(long, env = "CITADEL_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub request_timeout_secs: u64,
+    /// Milliseconds one WebSocket write may wait for a client that does
+    /// not read before the client counts as too slow (`4010`).
+    #[arg(long, env = "CITADEL_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+    /// Login attempts a minute for one account name (from anywhere).
+    #[arg(long, env = "CITADEL_LOGIN_PER_ACCOUNT", default_value_t = 6)]
+    pub login_per_account: u32,
+    /// Login and register attempts a minute from one client address.
+    #[arg(long, env = "CITADEL_LOGIN_PER_ADDRESS", default_value_t = 30)]
+    pub login_per_address: u32,
+    /// Serve `/metrics` on this address only (for example a private
+    /// interface), and not on `--addr`.
+    #[arg(long, env = "CITADEL_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
+    /// Require `Authorization: Bearer <token>` on `/metrics`.
+    #[arg(long, env = "CITADEL_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<Secret>,
     /// Where games, accounts and campaigns are kept: `sqlite://FILE`,
     /// `postgres://...`, or `memory:` (nothing survives a restart).
     #[arg(
@@ -82,6 +119,24 @@ pub struct Config {
         value_parser = humantime::parse_duration
     )]
     pub abandon_lobby_after: Duration,
+}
+
+/// A configured secret: its `Debug` never shows it, so a logged config
+/// does not leak it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
 }
 
 impl Config {

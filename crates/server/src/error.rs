@@ -2,7 +2,6 @@
 //! details are logged, never returned.
 
 use crate::campaign_rules::CampaignError;
-use crate::options::OptionsError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -34,6 +33,12 @@ pub enum ServerError {
     /// A campaign token that is missing or belongs to no player.
     #[error("{0}")]
     BadToken(String),
+    /// A game option out of its range.
+    #[error("{0}")]
+    InvalidOption(#[from] crate::options::OptionError),
+    /// Too many attempts (logins): wait this many seconds.
+    #[error("too many attempts; try again in {0} s")]
+    Throttled(u64),
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
@@ -55,16 +60,11 @@ impl From<CampaignError> for ServerError {
     }
 }
 
-impl From<OptionsError> for ServerError {
-    fn from(e: OptionsError) -> Self {
-        ServerError::BadRequest(e.to_string())
-    }
-}
-
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
-            ServerError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ServerError::BadRequest(_) | ServerError::InvalidOption(_) => StatusCode::BAD_REQUEST,
+            ServerError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             ServerError::NotFound | ServerError::NoCampaign => StatusCode::NOT_FOUND,
             ServerError::Unauthorized | ServerError::BadCredentials | ServerError::BadToken(_) => {
                 StatusCode::UNAUTHORIZED
@@ -80,7 +80,17 @@ impl IntoResponse for ServerError {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
         };
-        let body = serde_json::json!({ "error": status.as_u16(), "message": self.to_string() });
-        (status, Json(body)).into_response()
+        let mut body = serde_json::json!({ "error": status.as_u16(), "message": self.to_string() });
+        match &self {
+            ServerError::InvalidOption(e) => body["field"] = e.field.into(),
+            ServerError::Throttled(secs) => body["retry_after"] = (*secs).into(),
+            _ => {}
+        }
+        let mut res = (status, Json(body)).into_response();
+        if let ServerError::Throttled(secs) = self {
+            res.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, (secs).into());
+        }
+        res
     }
 }

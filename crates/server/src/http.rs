@@ -1,35 +1,97 @@
 //! HTTP routes: the lobby API, health, metrics, the socket and the client.
 
+use crate::config::{Config, Secret};
+use crate::edge::layers;
+use crate::edge::throttle::LoginThrottle;
 use crate::error::ServerError;
 use crate::AppState;
-use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
-use axum::response::IntoResponse;
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{Extension, Json, Router};
 use citadel_protocol::GameOptions;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+use std::time::Duration;
 use tower_http::services::{ServeDir, ServeFile};
+use tower_http::timeout::TimeoutLayer;
+
+/// Largest request body the API reads (names, passwords, options: all
+/// small); a larger one gets `413`.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The whole app.
 pub fn router(state: AppState) -> Router {
     let web = state.config.web_dir.clone();
     let client = ServeDir::new(&web).fallback(ServeFile::new(web.join("index.html")));
-    Router::new()
+    let config = Arc::clone(&state.config);
+    let throttle = Arc::new(LoginThrottle::new(
+        config.login_per_account,
+        config.login_per_address,
+        config.limit_loopback,
+    ));
+    let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
-        .route("/metrics", get(metrics))
-        .route("/ws", get(crate::ws::upgrade))
+        .route("/ws", get(crate::ws::upgrade));
+    // With a metrics address of its own, `/metrics` is served only there.
+    let app = match config.metrics_addr {
+        None => app.route("/metrics", get(metrics)),
+        Some(_) => app.route("/metrics", any(layers::no_route)),
+    };
+    let app = app
         .route("/api/missions", get(missions))
         .route("/api/games", post(create_game))
         .route("/api/games/{code}", get(game_info))
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
         .merge(crate::campaign_api::routes())
+        // An API path that names no route is a JSON 404, not the client's
+        // index page.
+        .route("/api", any(layers::no_route))
+        .route("/api/{*rest}", any(layers::no_route))
         .fallback_service(client)
         .with_state(state)
+        .layer(Extension(throttle))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(config.request_timeout_secs.max(1)),
+        ))
+        .layer(axum::middleware::from_fn(layers::json_errors));
+    layers::security_headers(app)
 }
 
-async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
+/// `/metrics` alone, for `--metrics-addr`.
+pub fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics))
+        .with_state(state)
+        .layer(axum::middleware::from_fn(layers::json_errors))
+}
+
+/// Does the request carry the configured metrics token (or is none
+/// configured)? Hashes are compared, so the time taken does not depend on
+/// how much of the token matched.
+fn metrics_allowed(config: &Config, headers: &HeaderMap) -> bool {
+    let Some(Secret(expected)) = &config.metrics_token else {
+        return true;
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
+        .unwrap_or("");
+    Sha256::digest(given.as_bytes()) == Sha256::digest(expected.as_bytes())
+}
+
+async fn metrics(State(app): State<AppState>, headers: HeaderMap) -> Response {
+    if !metrics_allowed(&app.config, &headers) {
+        return ServerError::Unauthorized.into_response();
+    }
     (
         [(
             header::CONTENT_TYPE,
@@ -37,6 +99,7 @@ async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
         )],
         app.metrics.render(),
     )
+        .into_response()
 }
 
 #[derive(Serialize)]

@@ -14,6 +14,7 @@ pub mod clock;
 pub mod codes;
 pub mod config;
 pub mod delivery;
+pub mod edge;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -77,6 +78,7 @@ pub async fn open_store(url: &str) -> anyhow::Result<Arc<dyn citadel_store::Stor
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
     shutdown: broadcast::Sender<()>,
     registry: Arc<Registry>,
     task: tokio::task::JoinHandle<()>,
@@ -118,8 +120,39 @@ impl Server {
             tracing::info!(restored, "unfinished games restored");
         }
         registry.start_sweeping();
+        // Every connection costs a file descriptor: cap them below the
+        // process's limit, so accept never fails with EMFILE and the
+        // database and files keep theirs.
+        let limit = edge::serve::file_limit();
+        let cap = match limit {
+            Some(limit) => edge::serve::cap_for_limit(limit, config.max_connections),
+            None => config.max_connections.unwrap_or(50_000),
+        };
+        tracing::info!(
+            file_limit = limit,
+            max_connections = cap,
+            per_address = config.max_connections_per_ip,
+            "connection cap (all connections, below the file limit)"
+        );
+        let gate =
+            edge::serve::Gate::new(cap, config.max_connections_per_ip, config.limit_loopback);
+        let serve_options = edge::serve::ServeOptions {
+            header_timeout: std::time::Duration::from_secs(config.header_timeout_secs.max(1)),
+        };
+        let metrics_listener = match config.metrics_addr {
+            Some(a) => Some(
+                tokio::net::TcpListener::bind(a)
+                    .await
+                    .with_context(|| format!("cannot listen on {a} for metrics"))?,
+            ),
+            None => None,
+        };
+        let metrics_addr = match &metrics_listener {
+            Some(l) => Some(l.local_addr()?),
+            None => None,
+        };
         let state = AppState {
-            connection_slots: Arc::new(Semaphore::new(config.max_connections)),
+            connection_slots: Arc::new(Semaphore::new(cap)),
             config: Arc::new(config),
             store,
             registry: Arc::clone(&registry),
@@ -127,18 +160,33 @@ impl Server {
             metrics,
             next_conn: Arc::new(AtomicU64::new(1)),
         };
+        if let Some(l) = metrics_listener {
+            // Few scrapers: a small gate of its own, apart from the
+            // public one.
+            let app = http::metrics_router(state.clone());
+            let gate = edge::serve::Gate::new(64, 0, false);
+            tokio::spawn(edge::serve::serve(
+                l,
+                app,
+                gate,
+                serve_options.clone(),
+                Arc::clone(&state.metrics),
+                shutdown.subscribe(),
+            ));
+        }
+        let metrics = Arc::clone(&state.metrics);
         let app = http::router(state);
-        let mut stop = shutdown.subscribe();
-        let task = tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
-                let _ = stop.recv().await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "server stopped with an error");
-            }
-        });
+        let task = tokio::spawn(edge::serve::serve(
+            listener,
+            app,
+            gate,
+            serve_options,
+            metrics,
+            shutdown.subscribe(),
+        ));
         Ok(Server {
             addr,
+            metrics_addr,
             shutdown,
             registry,
             task,
@@ -148,6 +196,11 @@ impl Server {
     /// The bound address.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The bound metrics address, with `--metrics-addr`.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Stop accepting, tell every game and connection, and wait: first

@@ -27,6 +27,9 @@ async fn main() -> Result<()> {
     let database = describe_database(&config.database_url);
     let server = Server::start(config).await?;
     println!("Citadel is running at http://{}/", server.addr());
+    if let Some(metrics) = server.metrics_addr() {
+        println!("Metrics are at http://{metrics}/metrics");
+    }
     println!("Games are kept in {database}");
     shutdown_signal().await;
     tracing::info!("shutting down");

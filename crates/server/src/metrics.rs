@@ -33,6 +33,10 @@ pub struct Metrics {
     /// Seconds from receiving a command to handing its broadcast to the
     /// connections.
     pub command_latency: Histogram,
+    /// Connections and logins turned away at the edge, by reason.
+    pub refused: Family<ReasonLabel, Counter>,
+    /// Resident memory, read from /proc when rendered.
+    resident: Gauge,
 }
 
 impl Metrics {
@@ -44,6 +48,8 @@ impl Metrics {
         let rejections = Family::<ReasonLabel, Counter>::default();
         let store_errors = Counter::default();
         let command_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let refused = Family::<ReasonLabel, Counter>::default();
+        let resident = Gauge::default();
         let mut r = Registry::with_prefix("citadel");
         r.register(
             "connections",
@@ -67,7 +73,32 @@ impl Metrics {
             "From command received to broadcast queued",
             command_latency.clone(),
         );
+        r.register(
+            "refused",
+            "Connections and logins turned away at the edge, by reason",
+            refused.clone(),
+        );
+        r.register(
+            "process_resident_bytes",
+            "Resident memory",
+            resident.clone(),
+        );
+        // Every reason the edge refuses for, at 0 from the start (a rate
+        // over a counter that appears only later misses its first step).
+        for reason in [
+            "connections_full",
+            "connections_per_address",
+            "login_throttled",
+        ] {
+            refused
+                .get_or_create(&ReasonLabel {
+                    reason: reason.into(),
+                })
+                .inc_by(0);
+        }
         Metrics {
+            refused,
+            resident,
             registry: Mutex::new(r),
             connections,
             games,
@@ -78,19 +109,18 @@ impl Metrics {
         }
     }
 
-    /// The Prometheus text format.
+    /// The OpenMetrics text format, ending with `# EOF` (everything is
+    /// in the registry: nothing may follow that line).
     pub fn render(&self) -> String {
+        if let Some(rss) = resident_bytes() {
+            self.resident.set(i64::try_from(rss).unwrap_or(i64::MAX));
+        }
         let mut s = String::new();
         // A std Mutex: encoding never awaits while holding it.
         if let Ok(r) = self.registry.lock() {
             if encode(&mut s, &r).is_err() {
                 s.clear();
             }
-        }
-        if let Some(rss) = resident_bytes() {
-            s.push_str(&format!(
-                "# HELP citadel_process_resident_bytes Resident memory.\n# TYPE citadel_process_resident_bytes gauge\ncitadel_process_resident_bytes {rss}\n"
-            ));
         }
         s
     }

@@ -1,44 +1,67 @@
-//! Checks of the options a client creates a game with. The rules they
-//! apply live in the rules crate (playable missions, SET-12 player counts,
-//! RNK-4 ranks); this module only asks them and names what is wrong.
+//! Checks of the options a client creates a game with (issue 17, item 8:
+//! every option has a range). The game rules behind them live in the rules
+//! crate (playable missions, SET-12 player counts, RNK-4 ranks); this module
+//! asks them and names the field at fault. docs/PROTOCOL.md lists the same
+//! ranges; the test `option_ranges_match_the_doc` in tests/edge.rs holds
+//! them together.
 
 use citadel_protocol::{DarkLegionChoice, GameOptions};
 use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
 use citadel_rules::game::state::PLAYABLE_MISSIONS;
+use std::ops::RangeInclusive;
 
-/// Why options are refused. The messages are shown to the client.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum OptionsError {
-    /// The mission is unknown, or not one the engine can play yet.
-    #[error("unknown or unplayable mission")]
-    Mission,
-    /// SET-12: too few or too many seats for the Dark Legion chosen, or a
-    /// Dark Legion seat outside the seats.
-    #[error("seats must be 1-5 with the AI Dark Legion, 2-5 otherwise")]
-    Seats,
-    /// RNK-4: a starting rank outside 1..=12.
-    #[error("starting rank must be 1-12")]
-    StartingRank,
+/// A per-turn time limit, in seconds: long enough to read the board and
+/// move, short enough that a table is not held for more than an hour.
+pub const TURN_SECONDS: RangeInclusive<u32> = 10..=3600;
+
+/// An option out of range: which field, and why, in words. The message is
+/// shown to the client.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct OptionError {
+    /// The field of `GameOptions` at fault.
+    pub field: &'static str,
+    /// What is allowed.
+    pub message: String,
 }
 
-/// Check a new game's options.
+fn bad(field: &'static str, message: &str) -> Result<(), OptionError> {
+    Err(OptionError {
+        field,
+        message: message.into(),
+    })
+}
+
+/// Check every option of a game about to be created.
 ///
 /// # Errors
-/// The first thing wrong, as an [`OptionsError`].
-pub fn validate(o: &GameOptions) -> Result<(), OptionsError> {
+/// The first option out of range.
+pub fn validate(o: &GameOptions) -> Result<(), OptionError> {
     if !PLAYABLE_MISSIONS.contains(&o.mission.as_str()) {
-        return Err(OptionsError::Mission);
+        return bad("mission", "unknown or unplayable mission");
     }
     let ai = o.dark_legion == DarkLegionChoice::Ai;
-    let seat_ok = match o.dark_legion {
-        DarkLegionChoice::Seat(s) => s < o.seats,
-        DarkLegionChoice::Ai | DarkLegionChoice::Drawn => true,
-    };
-    if !player_counts(ai).contains(&o.seats) || !seat_ok {
-        return Err(OptionsError::Seats);
+    if !player_counts(ai).contains(&o.seats) {
+        return bad(
+            "seats",
+            "seats must be 1-5 with the AI Dark Legion, 2-5 otherwise",
+        );
+    }
+    if let DarkLegionChoice::Seat(s) = o.dark_legion {
+        if s >= o.seats {
+            return bad("dark_legion", "the Dark Legion's seat must be below seats");
+        }
     }
     if !STARTING_RANKS.contains(&o.starting_rank) {
-        return Err(OptionsError::StartingRank);
+        return bad("starting_rank", "starting rank must be 1-12");
+    }
+    if let Some(t) = o.turn_seconds {
+        if !TURN_SECONDS.contains(&t) {
+            return bad(
+                "turn_seconds",
+                "turn_seconds must be 10-3600, or null for no limit",
+            );
+        }
     }
     Ok(())
 }
@@ -47,30 +70,68 @@ pub fn validate(o: &GameOptions) -> Result<(), OptionsError> {
 mod tests {
     use super::*;
 
-    fn options(seats: u8, dark_legion: DarkLegionChoice, rank: u8) -> GameOptions {
-        GameOptions {
-            mission: "ce-c1m1".into(),
-            seats,
-            dark_legion,
-            starting_rank: rank,
-            turn_seconds: None,
-        }
+    fn options(json: &str) -> GameOptions {
+        serde_json::from_str(json).expect("options")
     }
 
     #[test]
-    fn set12_player_counts_and_rnk4_ranks_are_checked() {
-        use DarkLegionChoice::{Ai, Drawn, Seat};
-        assert_eq!(validate(&options(1, Ai, 1)), Ok(()));
-        assert_eq!(validate(&options(1, Drawn, 1)), Err(OptionsError::Seats));
-        assert_eq!(validate(&options(6, Ai, 1)), Err(OptionsError::Seats));
-        assert_eq!(validate(&options(3, Seat(2), 12)), Ok(()));
-        assert_eq!(validate(&options(3, Seat(3), 1)), Err(OptionsError::Seats));
-        assert_eq!(
-            validate(&options(2, Drawn, 13)),
-            Err(OptionsError::StartingRank)
-        );
-        let mut o = options(2, Drawn, 1);
-        o.mission = "ce-c9m9".into();
-        assert_eq!(validate(&o), Err(OptionsError::Mission));
+    fn every_option_is_range_checked() {
+        let ok =
+            r#"{"mission":"ce-c1m1","seats":2,"dark_legion":{"mode":"drawn"},"turn_seconds":120}"#;
+        assert_eq!(validate(&options(ok)), Ok(()));
+        for (json, field) in [
+            (
+                r#"{"mission":"nope","seats":1,"dark_legion":{"mode":"ai"}}"#,
+                "mission",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":0,"dark_legion":{"mode":"ai"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":6,"dark_legion":{"mode":"ai"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"drawn"}}"#,
+                "seats",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":2,"dark_legion":{"mode":"seat","seat":2}}"#,
+                "dark_legion",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"starting_rank":0}"#,
+                "starting_rank",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"starting_rank":13}"#,
+                "starting_rank",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":0}"#,
+                "turn_seconds",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":9}"#,
+                "turn_seconds",
+            ),
+            (
+                r#"{"mission":"ce-c1m1","seats":1,"dark_legion":{"mode":"ai"},"turn_seconds":3601}"#,
+                "turn_seconds",
+            ),
+        ] {
+            assert_eq!(
+                validate(&options(json)).map_err(|e| e.field),
+                Err(field),
+                "{json}"
+            );
+        }
+        for t in [10, 3600] {
+            let json = format!(
+                r#"{{"mission":"ce-c1m1","seats":1,"dark_legion":{{"mode":"ai"}},"turn_seconds":{t}}}"#
+            );
+            assert_eq!(validate(&options(&json)), Ok(()));
+        }
     }
 }

@@ -5,8 +5,8 @@
 
 use citadel_bots::{timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion};
 use citadel_protocol::{
-    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbySeat,
-    LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
+    close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
+    LobbySeat, LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
 };
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::dice::SeededDice;
@@ -791,12 +791,18 @@ impl Session {
                 }
             }
             ClientMsg::Chat { text } => {
-                let text: String = text.trim().chars().take(500).collect();
+                let text = crate::edge::text::clean_chat(&text, 500);
                 if !text.is_empty() {
+                    let role = match my_seat {
+                        Some(_) => ChatRole::Player,
+                        None => ChatRole::Spectator,
+                    };
                     out.push(Output::Send {
                         to: self.conns.keys().copied().collect(),
                         msg: ServerMsg::Chat {
                             from: c.name.clone(),
+                            role,
+                            seat: my_seat,
                             text,
                         },
                     });

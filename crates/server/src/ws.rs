@@ -18,21 +18,33 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
 
 /// How long a client has to say hello.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes read from a socket at a time. Clients send small messages; the
 /// library's default (128 KiB) is zero-filled on every read and kept per
 /// socket: at 1,000 games (6,000 sockets) it made the server's RSS
 /// 1,038 MB instead of 302 MB and `memset` 8% of its time (measured with
 /// citadel-load and perf).
 const READ_BUFFER_BYTES: usize = 4 * 1024;
-/// How long one write may take before the client counts as gone.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a close frame may wait to be written before the socket is
+/// dropped without it. A client that reads slowly still gets its close
+/// (`4010` when it fell behind) once it has drained what came before; one
+/// that never reads again holds its descriptor for at most this long
+/// after it was judged too slow.
+pub const CLOSE_LINGER: Duration = Duration::from_secs(30);
+/// How long to wait for the client's answer to our close frame.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
+
+/// The largest frame read at all for a protocol limit of `max_frame_bytes`
+/// (larger ones are refused before they are read whole).
+pub fn transport_cap(max_frame_bytes: usize) -> usize {
+    max_frame_bytes.saturating_mul(4).max(64 * 1024)
+}
 
 /// `GET /ws`.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
     // The transport cap is generous; the protocol limit is checked per
     // message below so an oversized frame gets our own close code.
-    let cap = app.config.max_frame_bytes.saturating_mul(4).max(64 * 1024);
+    let cap = transport_cap(app.config.max_frame_bytes);
     ws.max_message_size(cap)
         .max_frame_size(cap)
         .read_buffer_size(READ_BUFFER_BYTES)
@@ -44,15 +56,58 @@ async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
         code,
         reason: Utf8Bytes::from(reason),
     };
-    let _ = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Close(Some(frame)))).await;
+    // A frame whose write timed out earlier is still in the socket's
+    // buffer: this send writes its rest first, so the close comes after
+    // whole messages.
+    if !matches!(
+        tokio::time::timeout(CLOSE_LINGER, socket.send(Message::Close(Some(frame)))).await,
+        Ok(Ok(()))
+    ) {
+        return;
+    }
+    // The closing handshake: read (and drop) what the client still sends
+    // until its own close, for a moment. Closing a TCP socket with unread
+    // input makes the kernel send a reset, and a reset makes the client's
+    // kernel discard what it had not read yet: our close frame with it.
+    let _ = tokio::time::timeout(CLOSE_DRAIN, async {
+        while let Some(Ok(_)) = socket.recv().await {}
+    })
+    .await;
 }
 
-async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
+/// How one write ended.
+enum Sent {
+    Done,
+    /// The client did not take the message within the write timeout.
+    TooSlow,
+    /// The socket failed.
+    Failed,
+}
+
+async fn send_frame(socket: &mut WebSocket, frame: Message, timeout: Duration) -> Sent {
+    match tokio::time::timeout(timeout, socket.send(frame)).await {
+        Ok(Ok(())) => Sent::Done,
+        Ok(Err(_)) => Sent::Failed,
+        Err(_) => Sent::TooSlow,
+    }
+}
+
+/// Send one message; `false` if the connection is over (a client too slow
+/// to take it has been closed with `4010`).
+async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg, timeout: Duration) -> bool {
     let text = crate::delivery::text(msg);
-    matches!(
-        tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(text.into()))).await,
-        Ok(Ok(()))
-    )
+    match send_frame(socket, Message::Text(text.into()), timeout).await {
+        Sent::Done => true,
+        Sent::TooSlow => {
+            close_too_slow(socket).await;
+            false
+        }
+        Sent::Failed => false,
+    }
+}
+
+async fn close_too_slow(socket: &mut WebSocket) {
+    close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
 }
 
 async fn connection(mut socket: WebSocket, app: AppState) {
@@ -153,18 +208,21 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         return;
     }
     // 2. the conversation
+    let write_timeout = Duration::from_millis(app.config.write_timeout_ms.max(1));
     let per_sec = NonZeroU32::new(app.config.rate_per_sec.max(1)).unwrap_or(NonZeroU32::MIN);
     let burst = NonZeroU32::new(app.config.rate_burst.max(1)).unwrap_or(NonZeroU32::MIN);
     let limiter = RateLimiter::direct(Quota::per_second(per_sec).allow_burst(burst));
     loop {
         tokio::select! {
             out = rx.recv() => match out {
-                Some(Outgoing::Text(t)) => {
-                    let sent = tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(t))).await;
-                    if !matches!(sent, Ok(Ok(()))) {
+                Some(Outgoing::Text(t)) => match send_frame(socket, Message::Text(t), write_timeout).await {
+                    Sent::Done => {}
+                    Sent::TooSlow => {
+                        close_too_slow(socket).await;
                         break;
                     }
-                }
+                    Sent::Failed => break,
+                },
                 Some(Outgoing::Close(code, reason)) => {
                     close_with(socket, code, &reason).await;
                     return; // The game already forgot this connection.
@@ -179,7 +237,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                         _ = std::future::ready(()) => false,
                     };
                     if slow {
-                        close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+                        close_too_slow(socket).await;
                     } else {
                         close_with(socket, close::SHUTDOWN, "game closed").await;
                     }
@@ -187,15 +245,24 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                 }
             },
             _ = too_slow.notified() => {
-                close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+                close_too_slow(socket).await;
                 return; // The game already forgot this connection.
             }
             incoming = socket.recv() => {
+                // Every frame a client sends counts against its rate:
+                // text, binary, ping and pong alike (each ping costs the
+                // server a pong).
+                if matches!(incoming, Some(Ok(ref m)) if !matches!(m, Message::Close(_)))
+                    && limiter.check().is_err()
+                {
+                    close_with(socket, close::RATE_LIMITED, "too many messages").await;
+                    break;
+                }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
                         let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: "binary frames are not supported".into() };
-                        if !send_msg(socket, &msg).await { break; }
+                        if !send_msg(socket, &msg, write_timeout).await { break; }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -206,10 +273,6 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                         break;
                     }
                 };
-                if limiter.check().is_err() {
-                    close_with(socket, close::RATE_LIMITED, "too many messages").await;
-                    break;
-                }
                 if text.len() > max {
                     close_with(socket, close::FRAME_TOO_LARGE, "message too large").await;
                     break;
@@ -224,7 +287,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                     }
                     Err(e) => {
                         let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: format!("not a valid message: {e}") };
-                        if !send_msg(socket, &msg).await { break; }
+                        if !send_msg(socket, &msg, write_timeout).await { break; }
                     }
                 }
             }

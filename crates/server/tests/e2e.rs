@@ -1155,6 +1155,36 @@ async fn a_flood_of_messages_closes_with_rate_limited() {
     .await;
 }
 
+/// What this proves: WebSocket ping frames count against the message
+/// rate like any other frame (each costs the server a pong): a flood of
+/// them closes with RATE_LIMITED, and other games do not notice.
+#[tokio::test]
+async fn a_flood_of_ping_frames_closes_with_rate_limited() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let burst = Config::for_tests().rate_burst as usize;
+        let mut sent = 0;
+        for _ in 0..burst * 5 {
+            // The server may close mid-flood: later sends may fail.
+            if t.spectator
+                .ws
+                .send(Message::Ping(Vec::new().into()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            sent += 1;
+        }
+        assert!(sent > burst, "the flood never went out");
+        let closed = t.spectator.expect_close().await;
+        assert_eq!(closed.code, Some(close::RATE_LIMITED), "{closed:?}");
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
 /// Open a socket, send one raw first message, expect a close code.
 async fn first_message_closes(addr: SocketAddr, first: String, code: u16) {
     let mut c = Client::connect(addr, "stranger").await;
@@ -1357,6 +1387,43 @@ async fn http_health_missions_games_errors_and_metrics() {
 
 // ---------------------------------------------------------------- 8
 
+/// What this proves: `/metrics` is valid OpenMetrics, whole: a strict
+/// parser (openmetrics-parser) reads it, so nothing follows `# EOF`, and
+/// resident memory is one of its families. (That parser refuses a family
+/// with no samples, which OpenMetrics allows, so the test first makes
+/// every family hold one: a game, a rejected command.)
+#[tokio::test]
+async fn metrics_parse_as_openmetrics() {
+    within(TEST_LIMIT, async {
+        let server = server().await;
+        let addr = server.addr();
+        let mut p = solo_game(addr).await;
+        let bogus = r#"{"type":"command","client_ref":1,"command":{"type":"use_item","figure":250,"item":"time_bomb"}}"#;
+        p.send_text(bogus.to_string()).await;
+        p.wait_for("a rejection", |m| matches!(m, ServerMsg::Rejected { .. }))
+            .await;
+        let text = reqwest::get(format!("http://{addr}/metrics"))
+            .await
+            .expect("answer")
+            .text()
+            .await
+            .expect("body");
+        assert!(text.ends_with("# EOF\n"), "{text}");
+        let parsed = openmetrics_parser::openmetrics::parse_openmetrics(&text)
+            .unwrap_or_else(|e| panic!("not OpenMetrics: {e:?}\n{text}"));
+        for family in [
+            "citadel_games",
+            "citadel_rejections",
+            "citadel_process_resident_bytes",
+            "citadel_refused",
+        ] {
+            assert!(parsed.families.contains_key(family), "{family} missing:\n{text}");
+        }
+        server.shutdown().await;
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_closes_every_connected_client_with_1001() {
     within(TEST_LIMIT, async {
@@ -1431,8 +1498,8 @@ async fn deaf_spectator(addr: SocketAddr, code: &str) -> Client {
 /// for it blocks, its queue (8 messages here) fills, and the game drops it
 /// (everyone's lobby shows one spectator fewer) while the players go on
 /// at full speed to the end. When the spectator finally reads, it gets a
-/// contiguous prefix of the game and then TOO_SLOW (or, had the server's
-/// 10 s write timeout expired first, a dropped connection); a resume with
+/// contiguous prefix of the game and then TOO_SLOW (never a bare EOF: a
+/// write that times out is also answered with TOO_SLOW); a resume with
 /// its last seq catches it up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
@@ -1487,10 +1554,7 @@ async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
         }
         // Now read: a contiguous prefix, then the close.
         let closed = deaf.expect_close().await;
-        assert!(
-            closed.code == Some(close::TOO_SLOW) || closed.code.is_none(),
-            "{closed:?}"
-        );
+        assert_eq!(closed.code, Some(close::TOO_SLOW), "{closed:?}");
         assert_eq!(deaf.gaps, []);
         assert!(deaf.covered <= cut_at, "{} > {cut_at}", deaf.covered);
         assert!(!deaf.finished());
@@ -1514,6 +1578,38 @@ async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
         assert_eq!(again.covered, last);
         assert!(again.finished());
         eprintln!("slow spectator: {closed:?} at seq {seen}, cut at {cut_at} of {last}");
+        server.shutdown().await;
+    })
+    .await;
+}
+
+/// What this proves: a spectator that stops reading long enough for one
+/// write to time out (0.5 s here) is closed with TOO_SLOW, which it reads
+/// after the messages before it once it reads again, not a bare EOF.
+/// (Its queue is large, so the write timeout, not a full queue, is what
+/// cuts it off.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_reader_whose_write_times_out_gets_too_slow_not_a_bare_eof() {
+    within(TEST_LIMIT, async {
+        let mut config = Config::for_tests();
+        config.write_timeout_ms = 500;
+        config.send_queue = 100_000;
+        config.rate_burst = 1000;
+        let server = server_with(config).await;
+        let addr = server.addr();
+        let t = start_table(addr, &["Ann", "Bob", "Dee"], DarkLegionChoice::Seat(2)).await;
+        let mut deaf = deaf_spectator(addr, &t.code).await;
+        let resync = serde_json::to_string(&ClientMsg::Resync).expect("json");
+        for _ in 0..400 {
+            if deaf.ws.send(Message::text(resync.clone())).await.is_err() {
+                break;
+            }
+        }
+        // Reads nothing for a while: a write to it times out.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let closed = deaf.expect_close().await;
+        assert_eq!(closed.code, Some(close::TOO_SLOW), "{closed:?}");
+        assert!(closed.reason.contains("too slow"), "{closed:?}");
         server.shutdown().await;
     })
     .await;

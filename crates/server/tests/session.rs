@@ -1,7 +1,8 @@
 //! The session state machine, driven without sockets or clocks.
 
 use citadel_protocol::{
-    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, ServerMsg,
+    close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
+    ServerMsg,
 };
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, Rejection, Setup, Viewer};
@@ -501,13 +502,79 @@ fn chat_reaches_everyone_trimmed_and_bounded() {
     let out = msg(&mut s, 9, ClientMsg::Chat { text: long }, 0);
     for c in [1, 2, 9] {
         match &sent(&out, c)[..] {
-            [ServerMsg::Chat { from, text }] => {
+            [ServerMsg::Chat {
+                from,
+                role,
+                seat,
+                text,
+            }] => {
                 assert_eq!(from, "Eve");
+                assert_eq!(*role, ChatRole::Spectator);
+                assert_eq!(*seat, None);
                 assert_eq!(text.len(), 500);
             }
             other => panic!("conn {c}: {other:?}"),
         }
     }
+}
+
+/// A spectator named like a player cannot pass for them: every line says
+/// the sender's role and seat, set by the server.
+#[test]
+fn chat_says_who_sent_it_so_a_spectator_cannot_pose_as_a_player() {
+    let (mut s, _) = started_game();
+    hello(&mut s, 8, Join::Spectator { name: "Bob".into() }, 0);
+    let from_spectator = msg(
+        &mut s,
+        8,
+        ClientMsg::Chat {
+            text: "gg, I resign".into(),
+        },
+        0,
+    );
+    let from_player = msg(&mut s, 2, ClientMsg::Chat { text: "gg".into() }, 0);
+    let line = |out: &Vec<Output>| match &sent(out, 1)[..] {
+        [ServerMsg::Chat {
+            from, role, seat, ..
+        }] => (from.clone(), *role, *seat),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        line(&from_spectator),
+        ("Bob".to_string(), ChatRole::Spectator, None)
+    );
+    assert_eq!(
+        line(&from_player),
+        ("Bob".to_string(), ChatRole::Player, Some(1))
+    );
+}
+
+/// Chat loses control characters (NUL, ESC sequences, newlines) and
+/// direction overrides, as names do; a line of nothing else is dropped.
+#[test]
+fn chat_strips_control_characters() {
+    let (mut s, _) = started_game();
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::Chat {
+            text: "\0\u{1b}[2Jhi\r\nthere\u{202e}\u{7}".into(),
+        },
+        0,
+    );
+    match &sent(&out, 2)[..] {
+        [ServerMsg::Chat { text, .. }] => assert_eq!(text, "[2Jhithere"),
+        other => panic!("{other:?}"),
+    }
+    let out = msg(
+        &mut s,
+        1,
+        ClientMsg::Chat {
+            text: " \0\u{1b} ".into(),
+        },
+        0,
+    );
+    assert!(sent(&out, 2).is_empty());
 }
 
 #[test]
