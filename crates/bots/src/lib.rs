@@ -50,7 +50,8 @@ impl Bot for RandomBot {
 
 /// The default answer when a player runs out of time (core CONV-8, TRN-11):
 /// end the turn if possible, otherwise the first legal option (lowest id,
-/// lowest square), which declines every "may".
+/// lowest square), which declines every "may". Revealing an AI card is not
+/// an answer, so it is never the default.
 pub fn timeout_default(game: &Game, seat: Seat) -> Option<Command> {
     let legal = game.legal(seat);
     if legal.contains(&Command::EndTurn) {
@@ -59,7 +60,7 @@ pub fn timeout_default(game: &Game, seat: Seat) -> Option<Command> {
     if legal.contains(&Command::PassEquipment) {
         return Some(Command::PassEquipment);
     }
-    legal.into_iter().next()
+    legal.into_iter().find(|c| *c != Command::RevealAiCard)
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ pub fn play(corps: CorpBots, dl: DlBot, seed: u64, max: usize) -> Result<GameRes
     let dl_seat = game.dark_legion_seat();
     let mut dl_bot: Box<dyn Bot> = match dl {
         DlBot::Random => Box::new(RandomBot::new(seed ^ 0xD1)),
-        DlBot::Ai => Box::new(AiDarkLegion::for_game(&game)),
+        DlBot::Ai => Box::new(AiDarkLegion::new()),
         DlBot::Heuristic => Box::new(HeuristicDarkLegion::new()),
     };
     let mut corp_bots: Vec<Box<dyn Bot>> = (0..4u64)

@@ -351,21 +351,15 @@ impl Session {
             let setup: Setup = serde_json::from_str(setup).map_err(|e| format!("setup: {e}"))?;
             let mut dice = SeededDice::new(seed);
             let (mut game, mut log) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
-            // The AI DL's deck is replayed with the stored commands, so a
-            // restored game goes on exactly as it would have.
-            let mut ai = ai_dark_legion(&game);
+            // The AI DL's deck is game state (its card reveals are stored
+            // commands), so plain replay restores it too.
             for (i, (seat, command)) in commands.iter().enumerate() {
-                if let Some((ai_seat, bot)) = ai.as_mut() {
-                    if *ai_seat == Seat(*seat) {
-                        let _ = bot.choose(&game, *ai_seat);
-                    }
-                }
                 let events = game
                     .apply(Seat(*seat), command.clone(), &mut dice)
                     .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
                 log.extend(events);
             }
-            let bots = seat_bots(&game, ai);
+            let bots = seat_bots(&game, ai_dark_legion(&game));
             let waiting = (game.seat_to_act(), now);
             let finished = game.is_finished();
             s.play = Some(Play {
@@ -1189,7 +1183,7 @@ fn clean_name(name: &str) -> String {
 /// (`DarkLegionChoice::Ai`).
 fn ai_dark_legion(game: &Game) -> Option<(Seat, AiDarkLegion)> {
     let seat = game.view(Viewer::Spectator).dark_legion.ai_seat?;
-    Some((seat, AiDarkLegion::for_game(game)))
+    Some((seat, AiDarkLegion::new()))
 }
 
 /// One bot per rules seat: the AI DL's seat gets `ai` (when there is one),

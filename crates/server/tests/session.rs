@@ -662,7 +662,7 @@ fn assert_bots_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usi
     let mut dice = SeededDice::new(seed);
     let (mut game, _) = Game::new(setup, &mut dice).expect("game");
     let dl = game.dark_legion_seat();
-    let mut ai = AiDarkLegion::for_game(&game);
+    let mut ai = AiDarkLegion::new();
     let mut corporation = HeuristicCorporation::new();
     let mut n = 0;
     for (i, (seat, command)) in commands.iter().enumerate() {

@@ -109,7 +109,7 @@ impl Game {
     }
 
     /// DL step 5 and the end of the DL turn.
-    pub(crate) fn end_dl_turn(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn end_dl_turn(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         if let Some(card) = self.current_event.take() {
             self.event_discard.push(card);
         }
@@ -120,6 +120,7 @@ impl Game {
         e.dark_influence = 0;
         e.teleported.clear();
         self.active = None;
+        self.reshuffle_ai_deck(dice, events);
         events.push(Event::TurnEnded {
             side: Side::DarkLegion,
         });

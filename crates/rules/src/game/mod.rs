@@ -5,6 +5,7 @@
 //! [`Dice`]: crate::dice::Dice
 
 mod actions;
+pub mod ai_deck;
 mod apply;
 mod combat;
 pub mod command;

@@ -484,6 +484,9 @@ pub struct Game {
     pub(crate) dt_deck: Vec<DtCardKind>,
     /// Markers not yet drawn this round (hidden order: drawn at random).
     pub(crate) markers: Vec<Side>,
+    /// The AI deck (AI-1), only with an AI Dark Legion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) ai_deck: Option<super::ai_deck::AiDeck>,
     pub(crate) pending: VecDeque<Pending>,
     /// The figure acting now.
     pub(crate) active: Option<FigureId>,
@@ -745,6 +748,9 @@ impl Game {
             .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
             .collect();
         shuffle_with(dice, &mut dt_deck);
+        // AI-1: the AI deck is shuffled at mission start (an AI DL only, so
+        // a game with a DL player draws exactly the same dice as before).
+        let ai_deck = ai.then(|| super::ai_deck::AiDeck::shuffled(dice));
 
         // Mission tokens (desks are features, not tokens).
         let tokens = rules
@@ -800,6 +806,7 @@ impl Game {
             door_deck,
             dt_deck,
             markers: Vec::new(),
+            ai_deck,
             pending: VecDeque::new(),
             active: None,
             card_played: false,
