@@ -65,13 +65,13 @@
 //!   (CONV-8): the DL never holds reaction cards.
 
 use crate::nav::{self, pos};
-use crate::{timeout_default, Bot};
+use crate::{timeout_default, Bot, Seen};
 use citadel_rules::content::missions::Entrance;
 use citadel_rules::content::{AttackType, CreatureKind};
 use citadel_rules::game::ai_deck::{compass, AiCard, Template, AI_CORPORATIONS};
 use citadel_rules::game::state::{Activation, Rules};
 use citadel_rules::game::view::{GameView, PhaseView};
-use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Game, Place, Seat, Viewer};
+use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Place};
 use citadel_rules::geometry::los::{line_of_sight, SightBlockers};
 use citadel_rules::geometry::{Board, Square, Walls};
 use std::collections::BTreeSet;
@@ -113,8 +113,8 @@ type Choice = Result<Option<Command>, NeedCard>;
 
 /// Everything derived from the game once per call.
 struct Ctx<'a> {
-    view: GameView,
-    legal: Vec<Command>,
+    view: &'a GameView,
+    legal: &'a [Command],
     rules: &'a Rules,
     walls: Walls,
     white: &'a [Entrance],
@@ -122,12 +122,12 @@ struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(game: &'a Game, seat: Seat) -> Ctx<'a> {
-        let view = game.view(Viewer::Spectator);
-        let rules = game.rules();
-        let walls = nav::walls(&rules.board, &view);
+    fn new(seen: &'a Seen) -> Ctx<'a> {
+        let view = &seen.view;
+        let rules = &*seen.rules;
+        let walls = nav::walls(&rules.board, view);
         Ctx {
-            legal: game.legal(seat),
+            legal: &seen.legal,
             view,
             rules,
             walls,
@@ -803,17 +803,18 @@ fn step4(cx: &Ctx, cards: &mut Cards, tb: &AiCard) -> Choice {
 }
 
 impl Bot for AiDarkLegion {
-    fn choose(&mut self, game: &Game, seat: Seat) -> Option<Command> {
-        if seat != game.dark_legion_seat() {
-            return timeout_default(game, seat);
+    fn choose(&mut self, seen: &Seen) -> Option<Command> {
+        let dl = &seen.view.dark_legion;
+        if Some(seen.seat) != dl.ai_seat.or(dl.seat) {
+            return timeout_default(&seen.legal);
         }
-        let cx = Ctx::new(game, seat);
+        let cx = Ctx::new(seen);
         if cx.legal.is_empty() {
             return None;
         }
         let Some(deck) = cx.view.ai_deck.clone() else {
             // Not an AI Dark Legion game: nothing to draw from.
-            return timeout_default(game, seat);
+            return timeout_default(cx.legal);
         };
         let mut cards = Cards {
             revealed: deck.revealed.iter().map(|k| AiCard::new(*k)).collect(),
@@ -832,7 +833,7 @@ impl Bot for AiDarkLegion {
             Err(NeedCard) if cx.legal.contains(&Command::RevealAiCard) => {
                 Some(Command::RevealAiCard)
             }
-            _ => timeout_default(game, seat),
+            _ => timeout_default(cx.legal),
         }
     }
 }

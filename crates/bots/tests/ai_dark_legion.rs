@@ -1,7 +1,7 @@
 //! The AI Dark Legion (core AI-*) against random corporations in C1M1.
 
 use citadel_bots::AiDarkLegion;
-use citadel_bots::{Bot, RandomBot};
+use citadel_bots::{Bot, RandomBot, Seen};
 use citadel_rules::content::Corporation;
 use citadel_rules::dice::SeededDice;
 use citadel_rules::game::ai_deck::AiCard;
@@ -65,9 +65,9 @@ fn play(seed: u64, ai: bool) -> Outcome {
     while !g.is_finished() {
         let seat = g.seat_to_act().expect("someone must act");
         let cmd = if seat == dl {
-            dl_bot.choose(&g, seat)
+            dl_bot.choose(&Seen::of(&g, seat))
         } else {
-            corps[usize::from(seat.0)].choose(&g, seat)
+            corps[usize::from(seat.0)].choose(&Seen::of(&g, seat))
         }
         .expect("a command");
         assert!(g.legal(seat).contains(&cmd), "seed {seed}: illegal {cmd:?}");

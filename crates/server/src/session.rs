@@ -3,7 +3,9 @@
 //! its own (the shell passes fresh tokens in), so every behaviour here is
 //! tested without a network (bughouse-chess style).
 
-use citadel_bots::{timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion};
+use citadel_bots::{
+    timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, Seen,
+};
 use citadel_protocol::{
     close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbySeat,
     LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
@@ -1097,9 +1099,9 @@ impl Session {
             let choice = if automatic {
                 play.bots
                     .get_mut(usize::from(seat.0))
-                    .and_then(|b| b.choose(&play.game, seat))
+                    .and_then(|b| b.choose(&Seen::of(&play.game, seat)))
             } else {
-                timeout_default(&play.game, seat)
+                timeout_default(&play.game.legal(seat))
             };
             let Some(command) = choice else {
                 return;

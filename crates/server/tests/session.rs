@@ -655,7 +655,7 @@ fn applied(out: &[Output]) -> Vec<(u8, Command)> {
 /// AI-*), every other seat (bot seats, leavers) `HeuristicCorporation`.
 /// Returns how many commands the AI DL gave.
 fn assert_bots_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize {
-    use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation};
+    use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation, Seen};
     use citadel_rules::dice::SeededDice;
     use citadel_rules::game::{Game, Seat, Setup};
     let setup: Setup = serde_json::from_str(setup).expect("setup");
@@ -668,9 +668,9 @@ fn assert_bots_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usi
     for (i, (seat, command)) in commands.iter().enumerate() {
         let expected = if Seat(*seat) == dl {
             n += 1;
-            ai.choose(&game, dl)
+            ai.choose(&Seen::of(&game, dl))
         } else {
-            corporation.choose(&game, Seat(*seat))
+            corporation.choose(&Seen::of(&game, Seat(*seat)))
         };
         assert_eq!(
             expected.as_ref(),

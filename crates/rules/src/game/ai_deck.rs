@@ -216,6 +216,11 @@ impl AiDeck {
         self.tie_breaker = None;
     }
 
+    /// Shuffle the draw pile (its order is hidden; tests only).
+    pub(crate) fn scramble(&mut self, dice: &mut dyn Dice) {
+        shuffle_with(dice, &mut self.draw);
+    }
+
     /// What every viewer sees.
     pub fn view(&self) -> AiDeckView {
         AiDeckView {

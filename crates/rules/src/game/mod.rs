@@ -13,6 +13,7 @@ mod dark_legion;
 mod decisions;
 pub mod event;
 mod force;
+mod hidden;
 pub mod ids;
 mod legal;
 mod movement;
