@@ -1108,7 +1108,11 @@ impl Session {
             };
             match play.game.apply(seat, command.clone(), &mut play.dice) {
                 Ok(events) => {
-                    play.next_bot_at = now + delay;
+                    // A card reveal is part of the AI's next decision, not
+                    // a move to watch: no pause after it.
+                    if command != Command::RevealAiCard {
+                        play.next_bot_at = now + delay;
+                    }
                     let index = play.commands;
                     play.commands += 1;
                     out.push(Output::Applied {

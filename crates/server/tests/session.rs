@@ -826,3 +826,34 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
         assert!(events_to.contains(&want), "{events_to:?}");
     }
 }
+
+#[test]
+fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
+    let delay = 1_000;
+    let cfg = SessionConfig {
+        bot_delay_ms: delay,
+        ..config()
+    };
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), 11, cfg);
+    let _ = hello(&mut s, 1, player("Ann"), 0);
+    let _ = msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
+    let _ = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    let _ = msg(&mut s, 1, ClientMsg::Start, 0);
+    let _ = s.handle(Input::Closed { conn: 1 }, 10);
+    let mut reveals = 0;
+    let mut now = 6_000;
+    while !s.game().is_some_and(|g| g.is_finished()) && now < 5_000_000 {
+        let cmds = applied(&s.handle(Input::Tick, now));
+        // One paced command per delay; a reveal goes straight on to the
+        // AI's answer, so it never ends a batch.
+        let paced = cmds
+            .iter()
+            .filter(|(_, c)| *c != Command::RevealAiCard)
+            .count();
+        assert!(paced <= 1, "at {now}: {cmds:?}");
+        assert_ne!(cmds.last().map(|(_, c)| c), Some(&Command::RevealAiCard));
+        reveals += cmds.len() - paced;
+        now += delay;
+    }
+    assert!(reveals > 0, "the AI never revealed a card");
+}
