@@ -1,9 +1,9 @@
 //! The deterministic AI Dark Legion (core AI-1..AI-13, ce.md EVE "AI
 //! policy" column, SET-12, SET-13, CONV-8).
 //!
-//! [`AiDarkLegion`] plays the DL seat of a game. Like every bot it only
-//! ever returns a command from [`Game::legal`]; the rules below only decide
-//! *which* legal command. All its chance comes from the game's AI deck
+//! [`AiDarkLegion`] plays the DL seat of a game. Like every bot it sees
+//! only its seat's [`Seen`] and only ever returns one of its legal
+//! commands; the rules below only decide *which* legal command. All its chance comes from the game's AI deck
 //! (`citadel_rules::game::ai_deck`, AI-1): when its policy says "reveal a
 //! card" and the decision has no unused revealed card left, it answers
 //! [`Command::RevealAiCard`] and the game turns the top card face up; it
