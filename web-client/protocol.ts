@@ -43,6 +43,29 @@ export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 export type Activation = "ready" | "active" | "done";
 
 /**
+ * The AI deck as every viewer sees it: the draw pile as a count, the
+ * revealed cards face up (HID-1, HID-3).
+ */
+export type AiDeckView = {
+  /**
+   * Cards left in the draw pile.
+   */
+  draw: number,
+  /**
+   * Cards revealed since the last full shuffle, in reveal order.
+   */
+  discard: Array<number>,
+  /**
+   * Cards revealed for the decision the AI is making now, in order.
+   */
+  revealed: Array<number>,
+  /**
+   * The AI-8 tie-breaker card of this DL turn.
+   */
+  tie_breaker: number | null,
+};
+
+/**
  * The three attack types (core ATK-1).
  */
 export type AttackType = "close_combat" | "firearm" | "tech";
@@ -314,6 +337,7 @@ export type Command =
     allow: boolean,
   }
   | { "type": "end_activation" }
+  | { "type": "reveal_ai_card" }
   | { "type": "end_turn" };
 
 /**
@@ -783,6 +807,18 @@ export type Event =
      */
     to: Square,
   }
+  | {
+    "type": "ai_card_revealed",
+    /**
+     * The card's `k`.
+     */
+    card: number,
+    /**
+     * It is the AI-8 tie-breaker card of this DL turn.
+     */
+    tie_breaker: boolean,
+  }
+  | { "type": "ai_deck_shuffled" }
   | {
     "type": "door_removed",
     /**
@@ -1340,6 +1376,11 @@ export type GameView = {
    * A DT card was played this turn.
    */
   card_played: boolean,
+  /**
+   * The AI deck (AI-1), in a game with an AI Dark Legion: its revealed
+   * cards are public, its order is not (HID-1, HID-3).
+   */
+  ai_deck?: AiDeckView,
 };
 
 /**

@@ -116,6 +116,7 @@ export function describeCommand(view, c) {
     }
     case "set_allow_pass": return c.allow ? "Let others pass through" : "Block passing through";
     case "end_activation": return "End activation";
+    case "reveal_ai_card": return "Reveal an AI card";
     case "end_turn": return "End turn";
     default: return /** @type {any} */ (c).type;
   }
@@ -142,6 +143,8 @@ export function describeEvent(view, e, seatName) {
     case "exited": return `${fig(e.figure)} leaves the board.`;
     case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to) : "its entrance"}.`;
     case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to)}.`;
+    case "ai_card_revealed": return e.tie_breaker ? `AI tie-breaker card: ${e.card}.` : `AI card revealed: ${e.card}.`;
+    case "ai_deck_shuffled": return `The AI deck is shuffled.`;
     case "door_removed": return `A door is removed.`;
     case "door_card": return `Door card: ${words(e.card)}.`;
     case "attack_rolled": {

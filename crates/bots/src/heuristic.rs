@@ -1,14 +1,17 @@
 //! Heuristic bots: simple greedy players for corporation seats
 //! ([`HeuristicCorporation`]) and a human-style Dark Legion seat
-//! ([`HeuristicDarkLegion`]). Both only ever return a command from
-//! [`Game::legal`]; they hold no state, so they are deterministic.
+//! ([`HeuristicDarkLegion`]). Both only ever return one of their seat's
+//! legal commands, from what the seat sees ([`Seen`]); they hold no state,
+//! so they are deterministic.
 
 use crate::nav;
-use crate::{timeout_default, Bot};
+use crate::{timeout_default, Bot, Seen};
+use citadel_rules::content::missions::TokenKind;
 use citadel_rules::content::CreatureKind;
 use citadel_rules::game::reaction::Window;
+use citadel_rules::game::state::Rules;
 use citadel_rules::game::view::GameView;
-use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Game, Seat, Viewer};
+use citadel_rules::game::{Command, Decision, FigureId, FigureKind};
 use citadel_rules::geometry::{Board, Square, Walls};
 
 /// How hard a creature is to eliminate (lower: easier target).
@@ -58,11 +61,11 @@ fn best_attack(view: &GameView, legal: &[Command], only: Option<FigureId>) -> Op
 }
 
 /// End the activation if possible, else the turn, else the CONV-8 default.
-fn finish(game: &Game, seat: Seat, legal: &[Command]) -> Option<Command> {
+fn finish(legal: &[Command]) -> Option<Command> {
     if legal.contains(&Command::EndActivation) {
         return Some(Command::EndActivation);
     }
-    timeout_default(game, seat)
+    timeout_default(legal)
 }
 
 /// Choose a greedy move: the move (of the active figure if it has one)
@@ -104,11 +107,14 @@ impl HeuristicCorporation {
 }
 
 /// Squares from which a desk can be photographed (adjacent to a desk).
-fn desk_targets(game: &Game, walls: &Walls) -> Vec<Square> {
-    let board = game.board();
-    let mut t: Vec<Square> = game
-        .desks()
-        .into_iter()
+fn desk_targets(rules: &Rules, walls: &Walls) -> Vec<Square> {
+    let board = &rules.board;
+    let mut t: Vec<Square> = rules
+        .mission
+        .tokens
+        .iter()
+        .filter(|t| t.kind == TokenKind::Desk)
+        .map(|t| t.square)
         .flat_map(|d| {
             let mut v = nav::adjacent(board, walls, d);
             if board.passable(d) {
@@ -123,25 +129,25 @@ fn desk_targets(game: &Game, walls: &Walls) -> Vec<Square> {
 }
 
 impl Bot for HeuristicCorporation {
-    fn choose(&mut self, game: &Game, seat: Seat) -> Option<Command> {
-        let legal = game.legal(seat);
+    fn choose(&mut self, seen: &Seen) -> Option<Command> {
+        let legal = &seen.legal;
         if legal.is_empty() {
             return None;
         }
-        let view = game.view(Viewer::Spectator);
-        let board = game.board();
-        let walls = nav::walls(board, &view);
+        let view = &seen.view;
+        let board = &seen.rules.board;
+        let walls = nav::walls(board, view);
         let choice = match &view.pending {
             Some(Decision::WhiteEntrance { .. }) => {
-                let map = nav::step_map(board, &walls, &desk_targets(game, &walls));
-                let (white, _) = nav::entrances(game);
-                white
+                let map = nav::step_map(board, &walls, &desk_targets(&seen.rules, &walls));
+                seen.rules
+                    .white
                     .iter()
                     .map(|e| Command::ChooseEntrance {
                         entrance: e.id.clone(),
                     })
                     .filter(|c| legal.contains(c))
-                    .zip(white.iter())
+                    .zip(seen.rules.white.iter())
                     .min_by_key(|(_, e)| {
                         e.squares
                             .iter()
@@ -162,12 +168,12 @@ impl Bot for HeuristicCorporation {
                         .or(Some(Command::React { card: None }))
                 }
             }
-            Some(_) => timeout_default(game, seat),
-            None => self.act(game, seat, &view, &walls, &legal),
+            Some(_) => timeout_default(legal),
+            None => self.act(&seen.rules, view, &walls, legal),
         };
         match choice {
             Some(c) if legal.contains(&c) => Some(c),
-            _ => timeout_default(game, seat),
+            _ => timeout_default(legal),
         }
     }
 }
@@ -175,8 +181,7 @@ impl Bot for HeuristicCorporation {
 impl HeuristicCorporation {
     fn act(
         &self,
-        game: &Game,
-        seat: Seat,
+        rules: &Rules,
         view: &GameView,
         walls: &Walls,
         legal: &[Command],
@@ -193,8 +198,8 @@ impl HeuristicCorporation {
         if let Some(c) = best_attack(view, legal, view.active) {
             return Some(c);
         }
-        let board = game.board();
-        let targets = desk_targets(game, walls);
+        let board = &rules.board;
+        let targets = desk_targets(rules, walls);
         let map = nav::step_map(board, walls, &targets);
         let dl = nav::creature_squares(view);
         let key = |s: Square| {
@@ -205,7 +210,7 @@ impl HeuristicCorporation {
         if let Some(c) = greedy_move(view, &moves(board, legal), key) {
             return Some(c);
         }
-        finish(game, seat, legal)
+        finish(legal)
     }
 }
 
@@ -223,15 +228,15 @@ impl HeuristicDarkLegion {
 }
 
 impl Bot for HeuristicDarkLegion {
-    fn choose(&mut self, game: &Game, seat: Seat) -> Option<Command> {
-        let legal = game.legal(seat);
+    fn choose(&mut self, seen: &Seen) -> Option<Command> {
+        let legal = &seen.legal;
         if legal.is_empty() {
             return None;
         }
-        let view = game.view(Viewer::Spectator);
-        let board = game.board();
-        let walls = nav::walls(board, &view);
-        let dts = nav::doomtroopers(&view);
+        let view = &seen.view;
+        let board = &seen.rules.board;
+        let walls = nav::walls(board, view);
+        let dts = nav::doomtroopers(view);
         let dt_sq: Vec<Square> = dts.iter().map(|(_, s, _)| *s).collect();
         let near = |s: Square| dt_sq.iter().map(|d| d.dist(s)).min().unwrap_or(i32::MAX);
         let choice = match &view.pending {
@@ -244,7 +249,7 @@ impl Bot for HeuristicDarkLegion {
                 .min_by_key(|(d, s, _)| (*d, *s))
                 .map(|(_, _, c)| c.clone()),
             Some(Decision::RedEntrance { .. }) => {
-                let (_, red) = nav::entrances(game);
+                let red = &seen.rules.red;
                 red.iter()
                     .map(|e| {
                         let d = e.squares.iter().map(|s| near(*s)).min().unwrap_or(i32::MAX);
@@ -283,7 +288,7 @@ impl Bot for HeuristicDarkLegion {
                         Command::ChooseFigure { figure } => {
                             let f = view.figures.get(figure.index())?;
                             let is_dt = matches!(f.kind, FigureKind::Doomtrooper { .. });
-                            let d = nav::square_of(&view, *figure).map_or(i32::MAX, near);
+                            let d = nav::square_of(view, *figure).map_or(i32::MAX, near);
                             Some(((u8::from(!is_dt), f.health, d), c))
                         }
                         _ => None,
@@ -310,7 +315,7 @@ impl Bot for HeuristicDarkLegion {
             }
             Some(_) => None,
             None => {
-                if let Some(c) = best_attack(&view, &legal, view.active) {
+                if let Some(c) = best_attack(view, legal, view.active) {
                     Some(c)
                 } else {
                     let starts: Vec<Square> = dt_sq
@@ -319,15 +324,15 @@ impl Bot for HeuristicDarkLegion {
                         .collect();
                     let map = nav::step_map(board, &walls, &starts);
                     let key = |s: Square| (nav::distance(&map, &starts, s), 0);
-                    greedy_move(&view, &moves(board, &legal), key)
-                        .or_else(|| best_attack(&view, &legal, None))
-                        .or_else(|| finish(game, seat, &legal))
+                    greedy_move(view, &moves(board, legal), key)
+                        .or_else(|| best_attack(view, legal, None))
+                        .or_else(|| finish(legal))
                 }
             }
         };
         match choice {
             Some(c) if legal.contains(&c) => Some(c),
-            _ => timeout_default(game, seat),
+            _ => timeout_default(legal),
         }
     }
 }

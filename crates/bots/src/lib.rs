@@ -2,7 +2,14 @@
 //!
 //! Anything that can fill a seat without a person: empty seats, players
 //! who left, turn timeouts, tests and the load tool. A bot only ever picks
-//! from [`Game::legal`], so it can never break a rule.
+//! from its seat's legal commands, so it can never break a rule.
+//!
+//! A bot sees what its seat sees and nothing more: [`Seen`] holds the
+//! seat's view (`Game::view(Viewer::Seat(..))`, which for the AI Dark
+//! Legion includes the public state of its AI deck), the seat's legal
+//! commands and the game's static rules (mission, board, tables), never
+//! the game itself. Face-down force cards, deck orders, other teams' hands
+//! and the dice are out of its reach.
 
 pub mod ai_dark_legion;
 pub mod heuristic;
@@ -11,14 +18,41 @@ pub mod nav;
 
 pub use ai_dark_legion::AiDarkLegion;
 use citadel_rules::dice::{Dice, SeededDice};
-use citadel_rules::game::{Command, Game, Seat};
+use citadel_rules::game::state::Rules;
+use citadel_rules::game::{Command, Game, GameView, Seat, Viewer};
 pub use heuristic::{HeuristicCorporation, HeuristicDarkLegion};
 use std::fmt;
+use std::sync::Arc;
+
+/// Everything a bot may know when it chooses for its seat.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    /// The seat the bot plays.
+    pub seat: Seat,
+    /// The seat's view of the game (hidden information redacted).
+    pub view: GameView,
+    /// The commands the seat may send now.
+    pub legal: Vec<Command>,
+    /// What never changes during the game: public, and no game state.
+    pub rules: Arc<Rules>,
+}
+
+impl Seen {
+    /// What `seat` sees of `game` now.
+    pub fn of(game: &Game, seat: Seat) -> Seen {
+        Seen {
+            seat,
+            view: game.view(Viewer::Seat(seat)),
+            legal: game.legal(seat),
+            rules: Arc::clone(game.rules()),
+        }
+    }
+}
 
 /// A seat's automatic player.
 pub trait Bot: fmt::Debug + Send {
-    /// The command to send for `seat` now, or `None` if it has none.
-    fn choose(&mut self, game: &Game, seat: Seat) -> Option<Command>;
+    /// The command to send for `seen.seat` now, or `None` if it has none.
+    fn choose(&mut self, seen: &Seen) -> Option<Command>;
 }
 
 /// Picks uniformly among the legal commands, from its own seeded
@@ -38,28 +72,27 @@ impl RandomBot {
 }
 
 impl Bot for RandomBot {
-    fn choose(&mut self, game: &Game, seat: Seat) -> Option<Command> {
-        let legal = game.legal(seat);
-        if legal.is_empty() {
+    fn choose(&mut self, seen: &Seen) -> Option<Command> {
+        if seen.legal.is_empty() {
             return None;
         }
-        let i = self.rng.below(legal.len() as u32) as usize;
-        legal.into_iter().nth(i)
+        let i = self.rng.below(seen.legal.len() as u32) as usize;
+        seen.legal.get(i).cloned()
     }
 }
 
 /// The default answer when a player runs out of time (core CONV-8, TRN-11):
 /// end the turn if possible, otherwise the first legal option (lowest id,
-/// lowest square), which declines every "may".
-pub fn timeout_default(game: &Game, seat: Seat) -> Option<Command> {
-    let legal = game.legal(seat);
+/// lowest square), which declines every "may". Revealing an AI card is not
+/// an answer, so it is never the default.
+pub fn timeout_default(legal: &[Command]) -> Option<Command> {
     if legal.contains(&Command::EndTurn) {
         return Some(Command::EndTurn);
     }
     if legal.contains(&Command::PassEquipment) {
         return Some(Command::PassEquipment);
     }
-    legal.into_iter().next()
+    legal.iter().find(|c| **c != Command::RevealAiCard).cloned()
 }
 
 #[cfg(test)]
@@ -90,7 +123,7 @@ mod tests {
         while !g.is_finished() {
             let seat = g.seat_to_act().expect("someone must act");
             let cmd = bots[usize::from(seat.0)]
-                .choose(&g, seat)
+                .choose(&Seen::of(&g, seat))
                 .expect("a legal command");
             assert!(g.apply(seat, cmd, &mut dice).is_ok());
             n += 1;
@@ -104,10 +137,10 @@ mod tests {
         let seat = g.seat_to_act().expect("seat");
         let a: Vec<_> = {
             let mut b = RandomBot::new(9);
-            (0..5).map(|_| b.choose(&g, seat)).collect()
+            (0..5).map(|_| b.choose(&Seen::of(&g, seat))).collect()
         };
         let mut b = RandomBot::new(9);
-        let again: Vec<_> = (0..5).map(|_| b.choose(&g, seat)).collect();
+        let again: Vec<_> = (0..5).map(|_| b.choose(&Seen::of(&g, seat))).collect();
         assert_eq!(a, again);
     }
 
@@ -115,6 +148,9 @@ mod tests {
     fn conv_8_timeout_passes_the_draft_and_ends_turns() {
         let g = game();
         let seat = g.seat_to_act().expect("seat");
-        assert_eq!(timeout_default(&g, seat), Some(Command::PassEquipment));
+        assert_eq!(
+            timeout_default(&g.legal(seat)),
+            Some(Command::PassEquipment)
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! Seeded C1M1 games between kinds of bots, for the win-rate report and
 //! the tests.
 
-use crate::{AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, RandomBot};
+use crate::{AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, RandomBot, Seen};
 use citadel_rules::content::Corporation;
 use citadel_rules::dice::SeededDice;
-use citadel_rules::game::{DarkLegionSetup, Game, MissionResult, Seat, Setup};
+use citadel_rules::game::{Command, DarkLegionSetup, Game, MissionResult, Seat, Setup};
 
 /// Who plays the corporation seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,8 @@ pub enum DlBot {
 /// How one game went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameResult {
-    /// Commands applied.
+    /// Commands applied, not counting the AI's card reveals (so the
+    /// number compares across kinds of Dark Legion).
     pub commands: usize,
     /// The game ended within the budget.
     pub finished: bool,
@@ -70,7 +71,7 @@ pub fn play(corps: CorpBots, dl: DlBot, seed: u64, max: usize) -> Result<GameRes
     let dl_seat = game.dark_legion_seat();
     let mut dl_bot: Box<dyn Bot> = match dl {
         DlBot::Random => Box::new(RandomBot::new(seed ^ 0xD1)),
-        DlBot::Ai => Box::new(AiDarkLegion::for_game(&game)),
+        DlBot::Ai => Box::new(AiDarkLegion::new()),
         DlBot::Heuristic => Box::new(HeuristicDarkLegion::new()),
     };
     let mut corp_bots: Vec<Box<dyn Bot>> = (0..4u64)
@@ -82,7 +83,8 @@ pub fn play(corps: CorpBots, dl: DlBot, seed: u64, max: usize) -> Result<GameRes
         })
         .collect();
     let mut commands = 0;
-    while !game.is_finished() && commands < max {
+    let mut applied = 0;
+    while !game.is_finished() && applied < max {
         let seat: Seat = game.seat_to_act().ok_or("no seat to act")?;
         let bot = if seat == dl_seat {
             &mut dl_bot
@@ -92,14 +94,15 @@ pub fn play(corps: CorpBots, dl: DlBot, seed: u64, max: usize) -> Result<GameRes
                 .ok_or("seat out of range")?
         };
         let cmd = bot
-            .choose(&game, seat)
+            .choose(&Seen::of(&game, seat))
             .ok_or_else(|| format!("seat {} has no command", seat.0))?;
         if !game.legal(seat).contains(&cmd) {
             return Err(format!("illegal command {cmd:?}"));
         }
         game.apply(seat, cmd.clone(), &mut dice)
             .map_err(|r| format!("{cmd:?} rejected: {r:?}"))?;
-        commands += 1;
+        applied += 1;
+        commands += usize::from(cmd != Command::RevealAiCard);
     }
     let (corp_win, dl_win, result) = game
         .outcome()

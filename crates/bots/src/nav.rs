@@ -1,9 +1,8 @@
 //! Board helpers shared by the bots: walls with the current doors, ADJ-4
 //! adjacency and breadth-first path distances that ignore figures.
 
-use citadel_rules::content::missions::Entrance;
 use citadel_rules::game::view::{DoorState, GameView};
-use citadel_rules::game::{FigureId, FigureKind, Game, Place};
+use citadel_rules::game::{FigureId, FigureKind, Place};
 use citadel_rules::geometry::{Board, Square, StepMap, Walls};
 
 /// Walls of `board` with the doors that are closed in `view`.
@@ -16,17 +15,6 @@ pub fn walls(board: &Board, view: &GameView) -> Walls {
             .flat_map(|d| d.edges.iter().copied()),
     );
     walls
-}
-
-/// The mission's (white, red) entrances.
-pub fn entrances(game: &Game) -> (Vec<Entrance>, Vec<Entrance>) {
-    let mission = game.mission();
-    let all = mission.entrances(game.board()).unwrap_or_default();
-    let nw = mission.white.len();
-    let nr = mission.red.len();
-    let white = all.iter().take(nw).cloned().collect();
-    let red = all.iter().skip(nw).take(nr).cloned().collect();
-    (white, red)
 }
 
 /// Passable squares adjacent (ADJ-4) to `s`.

@@ -1,9 +1,10 @@
 //! The AI Dark Legion (core AI-*) against random corporations in C1M1.
 
-use citadel_bots::ai_dark_legion::{AiCard, AiDarkLegion};
-use citadel_bots::{Bot, RandomBot};
+use citadel_bots::AiDarkLegion;
+use citadel_bots::{Bot, RandomBot, Seen};
 use citadel_rules::content::Corporation;
 use citadel_rules::dice::SeededDice;
+use citadel_rules::game::ai_deck::AiCard;
 use citadel_rules::game::{Command, DarkLegionSetup, FigureKind, Game, Place, Setup, Viewer};
 
 fn game(seed: u64) -> Game {
@@ -55,7 +56,7 @@ fn play(seed: u64, ai: bool) -> Outcome {
     let dl = g.dark_legion_seat();
     let mut corps: Vec<RandomBot> = (0..8).map(|i| RandomBot::new(seed * 31 + i)).collect();
     let mut dl_bot: Box<dyn Bot> = if ai {
-        Box::new(AiDarkLegion::for_game(&g))
+        Box::new(AiDarkLegion::new())
     } else {
         Box::new(RandomBot::new(seed * 31 + 99))
     };
@@ -64,9 +65,9 @@ fn play(seed: u64, ai: bool) -> Outcome {
     while !g.is_finished() {
         let seat = g.seat_to_act().expect("someone must act");
         let cmd = if seat == dl {
-            dl_bot.choose(&g, seat)
+            dl_bot.choose(&Seen::of(&g, seat))
         } else {
-            corps[usize::from(seat.0)].choose(&g, seat)
+            corps[usize::from(seat.0)].choose(&Seen::of(&g, seat))
         }
         .expect("a command");
         assert!(g.legal(seat).contains(&cmd), "seed {seed}: illegal {cmd:?}");

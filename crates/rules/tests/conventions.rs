@@ -128,8 +128,10 @@ fn conv_8_legal_lists_placements_lowest_y_x_first() {
     )
     .expect("move");
     let legal = g.legal(g.dark_legion_seat());
+    // The AI's own card reveal (AI-1) is listed last; it is not a placement.
     let squares: Vec<Square> = legal
         .iter()
+        .filter(|c| **c != Command::RevealAiCard)
         .map(|c| match c {
             Command::Place { square, .. } => *square,
             other => panic!("not a placement: {other:?}"),
@@ -158,8 +160,10 @@ fn conv_8_legal_lists_event_targets_lowest_id_first() {
     );
     g.settle(&mut SeededDice::new(0));
     let legal = g.legal(g.dark_legion_seat());
+    assert_eq!(legal.last(), Some(&Command::RevealAiCard));
     let ids: Vec<u16> = legal
         .iter()
+        .filter(|c| **c != Command::RevealAiCard)
         .map(|c| match c {
             Command::ChooseFigure { figure } => figure.0,
             other => panic!("not a figure choice: {other:?}"),

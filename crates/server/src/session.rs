@@ -3,7 +3,9 @@
 //! its own (the shell passes fresh tokens in), so every behaviour here is
 //! tested without a network (bughouse-chess style).
 
-use citadel_bots::{timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion};
+use citadel_bots::{
+    timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, Seen,
+};
 use citadel_protocol::{
     close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
     LobbySeat, LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
@@ -366,21 +368,15 @@ impl Session {
         if let Some(setup) = setup {
             let mut dice = SeededDice::new(seed);
             let (mut game, mut log) = Game::new(setup.clone(), &mut dice)?;
-            // The AI DL's deck is replayed with the stored commands, so a
-            // restored game goes on exactly as it would have.
-            let mut ai = ai_dark_legion(&game);
+            // The AI DL's deck is game state (its card reveals are stored
+            // commands), so plain replay restores it too.
             for (i, (seat, command)) in commands.iter().enumerate() {
-                if let Some((ai_seat, bot)) = ai.as_mut() {
-                    if *ai_seat == Seat(*seat) {
-                        let _ = bot.choose(&game, *ai_seat);
-                    }
-                }
                 let events = game
                     .apply(Seat(*seat), command.clone(), &mut dice)
                     .map_err(|reason| SessionError::Replay { index: i, reason })?;
                 log.extend(events);
             }
-            let bots = seat_bots(&game, ai);
+            let bots = seat_bots(&game, ai_dark_legion(&game));
             let waiting = (game.seat_to_act(), now);
             let finished = game.is_finished();
             s.play = Some(Play {
@@ -1136,16 +1132,20 @@ impl Session {
             let choice = if automatic {
                 play.bots
                     .get_mut(usize::from(seat.0))
-                    .and_then(|b| b.choose(&play.game, seat))
+                    .and_then(|b| b.choose(&Seen::of(&play.game, seat)))
             } else {
-                timeout_default(&play.game, seat)
+                timeout_default(&play.game.legal(seat))
             };
             let Some(command) = choice else {
                 return;
             };
             match play.game.apply(seat, command.clone(), &mut play.dice) {
                 Ok(events) => {
-                    play.next_bot_at = now + delay;
+                    // A card reveal is part of the AI's next decision, not
+                    // a move to watch: no pause after it.
+                    if command != Command::RevealAiCard {
+                        play.next_bot_at = now + delay;
+                    }
                     let index = play.commands;
                     play.commands += 1;
                     out.push(Output::Applied {
@@ -1199,7 +1199,7 @@ fn clean_name(name: &str) -> String {
 /// (`DarkLegionChoice::Ai`).
 fn ai_dark_legion(game: &Game) -> Option<(Seat, AiDarkLegion)> {
     let seat = game.view(Viewer::Spectator).dark_legion.ai_seat?;
-    Some((seat, AiDarkLegion::for_game(game)))
+    Some((seat, AiDarkLegion::new()))
 }
 
 /// One bot per rules seat: the AI DL's seat gets `ai` (when there is one),

@@ -723,21 +723,21 @@ fn applied(out: &[Output]) -> Vec<(u8, Command)> {
 /// AI-*), every other seat (bot seats, leavers) `HeuristicCorporation`.
 /// Returns how many commands the AI DL gave.
 fn assert_bots_played(setup: &Setup, seed: u64, commands: &[(u8, Command)]) -> usize {
-    use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation};
+    use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation, Seen};
     use citadel_rules::dice::SeededDice;
     use citadel_rules::game::{Game, Seat};
     let mut dice = SeededDice::new(seed);
     let (mut game, _) = Game::new(setup.clone(), &mut dice).expect("game");
     let dl = game.dark_legion_seat();
-    let mut ai = AiDarkLegion::for_game(&game);
+    let mut ai = AiDarkLegion::new();
     let mut corporation = HeuristicCorporation::new();
     let mut n = 0;
     for (i, (seat, command)) in commands.iter().enumerate() {
         let expected = if Seat(*seat) == dl {
             n += 1;
-            ai.choose(&game, dl)
+            ai.choose(&Seen::of(&game, dl))
         } else {
-            corporation.choose(&game, Seat(*seat))
+            corporation.choose(&Seen::of(&game, Seat(*seat)))
         };
         assert_eq!(
             expected.as_ref(),
@@ -892,4 +892,35 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
     for want in [vec![1], vec![2], vec![9, 10]] {
         assert!(events_to.contains(&want), "{events_to:?}");
     }
+}
+
+#[test]
+fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
+    let delay = 1_000;
+    let cfg = SessionConfig {
+        bot_delay_ms: delay,
+        ..config()
+    };
+    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), 11, cfg);
+    let _ = hello(&mut s, 1, player("Ann"), 0);
+    let _ = msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
+    let _ = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    let _ = msg(&mut s, 1, ClientMsg::Start, 0);
+    let _ = s.handle(Input::Closed { conn: 1 }, 10);
+    let mut reveals = 0;
+    let mut now = 6_000;
+    while !s.game().is_some_and(|g| g.is_finished()) && now < 5_000_000 {
+        let cmds = applied(&s.handle(Input::Tick, now));
+        // One paced command per delay; a reveal goes straight on to the
+        // AI's answer, so it never ends a batch.
+        let paced = cmds
+            .iter()
+            .filter(|(_, c)| *c != Command::RevealAiCard)
+            .count();
+        assert!(paced <= 1, "at {now}: {cmds:?}");
+        assert_ne!(cmds.last().map(|(_, c)| c), Some(&Command::RevealAiCard));
+        reveals += cmds.len() - paced;
+        now += delay;
+    }
+    assert!(reveals > 0, "the AI never revealed a card");
 }

@@ -56,6 +56,21 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
+        if command == Command::RevealAiCard {
+            return self.reveal_ai_card(seat, dice, events);
+        }
+        self.dispatch_command(seat, command, dice, events)?;
+        self.close_ai_decision(seat);
+        Ok(())
+    }
+
+    fn dispatch_command(
+        &mut self,
+        seat: Seat,
+        command: Command,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
         if self.phase == Phase::Finished {
             return Err(Rejection::GameOver);
         }
@@ -152,7 +167,7 @@ impl Game {
                 match side {
                     Side::Team(team) => self.end_corporation_turn(team, dice, events),
                     Side::DarkLegion => {
-                        self.end_dl_turn(events);
+                        self.end_dl_turn(dice, events);
                         self.next_marker(dice, events);
                     }
                 }

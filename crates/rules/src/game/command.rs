@@ -126,6 +126,12 @@ pub enum Command {
     },
     /// End the current figure's activation.
     EndActivation,
+
+    // ---- the AI Dark Legion (core AI-1) ----
+    /// Reveal the top card of the AI deck for the decision in hand. Only
+    /// the AI Dark Legion's seat sends it; any other command from that
+    /// seat closes the decision.
+    RevealAiCard,
     /// End your turn.
     EndTurn,
 }

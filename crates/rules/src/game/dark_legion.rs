@@ -107,7 +107,7 @@ impl Game {
     }
 
     /// DL step 5 and the end of the DL turn.
-    pub(crate) fn end_dl_turn(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn end_dl_turn(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         self.edition.rules_mut().discard_event();
         let e = &mut self.effects;
         e.cc_frenzy = false;
@@ -116,6 +116,7 @@ impl Game {
         e.dark_influence = 0;
         e.teleported.clear();
         self.active = None;
+        self.reshuffle_ai_deck(dice, events);
         events.push(Event::TurnEnded {
             side: Side::DarkLegion,
         });

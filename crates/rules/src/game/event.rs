@@ -153,6 +153,16 @@ pub enum Event {
         /// To.
         to: Square,
     },
+    /// An AI card was turned face up (AI-1; public, HID-3).
+    AiCardRevealed {
+        /// The card's `k`.
+        card: u8,
+        /// It is the AI-8 tie-breaker card of this DL turn.
+        tie_breaker: bool,
+    },
+    /// The AI deck was shuffled: its discards went back into an empty
+    /// pile, or every card went back at the end of a DL turn (AI-1).
+    AiDeckShuffled,
     /// A door group was crossed for the first time (BRD-6).
     DoorRemoved {
         /// Door group index.

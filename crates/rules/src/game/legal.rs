@@ -10,6 +10,15 @@ impl Game {
     /// The commands `seat` may send now. Empty when it is not the seat's
     /// turn (except `SetAllowPass`, always allowed to a team, not listed).
     pub fn legal(&self, seat: Seat) -> Vec<Command> {
+        let mut out = self.legal_choices(seat);
+        // Last, so "the first legal option" (CONV-8) stays a real choice.
+        if !out.is_empty() && self.can_reveal_ai_card(seat) {
+            out.push(Command::RevealAiCard);
+        }
+        out
+    }
+
+    fn legal_choices(&self, seat: Seat) -> Vec<Command> {
         let mut out = Vec::new();
         if self.phase == Phase::Finished {
             return out;

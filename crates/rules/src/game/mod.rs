@@ -5,6 +5,7 @@
 //! [`Dice`]: crate::dice::Dice
 
 mod actions;
+pub mod ai_deck;
 mod apply;
 mod combat;
 pub mod command;
@@ -12,6 +13,7 @@ mod dark_legion;
 mod decisions;
 pub mod event;
 mod force;
+mod hidden;
 pub mod ids;
 mod legal;
 mod movement;

@@ -484,6 +484,9 @@ pub struct Game {
     /// serialized state keeps one level of keys whatever the ruleset.
     #[serde(flatten)]
     pub(crate) edition: EditionState,
+    /// The AI deck (AI-1), only with an AI Dark Legion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) ai_deck: Option<super::ai_deck::AiDeck>,
     pub(crate) pending: VecDeque<Pending>,
     /// The figure acting now.
     pub(crate) active: Option<FigureId>,
@@ -736,6 +739,9 @@ impl Game {
         }
         // The edition's other decks (DOR-2, DTC-CE-2).
         edition.rules_mut().deal_decks(tables, dice);
+        // AI-1: the AI deck is shuffled at mission start (an AI DL only, so
+        // a game with a DL player draws exactly the same dice as before).
+        let ai_deck = ai.then(|| super::ai_deck::AiDeck::shuffled(dice));
 
         // Mission tokens (desks are features, not tokens).
         let tokens = rules
@@ -786,6 +792,7 @@ impl Game {
             force_pile: force,
             force_discard: Vec::new(),
             edition,
+            ai_deck,
             pending: VecDeque::new(),
             active: None,
             card_played: false,

@@ -58,9 +58,10 @@ impl Game {
                     step: DlStep::Activation,
                 } => {
                     if self.dl_can_act() {
+                        self.reveal_ai_tie_breaker(dice, events);
                         return;
                     }
-                    self.end_dl_turn(events);
+                    self.end_dl_turn(dice, events);
                     self.next_marker(dice, events);
                 }
                 Phase::DarkLegion { step } => self.dl_step(step, dice, events),

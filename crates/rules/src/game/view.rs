@@ -199,6 +199,11 @@ pub struct GameView {
     pub specials: Vec<(String, u32)>,
     /// A DT card was played this turn.
     pub card_played: bool,
+    /// The AI deck (AI-1), in a game with an AI Dark Legion: its revealed
+    /// cards are public, its order is not (HID-1, HID-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub ai_deck: Option<super::ai_deck::AiDeckView>,
 }
 
 impl Game {
@@ -319,6 +324,7 @@ impl Game {
                 .map(|&(s, n)| (self.rules.mission.special_def(s).id.clone(), n))
                 .collect(),
             card_played: self.card_played,
+            ai_deck: self.ai_deck.as_ref().map(|d| d.view()),
         }
     }
 
@@ -326,6 +332,12 @@ impl Game {
     /// replaced (lichess-style stubs keep numbering contiguous).
     pub fn filter_events(events: &[Event], viewer: Viewer) -> Vec<Event> {
         events.iter().map(|e| e.for_viewer(viewer)).collect()
+    }
+
+    /// What never changes during the game (mission, board, tables): public,
+    /// and shared, so a bot can hold it without holding the game.
+    pub fn rules(&self) -> &std::sync::Arc<super::state::Rules> {
+        &self.rules
     }
 
     /// The static board (public).

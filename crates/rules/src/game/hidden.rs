@@ -1,0 +1,53 @@
+//! A test helper: shuffle everything no seat may see (core HID-1, HID-2),
+//! so tests can show that what a seat is given (its view and legal list)
+//! does not depend on it.
+
+use super::ids::Seat;
+use super::state::Game;
+use crate::dice::{shuffle_with, Dice};
+
+impl Game {
+    /// Re-deal the hidden state other than `keep`'s own: face-down force
+    /// cards and the force pile (each tile keeps its count), the event,
+    /// door, DT-card and AI deck orders, and other teams' DT-card hands
+    /// (each keeps its size, cards swapped with the DT deck). Everything
+    /// public stays as it was. For tests only: a real game never does this.
+    #[doc(hidden)]
+    pub fn scramble_hidden(&mut self, keep: Seat, dice: &mut dyn Dice) {
+        // Force cards: one pool, the same counts per tile and in the pile.
+        let counts: Vec<usize> = self.tiles.iter().map(|t| t.face_down.len()).collect();
+        let mut pool: Vec<u32> = std::mem::take(&mut self.force_pile);
+        for t in &mut self.tiles {
+            pool.append(&mut t.face_down);
+        }
+        shuffle_with(dice, &mut pool);
+        for (t, n) in self.tiles.iter_mut().zip(counts) {
+            t.face_down = pool.split_off(pool.len() - n);
+        }
+        self.force_pile = pool;
+        // The edition's decks (only CE has any so far).
+        let mut deck = Vec::new();
+        if let Some(ce) = self.edition.ce_mut() {
+            shuffle_with(dice, &mut ce.event_deck);
+            shuffle_with(dice, &mut ce.door_deck);
+            deck = std::mem::take(&mut ce.dt_deck);
+        }
+        // DT hands of the other teams: swap with the deck, then shuffle it.
+        let mut cards: Vec<_> = deck;
+        let mut sizes = Vec::new();
+        for t in self.teams.iter_mut().filter(|t| t.seat != keep) {
+            sizes.push(t.hand.len());
+            cards.append(&mut t.hand);
+        }
+        shuffle_with(dice, &mut cards);
+        for (t, n) in self.teams.iter_mut().filter(|t| t.seat != keep).zip(sizes) {
+            t.hand = cards.split_off(cards.len() - n);
+        }
+        if let Some(ce) = self.edition.ce_mut() {
+            ce.dt_deck = cards;
+        }
+        if let Some(d) = self.ai_deck.as_mut() {
+            d.scramble(dice);
+        }
+    }
+}
