@@ -14,6 +14,8 @@ pub mod dice;
 pub mod game;
 pub mod geometry;
 pub mod sim;
+pub mod version;
 
 pub use content::Content;
 pub use dice::{Dice, DieColor, ScriptedDice, SeededDice};
+pub use version::{state_checksum, RulesVersion, ENGINE_VERSION};
