@@ -166,6 +166,8 @@ impl Registry {
             finished_at: None,
             result: None,
             campaign: None,
+            engine_version: i64::from(citadel_rules::ENGINE_VERSION),
+            content_hash: citadel_rules::Content::embedded_hash().to_string(),
         };
         if let Err(e) = self.store.create_game(&record).await {
             self.remove(&code);
@@ -223,6 +225,8 @@ impl Registry {
             finished_at: None,
             result: None,
             campaign: Some(campaign.to_string()),
+            engine_version: i64::from(citadel_rules::ENGINE_VERSION),
+            content_hash: citadel_rules::Content::embedded_hash().to_string(),
         };
         if let Err(e) = self.store.create_game(&record).await {
             self.remove(&code);
@@ -548,6 +552,7 @@ async fn persist(
                     seat: *seat,
                     command,
                     at: now,
+                    checksum: None,
                 }),
                 Err(e) => tracing::error!(error = %e, "cannot serialize a command"),
             }

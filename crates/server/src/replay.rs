@@ -234,6 +234,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            engine_version: 0,
+            content_hash: String::new(),
         };
         let mut played = Played {
             record: record.clone(),
@@ -258,6 +260,7 @@ mod tests {
                     seat,
                     command: serde_json::to_string(&command).expect("command"),
                     at: 0,
+                    checksum: None,
                 }),
                 Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
                     ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
