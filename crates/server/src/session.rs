@@ -10,8 +10,13 @@ use citadel_protocol::{
 };
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::dice::SeededDice;
-use citadel_rules::game::{Command, DarkLegionSetup, Event, Game, Seat, SeatSetup, Setup, Viewer};
+use citadel_rules::game::{
+    Command, DarkLegionSetup, Event, Game, Rejection, Seat, SeatSetup, Setup, SetupError, Viewer,
+};
 use serde::{Deserialize, Serialize};
+
+use crate::outcome::GameSummary;
+pub use crate::secrets::token_hash;
 use std::collections::BTreeMap;
 
 /// A connection's id, given by the shell.
@@ -41,22 +46,28 @@ impl Default for SessionConfig {
     }
 }
 
+/// A socket's `hello` as the session gets it: the shell has checked the
+/// protocol version, found the game and turned the login token into an
+/// account id. The one type for a hello between the socket and the session.
+#[derive(Clone, Debug)]
+pub struct Hello {
+    /// The connection.
+    pub conn: ConnId,
+    /// How it joins.
+    pub join: Join,
+    /// The last event it saw.
+    pub last_seq: Option<u64>,
+    /// A fresh random token, used if this makes a new player.
+    pub fresh_token: String,
+    /// The account of a logged-in player, resolved by the shell.
+    pub account: Option<String>,
+}
+
 /// What the shell feeds the session.
 #[derive(Clone, Debug)]
 pub enum Input {
-    /// A socket sent a valid `hello` (the shell checked the version).
-    Hello {
-        /// Connection.
-        conn: ConnId,
-        /// How it joins.
-        join: Join,
-        /// The last event it saw.
-        last_seq: Option<u64>,
-        /// A fresh random token, used if this makes a new player.
-        fresh_token: String,
-        /// The account of a logged-in player, resolved by the shell.
-        account: Option<String>,
-    },
+    /// A socket sent a valid `hello`.
+    Hello(Hello),
     /// A later message from a connection.
     Message {
         /// Connection.
@@ -106,20 +117,20 @@ pub enum Output {
     },
     /// The lobby document changed (seats, tokens' hashes): persist it.
     LobbyChanged {
-        /// The document (JSON).
-        lobby: String,
+        /// The document.
+        lobby: LobbyDoc,
     },
     /// The game started from this setup: persist it.
     Started {
-        /// The rules setup (JSON).
-        setup: String,
-        /// The lobby as it started (JSON).
-        lobby: String,
+        /// The rules setup.
+        setup: Setup,
+        /// The lobby as it started.
+        lobby: LobbyDoc,
     },
     /// The game ended: persist the result summary.
     Finished {
-        /// Summary (JSON).
-        result: String,
+        /// What is kept of the game's end.
+        result: GameSummary,
     },
     /// A player with an account took a seat (for "my games").
     PlayerLinked {
@@ -127,6 +138,16 @@ pub enum Output {
         seat: u8,
         /// Account id.
         account: String,
+    },
+    /// The game's state after the last command of this batch: persist
+    /// it with that command, so that a server on other rules can check
+    /// its replay (see `citadel_rules::state_checksum`). Comes after the
+    /// batch's last `Applied`.
+    Checksum {
+        /// The number of the batch's last command.
+        index: u64,
+        /// The checksum of the game after it.
+        checksum: String,
     },
     /// A command was rejected (for metrics).
     Refused {
@@ -137,7 +158,7 @@ pub enum Output {
 
 /// One seat of the lobby. Only the hash of a seat's token is kept, so a
 /// stored lobby cannot be used to take over a seat.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct SeatSlot {
     corporation: Option<Corporation>,
     team: Option<[Specialty; 2]>,
@@ -169,30 +190,46 @@ pub struct ReservedSeat {
     pub account: Option<String>,
 }
 
-/// The fields of [`Input::Hello`], handled together.
-#[derive(Debug)]
-struct Hello {
-    conn: ConnId,
-    join: Join,
-    last_seq: Option<u64>,
-    fresh_token: String,
-    account: Option<String>,
-}
-
-/// The stored form of a lobby.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct LobbyDoc {
+/// The stored form of a lobby: its seats (controllers, names, hashed
+/// tokens, accounts) and host, without who is connected now. Opaque
+/// outside the session: the store keeps it as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyDoc {
     seats: Vec<SeatSlot>,
     host: Option<u8>,
 }
 
-/// SHA-256 of a token, hex: what is kept of a secret.
-pub fn token_hash(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+/// Why a session cannot be built from a setup or from the store.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// The reserved seats do not match the setup or the options.
+    #[error("reserved seats do not match the setup")]
+    SeatsMismatch,
+    /// The rules refuse the setup.
+    #[error("setup: {0}")]
+    Setup(#[from] SetupError),
+    /// A stored command is rejected on replay: the data does not belong
+    /// to this engine.
+    #[error("stored command {index} rejected on replay: {reason}")]
+    Replay {
+        /// The command's number.
+        index: usize,
+        /// Why the rules refused it.
+        reason: Rejection,
+    },
+    /// Replayed on other rules, the game does not come out as stored: a
+    /// stored command is refused, or the state after a batch differs from
+    /// its stored checksum.
+    #[error("stored game diverges on these rules at command {index}: {why}")]
+    Diverged {
+        /// The first command whose outcome differs (or that is refused).
+        index: usize,
+        /// How many commands from the start are confirmed identical (up
+        /// to the last checksum that matched; 0 if none did).
+        verified: usize,
+        /// What differed.
+        why: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,7 +278,7 @@ pub struct Session {
     /// The lobby document the store holds (as last handed out). Most
     /// lobby changes — spectators and players coming and going — leave
     /// the document as it is, and are not written again.
-    stored_lobby: String,
+    stored_lobby: LobbyDoc,
 }
 
 impl Session {
@@ -271,7 +308,10 @@ impl Session {
             play: None,
             config,
             lobby_dirty: false,
-            stored_lobby: String::new(),
+            stored_lobby: LobbyDoc {
+                seats: Vec::new(),
+                host: None,
+            },
         };
         // What the shell stores when it creates the game.
         session.stored_lobby = session.lobby_document();
@@ -296,9 +336,9 @@ impl Session {
         seats: Vec<ReservedSeat>,
         setup: Setup,
         now: Millis,
-    ) -> Result<(Session, Vec<Output>), String> {
+    ) -> Result<(Session, Vec<Output>), SessionError> {
         if seats.len() != setup.seats.len() || seats.len() != usize::from(options.seats) {
-            return Err("reserved seats do not match the setup".into());
+            return Err(SessionError::SeatsMismatch);
         }
         let mut s = Session::new(code, options, setup.seed, config);
         for (slot, r) in s.seats.iter_mut().zip(seats) {
@@ -324,23 +364,48 @@ impl Session {
     /// player counts as disconnected since `now`.
     ///
     /// # Errors
-    /// A message if the stored documents do not parse or a stored command
-    /// is rejected on replay (the data does not belong to this engine).
+    /// The rules refuse the setup, or a stored command is rejected on
+    /// replay (the data does not belong to this engine).
     #[allow(clippy::too_many_arguments)]
     pub fn restore(
         code: String,
         options: GameOptions,
         seed: u64,
-        lobby: &str,
-        setup: Option<&str>,
+        lobby: &LobbyDoc,
+        setup: Option<&Setup>,
         commands: &[(u8, Command)],
         now: Millis,
         config: SessionConfig,
-    ) -> Result<Session, String> {
-        let doc: LobbyDoc = serde_json::from_str(lobby).map_err(|e| format!("lobby: {e}"))?;
+    ) -> Result<Session, SessionError> {
+        Self::restore_checked(
+            code, options, seed, lobby, setup, commands, None, now, config,
+        )
+    }
+
+    /// [`Session::restore`], checking the replay against the checksums
+    /// stored with the commands (`checksums[i]`: the state after command
+    /// `i`, if one was stored), for a game made on other rules. A
+    /// refused command or a checksum that differs is
+    /// [`SessionError::Diverged`]; commands without a checksum are
+    /// accepted as they replay. `None`: no check (the same rules).
+    ///
+    /// # Errors
+    /// As [`Session::restore`], and [`SessionError::Diverged`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore_checked(
+        code: String,
+        options: GameOptions,
+        seed: u64,
+        lobby: &LobbyDoc,
+        setup: Option<&Setup>,
+        commands: &[(u8, Command)],
+        checksums: Option<&[Option<String>]>,
+        now: Millis,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
         let mut s = Session::new(code, options, seed, config);
-        s.seats = doc.seats;
-        s.host = doc.host;
+        s.seats.clone_from(&lobby.seats);
+        s.host = lobby.host;
         s.stored_lobby = s.lobby_document();
         for slot in &mut s.seats {
             if slot.controller == Controller::Human {
@@ -348,22 +413,42 @@ impl Session {
             }
         }
         if let Some(setup) = setup {
-            let setup: Setup = serde_json::from_str(setup).map_err(|e| format!("setup: {e}"))?;
             let mut dice = SeededDice::new(seed);
-            let (mut game, mut log) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+            let (mut game, mut log) = Game::new(setup.clone(), &mut dice)?;
             // The AI DL's deck is replayed with the stored commands, so a
             // restored game goes on exactly as it would have.
             let mut ai = ai_dark_legion(&game);
+            // Commands confirmed identical so far (checked replays).
+            let mut verified = 0;
             for (i, (seat, command)) in commands.iter().enumerate() {
                 if let Some((ai_seat, bot)) = ai.as_mut() {
                     if *ai_seat == Seat(*seat) {
                         let _ = bot.choose(&game, *ai_seat);
                     }
                 }
-                let events = game
-                    .apply(Seat(*seat), command.clone(), &mut dice)
-                    .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
+                let events = match game.apply(Seat(*seat), command.clone(), &mut dice) {
+                    Ok(events) => events,
+                    Err(reason) if checksums.is_some() => {
+                        return Err(SessionError::Diverged {
+                            index: i,
+                            verified,
+                            why: format!("the command is refused: {reason}"),
+                        })
+                    }
+                    Err(reason) => return Err(SessionError::Replay { index: i, reason }),
+                };
                 log.extend(events);
+                let stored = checksums.and_then(|c| c.get(i)).and_then(Option::as_ref);
+                if let Some(stored) = stored {
+                    if *stored != citadel_rules::state_checksum(&game) {
+                        return Err(SessionError::Diverged {
+                            index: i,
+                            verified,
+                            why: "the state after it differs from the stored checksum".into(),
+                        });
+                    }
+                    verified = i + 1;
+                }
             }
             let bots = seat_bots(&game, ai);
             let waiting = (game.seat_to_act(), now);
@@ -382,13 +467,34 @@ impl Session {
         Ok(s)
     }
 
-    /// The lobby as stored (seats with token hashes, the host).
-    pub fn lobby_document(&self) -> String {
-        let doc = LobbyDoc {
-            seats: self.seats.clone(),
+    /// The lobby as stored (seats with token hashes, the host), without
+    /// who is connected now: that is not stored, so two documents that
+    /// differ only in it are equal.
+    pub fn lobby_document(&self) -> LobbyDoc {
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| SeatSlot {
+                conn: None,
+                left_at: None,
+                ..s.clone()
+            })
+            .collect();
+        LobbyDoc {
+            seats,
             host: self.host,
-        };
-        serde_json::to_string(&doc).unwrap_or_default()
+        }
+    }
+
+    /// Is any seat's player connected now? (Spectators do not count: a
+    /// game only they watch is not being played.)
+    pub fn players_connected(&self) -> bool {
+        self.seats.iter().any(|s| s.conn.is_some())
+    }
+
+    /// Has the game started?
+    pub fn started(&self) -> bool {
+        self.play.is_some()
     }
 
     /// The join code.
@@ -446,29 +552,34 @@ impl Session {
     pub fn handle(&mut self, input: Input, now: Millis) -> Vec<Output> {
         let mut out = Vec::new();
         match input {
-            Input::Hello {
-                conn,
-                join,
-                last_seq,
-                fresh_token,
-                account,
-            } => {
-                let hello = Hello {
-                    conn,
-                    join,
-                    last_seq,
-                    fresh_token,
-                    account,
-                };
-                self.on_hello(hello, &mut out)
-            }
+            Input::Hello(hello) => self.on_hello(hello, &mut out),
             Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
             Input::Closed { conn } => self.on_closed(conn, now, &mut out),
             Input::Tick => self.on_tick(now, &mut out),
         }
         self.drive_bots(now, &mut out);
         self.push_lobby_change(&mut out);
+        self.push_checksum(&mut out);
         out
+    }
+
+    /// After a batch that applied commands, the checksum of the state it
+    /// left, for the store. Once per batch, not per command: it costs
+    /// about as much as two commands (docs/BENCHMARKS.md).
+    fn push_checksum(&self, out: &mut Vec<Output>) {
+        let Some(play) = &self.play else {
+            return;
+        };
+        let last = out.iter().rev().find_map(|o| match o {
+            Output::Applied { index, .. } => Some(*index),
+            _ => None,
+        });
+        if let Some(index) = last {
+            out.push(Output::Checksum {
+                index,
+                checksum: citadel_rules::state_checksum(&play.game),
+            });
+        }
     }
 
     /// Hand the lobby document out for persistence if it changed since
@@ -989,19 +1100,24 @@ impl Session {
             starting_rank: self.options.starting_rank,
             seed: self.seed,
         };
-        self.launch(setup, now, out)
+        self.launch(setup, now, out).map_err(|e| e.to_string())
     }
 
     /// Start the game from a rules setup: tell the shell to persist it,
     /// then send everyone connected a snapshot.
-    fn launch(&mut self, setup: Setup, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
+    fn launch(
+        &mut self,
+        setup: Setup,
+        now: Millis,
+        out: &mut Vec<Output>,
+    ) -> Result<(), SetupError> {
         let mut dice = SeededDice::new(self.seed);
-        let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+        let (game, events) = Game::new(setup, &mut dice)?;
         let bots = seat_bots(&game, ai_dark_legion(&game));
         let waiting = (game.seat_to_act(), now);
         self.stored_lobby = self.lobby_document();
         out.push(Output::Started {
-            setup: serde_json::to_string(game.setup()).unwrap_or_default(),
+            setup: game.setup().clone(),
             lobby: self.stored_lobby.clone(),
         });
         self.play = Some(Play {
@@ -1037,7 +1153,7 @@ impl Session {
         if play.game.is_finished() && !play.finish_reported {
             play.finish_reported = true;
             out.push(Output::Finished {
-                result: result_summary(&play.game),
+                result: GameSummary::of(&play.game),
             });
         }
         let seat = play.game.seat_to_act();
@@ -1128,29 +1244,6 @@ impl Session {
             }
         }
     }
-}
-
-/// What is kept of a finished game: the result, the winners and every
-/// side's PP (campaigns read the PP; lists show the winners).
-pub fn result_summary(game: &Game) -> String {
-    let view = game.view(Viewer::Spectator);
-    let (corp_won, dl_won, result) = game
-        .outcome()
-        .map_or((false, false, None), |(c, d, r)| (c, d, Some(r)));
-    let teams: Vec<serde_json::Value> = view
-        .teams
-        .iter()
-        .map(|t| serde_json::json!({ "seat": t.seat, "corporation": t.corporation, "pp": t.pp }))
-        .collect();
-    serde_json::json!({
-        "result": result,
-        "corporations_won": corp_won,
-        "dark_legion_won": dl_won,
-        "dark_legion_seat": view.dark_legion.seat,
-        "dark_legion_pp": view.dark_legion.pp,
-        "teams": teams,
-    })
-    .to_string()
 }
 
 fn legal_for(game: &Game, role: Role) -> Vec<Command> {

@@ -50,6 +50,20 @@ fn default_rank() -> u8 {
     1
 }
 
+/// SET-12: how many players a game may seat — 1 to 5 against the AI
+/// Dark Legion, 2 to 5 when a player commands it. The one home of this
+/// rule: the server's option checks and campaigns ask here.
+pub fn player_counts(ai_dark_legion: bool) -> std::ops::RangeInclusive<u8> {
+    if ai_dark_legion {
+        1..=5
+    } else {
+        2..=5
+    }
+}
+
+/// RNK-4: the starting ranks R0 a game or campaign may agree on.
+pub const STARTING_RANKS: std::ops::RangeInclusive<u8> = 1..=12;
+
 impl Setup {
     /// A single mission with default choices.
     pub fn new(mission: &str, corporations: &[Corporation], dark_legion: DarkLegionSetup) -> Self {

@@ -589,7 +589,7 @@ impl Game {
             DarkLegionSetup::Seat(s) => (Seat(s), false),
             DarkLegionSetup::Drawn => (Seat(dice.below(u32::from(players)) as u8), false),
         };
-        let start_pp = 10 * (i32::from(setup.starting_rank) - 1);
+        let start_pp = starting_pp(setup.starting_rank);
         let tables = &rules.tables;
 
         // Figures: the DTs of each corporation team, then the DL pool (DL-1).
@@ -831,24 +831,14 @@ impl Game {
 
 fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
     let n = setup.seats.len();
-    match setup.dark_legion {
-        DarkLegionSetup::Ai => {
-            if !(1..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
-        }
-        DarkLegionSetup::Seat(s) => {
-            if !(2..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
-            if usize::from(s) >= n {
-                return Err(SetupError::BadDarkLegionSeat);
-            }
-        }
-        DarkLegionSetup::Drawn => {
-            if !(2..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
+    let ai = setup.dark_legion == DarkLegionSetup::Ai;
+    let allowed = super::setup::player_counts(ai);
+    if !u8::try_from(n).is_ok_and(|n| allowed.contains(&n)) {
+        return Err(SetupError::PlayerCount);
+    }
+    if let DarkLegionSetup::Seat(s) = setup.dark_legion {
+        if usize::from(s) >= n {
+            return Err(SetupError::BadDarkLegionSeat);
         }
     }
     for (i, a) in setup.seats.iter().enumerate() {
@@ -864,7 +854,7 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
             }
         }
     }
-    if !(1..=12).contains(&setup.starting_rank) {
+    if !super::setup::STARTING_RANKS.contains(&setup.starting_rank) {
         return Err(SetupError::BadRank);
     }
     Ok(())
@@ -873,6 +863,12 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
 /// RNK-1: rank from PP.
 pub fn rank_for(pp: i32) -> u8 {
     (1 + pp.max(0) / 10).min(12) as u8
+}
+
+/// RNK-4 / CMP-1: the PP a side starts with at starting rank R0, the
+/// lowest PP of that rank (`10·(R0−1)`).
+pub fn starting_pp(starting_rank: u8) -> i32 {
+    10 * (i32::from(starting_rank) - 1)
 }
 
 /// COR-1: N by rank.

@@ -1,0 +1,416 @@
+//! Persistence mapping: what a game's session asks to keep (its
+//! [`Output`]s) turned into store writes, and a stored game turned back
+//! into a [`Session`].
+//!
+//! The store keeps documents as JSON text; this module is the boundary
+//! where the typed values (options, lobby, setup, commands, result) are
+//! serialized and parsed, so the rest of the server passes types.
+//! Writes of a batch are ordered (lobby and start, then the commands in
+//! one group-commit transaction, then the end) and a database failure is
+//! retried twice before it counts.
+//!
+//! It is also where the rules version policy lives (docs/STORAGE.md):
+//! every game is stored with the [`RulesVersion`] it is made with, every
+//! batch of commands with the checksum of the state it left, and a game
+//! restored under other rules is replayed against those checksums —
+//! continued if it comes out the same, closed as outdated (with a record
+//! and the replay of the part that does replay) if not. A finished game's
+//! replay is kept whole, so showing it never needs the engine again.
+
+use crate::clock::wall_clock_ms;
+use crate::group_commit::GroupCommit;
+use crate::outcome::{GameSummary, OUTDATED_MESSAGE};
+use crate::replay::{self, Check};
+use crate::session::{LobbyDoc, Output, Session, SessionConfig, SessionError};
+use citadel_protocol::GameOptions;
+use citadel_rules::game::{Command, Setup};
+use citadel_rules::RulesVersion;
+use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Why a stored game cannot be brought back.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// The store failed.
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+    /// A stored document does not parse.
+    #[error("stored {what} does not parse: {error}")]
+    Document {
+        /// Which document.
+        what: &'static str,
+        /// The parser's complaint.
+        error: serde_json::Error,
+    },
+    /// The documents parse but the session cannot be rebuilt from them.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The game was made by other rules and does not replay on these: it
+    /// was closed as outdated (recorded as finished, its replay kept up
+    /// to where it diverges).
+    #[error("closed as outdated: {reason}")]
+    Outdated {
+        /// What diverged, for the log.
+        reason: String,
+    },
+}
+
+/// A game about to be stored for the first time.
+#[derive(Debug)]
+pub struct NewGame<'a> {
+    /// Join code.
+    pub code: &'a str,
+    /// Creation options.
+    pub options: &'a GameOptions,
+    /// The seed of its dice and bots.
+    pub seed: u64,
+    /// Its lobby document.
+    pub lobby: &'a LobbyDoc,
+    /// The setup, for a game that starts at once (a campaign mission).
+    pub started: Option<&'a Setup>,
+    /// The campaign it belongs to.
+    pub campaign: Option<&'a str>,
+}
+
+/// The games in the store, as the registry and the game tasks use them.
+#[derive(Debug)]
+pub struct GameStore {
+    store: Arc<dyn Store>,
+    /// Every game's commands go through it (one transaction per group).
+    commands: GroupCommit,
+    /// The rules new games are made with, and restored games checked
+    /// against.
+    rules: RulesVersion,
+}
+
+impl GameStore {
+    /// The games of `store`, on the rules compiled in. Starts the command
+    /// writer, so it must be called inside a Tokio runtime.
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self::with_rules(store, RulesVersion::current())
+    }
+
+    /// The games of `store`, taking `rules` as the version of the rules
+    /// this server runs (tests pass another to act as a server of other
+    /// rules).
+    pub fn with_rules(store: Arc<dyn Store>, rules: RulesVersion) -> Self {
+        GameStore {
+            commands: GroupCommit::start(Arc::clone(&store)),
+            store,
+            rules,
+        }
+    }
+
+    /// The rules this server runs.
+    pub fn rules(&self) -> &RulesVersion {
+        &self.rules
+    }
+
+    /// Whether a stored game was made on the rules this server runs.
+    pub fn same_rules(&self, g: &GameRecord) -> bool {
+        g.engine_version == i64::from(self.rules.engine) && g.content_hash == self.rules.content
+    }
+
+    /// The store underneath.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// Store a new game.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn create(&self, new: NewGame<'_>) -> Result<(), StoreError> {
+        let now = wall_clock_ms();
+        let record = GameRecord {
+            code: new.code.to_string(),
+            options: to_json(new.options)?,
+            seed: new.seed,
+            created_at: now,
+            lobby: to_json(new.lobby)?,
+            setup: new.started.map(to_json).transpose()?,
+            started_at: new.started.map(|_| now),
+            finished_at: None,
+            result: None,
+            campaign: new.campaign.map(str::to_string),
+            engine_version: i64::from(self.rules.engine),
+            content_hash: self.rules.content.clone(),
+        };
+        self.store.create_game(&record).await
+    }
+
+    /// Write a batch's persistence outputs, in order; the accepted
+    /// commands of the batch go in one transaction.
+    ///
+    /// # Errors
+    /// The first write that still fails after its retries.
+    pub async fn persist(&self, code: &str, outputs: &[Output]) -> Result<(), StoreError> {
+        let store = &self.store;
+        let now = wall_clock_ms();
+        let checksums: HashMap<u64, &String> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Checksum { index, checksum } => Some((*index, checksum)),
+                _ => None,
+            })
+            .collect();
+        let mut commands = Vec::new();
+        for o in outputs {
+            if let Output::Applied {
+                seat,
+                command,
+                index,
+            } = o
+            {
+                match serde_json::to_string(command) {
+                    Ok(command) => commands.push(CommandRecord {
+                        code: code.to_string(),
+                        index: *index as i64,
+                        seat: *seat,
+                        command,
+                        at: now,
+                        checksum: checksums.get(index).map(|c| (*c).clone()),
+                    }),
+                    Err(e) => tracing::error!(error = %e, "cannot serialize a command"),
+                }
+            }
+        }
+        for o in outputs {
+            match o {
+                Output::Started { setup, lobby } => {
+                    let (setup, lobby) = (to_json(setup)?, to_json(lobby)?);
+                    with_retry(|| store.start_game(code, &setup, &lobby, now)).await?
+                }
+                Output::LobbyChanged { lobby } => {
+                    let lobby = to_json(lobby)?;
+                    with_retry(|| store.update_lobby(code, &lobby)).await?
+                }
+                Output::PlayerLinked { seat, account } => {
+                    with_retry(|| store.link_player(code, *seat, account)).await?
+                }
+                _ => {}
+            }
+        }
+        if !commands.is_empty() {
+            with_retry(|| self.commands.append(commands.clone())).await?;
+        }
+        for o in outputs {
+            if let Output::Finished { result } = o {
+                let result = to_json(result)?;
+                with_retry(|| store.finish_game(code, &result, now)).await?;
+                self.keep_replay(code);
+            }
+        }
+        Ok(())
+    }
+
+    /// Make and keep a finished game's replay, in the background: the
+    /// engine that finished the game is the one that can replay it, and
+    /// the game's players need not wait for it. If it fails (or the
+    /// server stops first), the replay endpoint falls back to the engine
+    /// for as long as the rules stay the same.
+    fn keep_replay(&self, code: &str) {
+        let store = Arc::clone(&self.store);
+        let code = code.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = save_replay(store.as_ref(), &code, None, None).await {
+                tracing::warn!(%code, error = %e, "cannot keep the replay of a finished game");
+            }
+        });
+    }
+
+    /// Rebuild a stored game's session: its documents parsed, its commands
+    /// replayed (see [`Session::restore`]). A game that replays to its end
+    /// but is not recorded as finished (a crash between the last command
+    /// and the end, two writes) is recorded as finished now, or it would
+    /// stay "unfinished" for ever.
+    ///
+    /// A game made on other rules (another engine version or content
+    /// hash, or none recorded) is replayed against the checksums stored
+    /// with its commands. If it comes out the same it continues, and is
+    /// recorded as made on these rules from now on. If not — a checksum
+    /// differs, a command or the setup is refused — it is closed as
+    /// outdated: recorded as finished with [`GameSummary::outdated`], its
+    /// replay kept up to the last checksum that matched, and
+    /// [`RestoreError::Outdated`] returned.
+    ///
+    /// # Errors
+    /// A store failure, a document that does not parse, data the engine
+    /// cannot replay, or [`RestoreError::Outdated`].
+    pub async fn restore(
+        &self,
+        g: &GameRecord,
+        config: SessionConfig,
+    ) -> Result<Session, RestoreError> {
+        let options: GameOptions = from_json(&g.options, "options")?;
+        let lobby: LobbyDoc = from_json(&g.lobby, "lobby")?;
+        let setup: Option<Setup> = g
+            .setup
+            .as_deref()
+            .map(|s| from_json(s, "setup"))
+            .transpose()?;
+        let records = self.store.commands(&g.code).await?;
+        let commands = records
+            .iter()
+            .map(|c| Ok((c.seat, from_json::<Command>(&c.command, "command")?)))
+            .collect::<Result<Vec<_>, RestoreError>>()?;
+        let same = self.same_rules(g);
+        let checksums: Vec<Option<String>> = records.iter().map(|c| c.checksum.clone()).collect();
+        let restored = Session::restore_checked(
+            g.code.clone(),
+            options,
+            g.seed,
+            &lobby,
+            setup.as_ref(),
+            &commands,
+            (!same).then_some(&checksums[..]),
+            // A restored game's task starts its clock at 0, like a new one.
+            0,
+            config,
+        );
+        let session = match restored {
+            Ok(session) => session,
+            Err(SessionError::Diverged {
+                index,
+                verified,
+                why,
+            }) => {
+                let reason = format!(
+                    "made on {}, replayed on {}: command {index} diverges ({why})",
+                    made_on(g),
+                    self.rules
+                );
+                return Err(self.close_outdated(g, &records, verified, reason).await);
+            }
+            Err(SessionError::Setup(e)) if !same => {
+                let reason = format!(
+                    "made on {}, replayed on {}: the setup is refused ({e})",
+                    made_on(g),
+                    self.rules
+                );
+                return Err(self.close_outdated(g, &records, 0, reason).await);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if !same {
+            tracing::info!(
+                code = %g.code,
+                from = %made_on(g),
+                to = %self.rules,
+                "game made on other rules replays identically; it continues on these"
+            );
+            self.store
+                .set_rules_version(&g.code, i64::from(self.rules.engine), &self.rules.content)
+                .await?;
+        }
+        if let Some(game) = session.game().filter(|game| game.is_finished()) {
+            let result = to_json(&GameSummary::of(game))?;
+            self.store
+                .finish_game(&g.code, &result, wall_clock_ms())
+                .await?;
+            self.keep_replay(&g.code);
+        }
+        Ok(session)
+    }
+
+    /// Close a game that does not replay on these rules: record it as
+    /// finished and outdated, and keep the replay of its first `verified`
+    /// commands (those confirmed identical), marked as stopping early.
+    /// Returns the error that tells the caller.
+    async fn close_outdated(
+        &self,
+        g: &GameRecord,
+        records: &[CommandRecord],
+        verified: usize,
+        reason: String,
+    ) -> RestoreError {
+        tracing::warn!(code = %g.code, %reason, "closing a game made on other rules");
+        let summary = GameSummary::outdated(reason.clone());
+        let closed = async {
+            let result = to_json(&summary)?;
+            self.store
+                .finish_game(&g.code, &result, wall_clock_ms())
+                .await?;
+            let upto = verified.min(records.len());
+            save_replay(self.store.as_ref(), &g.code, Some(upto), Some(&reason)).await
+        };
+        match closed.await {
+            Ok(()) => RestoreError::Outdated { reason },
+            Err(e) => e,
+        }
+    }
+}
+
+/// "engine N content H", or "unrecorded rules" for a legacy record.
+fn made_on(g: &GameRecord) -> String {
+    if g.is_legacy() {
+        "unrecorded rules".into()
+    } else {
+        format!("engine {} content {}", g.engine_version, g.content_hash)
+    }
+}
+
+/// Make the replay of game `code` (of its first `upto` commands if
+/// given; `outdated`: why it stops early) on this engine and keep it.
+/// The game must have started; the replay is made on a blocking thread.
+async fn save_replay(
+    store: &dyn Store,
+    code: &str,
+    upto: Option<usize>,
+    outdated: Option<&str>,
+) -> Result<(), RestoreError> {
+    let Some(game) = store.game(code).await? else {
+        return Err(StoreError::NotFound(code.into()).into());
+    };
+    let mut commands = store.commands(code).await?;
+    if let Some(upto) = upto {
+        commands.truncate(upto);
+    }
+    let outdated = outdated.map(|why| format!("{OUTDATED_MESSAGE}: {why}"));
+    let made = tokio::task::spawn_blocking(move || {
+        replay::record(&game, &commands, Check::SameRules, outdated.as_deref())
+    })
+    .await
+    .map_err(|e| StoreError::Backend(format!("replay task: {e}")))?;
+    let kept = made.map_err(|e| StoreError::Backend(format!("replay: {e}")))?;
+    store.save_replay(code, &kept).await?;
+    Ok(())
+}
+
+/// A value as the JSON text the store keeps. Our own types always
+/// serialize; a failure would be a bug, reported as a store error so the
+/// write is not taken as done.
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Backend(format!("serialize: {e}")))
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    what: &'static str,
+) -> Result<T, RestoreError> {
+    serde_json::from_str(text).map_err(|error| RestoreError::Document { what, error })
+}
+
+/// Run a store write, retrying a database failure twice (50 ms, 250 ms)
+/// in case it was passing; conflicts and missing rows are final.
+async fn with_retry<F, Fut>(mut write: F) -> Result<(), StoreError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), StoreError>>,
+{
+    let mut waits = [50u64, 250].into_iter();
+    loop {
+        match write().await {
+            Err(StoreError::Backend(e)) => match waits.next() {
+                Some(ms) => {
+                    tracing::warn!(error = %e, "store write failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                }
+                None => return Err(StoreError::Backend(e)),
+            },
+            other => return other,
+        }
+    }
+}
