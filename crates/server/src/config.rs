@@ -63,6 +63,11 @@ pub struct Config {
     /// Messages queued for one connection before it counts as too slow.
     #[arg(long, env = "CITADEL_SEND_QUEUE", default_value_t = 256)]
     pub send_queue: usize,
+    /// The rules version this server runs: not a flag, always the
+    /// compiled-in one, except in tests that act as a server of other
+    /// rules.
+    #[arg(skip = citadel_rules::RulesVersion::current())]
+    pub rules: citadel_rules::RulesVersion,
 }
 
 impl Config {

@@ -110,7 +110,7 @@ impl GameStore {
 
     /// Whether a stored game was made on the rules this server runs.
     pub fn same_rules(&self, g: &GameRecord) -> bool {
-        g.engine_version == i64::from(self.rules.engine) && g.content_hash == self.rules.content
+        made_on(g, &self.rules)
     }
 
     /// The store underneath.
@@ -279,7 +279,7 @@ impl GameStore {
             }) => {
                 let reason = format!(
                     "made on {}, replayed on {}: command {index} diverges ({why})",
-                    made_on(g),
+                    rules_of(g),
                     self.rules
                 );
                 return Err(self.close_outdated(g, &records, verified, reason).await);
@@ -287,7 +287,7 @@ impl GameStore {
             Err(SessionError::Setup(e)) if !same => {
                 let reason = format!(
                     "made on {}, replayed on {}: the setup is refused ({e})",
-                    made_on(g),
+                    rules_of(g),
                     self.rules
                 );
                 return Err(self.close_outdated(g, &records, 0, reason).await);
@@ -297,7 +297,7 @@ impl GameStore {
         if !same {
             tracing::info!(
                 code = %g.code,
-                from = %made_on(g),
+                from = %rules_of(g),
                 to = %self.rules,
                 "game made on other rules replays identically; it continues on these"
             );
@@ -343,8 +343,13 @@ impl GameStore {
     }
 }
 
+/// Whether a stored game was made on `rules` (a legacy record never is).
+pub fn made_on(g: &GameRecord, rules: &RulesVersion) -> bool {
+    g.engine_version == i64::from(rules.engine) && g.content_hash == rules.content
+}
+
 /// "engine N content H", or "unrecorded rules" for a legacy record.
-fn made_on(g: &GameRecord) -> String {
+fn rules_of(g: &GameRecord) -> String {
     if g.is_legacy() {
         "unrecorded rules".into()
     } else {
