@@ -380,6 +380,11 @@ mod tests {
                     at: 0,
                     checksum: None,
                 }),
+                Output::Checksum { index, checksum } => {
+                    let last = played.commands.last_mut().expect("a command before");
+                    assert_eq!(last.index, index as i64, "on the batch's last command");
+                    last.checksum = Some(checksum);
+                }
                 Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
                     ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
                     ServerMsg::Events { events, view, .. } => {
@@ -490,5 +495,74 @@ mod tests {
             replay(&p.record, &gap, Page::default()),
             Err(ReplayError::Corrupt(_))
         ));
+    }
+
+    /// A kept replay, read back by pages, is what the engine replays.
+    #[test]
+    fn a_kept_replay_serves_what_the_engine_replays() {
+        let p = random_bot_game(10);
+        let kept = record(&p.record, &p.commands, Check::SameRules, None).expect("kept");
+        assert_eq!(kept.steps.len(), p.commands.len() + 1);
+        for (from, count) in [(0, MAX_PAGE), (3, 4), (p.commands.len() as u64, 10)] {
+            let page = Page {
+                from: Some(from),
+                count: Some(count),
+            };
+            let engine = serde_json::to_value(replay(&p.record, &p.commands, page).expect("ok"))
+                .expect("json");
+            let stored = ReplayPage {
+                header: kept.header.clone(),
+                total_steps: kept.steps.len() as i64,
+                steps: kept
+                    .steps
+                    .iter()
+                    .skip(from as usize)
+                    .take(count as usize)
+                    .cloned()
+                    .collect(),
+            };
+            let mut served = from_stored("REPLAY", stored, from).expect("parses");
+            assert_eq!(served["outdated"], Value::Null);
+            served.as_object_mut().expect("object").remove("outdated");
+            assert_eq!(served, engine, "page {from}+{count}");
+        }
+    }
+
+    /// Checked against the stored checksums, a faithful record replays; a
+    /// changed checksum or a refused command is "outdated", unchecked it
+    /// is not noticed (same rules) or corrupt.
+    #[test]
+    fn a_checked_replay_finds_a_checksum_that_differs() {
+        let p = random_bot_game(11);
+        let sums = p.commands.iter().filter(|c| c.checksum.is_some()).count();
+        assert!(sums > 0, "batches have checksums");
+        let page = Page::default();
+        let checked = replay_checked(&p.record, &p.commands, page, Check::AgainstChecksums);
+        assert!(checked.is_ok(), "{checked:?}");
+
+        let mut changed = p.commands.clone();
+        let k = changed
+            .iter()
+            .position(|c| c.checksum.is_some())
+            .expect("one");
+        changed[k].checksum = Some("another state".into());
+        assert!(replay(&p.record, &changed, page).is_ok(), "not checked");
+        let checked = replay_checked(&p.record, &changed, page, Check::AgainstChecksums);
+        match checked {
+            Err(ReplayError::Outdated(why)) => assert!(why.contains(&format!("command {k}"))),
+            other => panic!("expected outdated, got {other:?}"),
+        }
+        let kept = record(&p.record, &changed, Check::AgainstChecksums, None);
+        assert!(matches!(kept, Err(ReplayError::Outdated(_))));
+
+        let mut refused = p.commands.clone();
+        refused.swap(0, 1);
+        refused[0].index = 0;
+        refused[1].index = 1;
+        let checked = replay_checked(&p.record, &refused, page, Check::AgainstChecksums);
+        assert!(
+            matches!(checked, Err(ReplayError::Outdated(_))),
+            "{checked:?}"
+        );
     }
 }
