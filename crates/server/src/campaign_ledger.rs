@@ -1,5 +1,5 @@
 //! Stored campaigns: loading and saving campaign documents, and applying
-//! a finished mission game to its campaign. Used by the campaign HTTP API
+//! a finished (or abandoned) mission game to its campaign. Used by the campaign HTTP API
 //! ([`crate::campaign_api`]) and by a campaign game's task; it knows
 //! neither (no HTTP, no game registry), so neither depends on the other
 //! through it.
@@ -14,7 +14,7 @@ use crate::clock::wall_clock_ms;
 use crate::codes;
 use crate::error::ServerError;
 use crate::outcome::GameSummary;
-use citadel_store::{CampaignMission, CampaignRecord, Store, StoreError};
+use citadel_store::{CampaignMission, CampaignRecord, GameRecord, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio::sync::{Mutex, MutexGuard};
@@ -123,10 +123,21 @@ impl CampaignLedger {
             record,
         };
         if let Some(current) = loaded.doc.current.clone() {
-            let game = self.store.game(&current.game).await?;
-            if let Some(text) = game.and_then(|g| g.result) {
-                let summary = parse_summary(&current.game, &text)?;
-                self.apply(&mut loaded, &current.game, &summary).await?;
+            match self.store.game(&current.game).await? {
+                // Nobody played the mission: the campaign may go on
+                // with another.
+                Some(g)
+                    if g.abandoned_at.is_some() && loaded.doc.mission_abandoned(&current.game) =>
+                {
+                    self.write(&mut loaded).await?;
+                }
+                Some(GameRecord {
+                    result: Some(text), ..
+                }) => {
+                    let summary = parse_summary(&current.game, &text)?;
+                    self.apply(&mut loaded, &current.game, &summary).await?;
+                }
+                _ => {}
             }
         }
         Ok(loaded)

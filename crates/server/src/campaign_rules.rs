@@ -338,6 +338,19 @@ impl CampaignDoc {
         });
     }
 
+    /// The mission's game was abandoned (nobody played it for too long):
+    /// it is no longer in play, leaves no history and changes no PP, and
+    /// the next mission may start. Returns false if `game` was not the
+    /// mission in play.
+    pub fn mission_abandoned(&mut self, game: &str) -> bool {
+        if self.current.as_ref().is_some_and(|c| c.game == game) {
+            self.current = None;
+            true
+        } else {
+            false
+        }
+    }
+
     /// CMP-3/CMP-4: a mission ended (the engine already applied SCR-1 and
     /// CMD-2). Every player's PP becomes their PP at its end — the DL
     /// player's the DL's, a corporation player's their team's — floored at
@@ -710,6 +723,19 @@ mod tests {
         // C1M2 is next in the list, but only C1M1 is playable today.
         assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
         assert_eq!(c.default_mission(&["ce-c1m1", "ce-c1m2"]), "ce-c1m2");
+    }
+
+    #[test]
+    fn an_abandoned_mission_frees_the_campaign_and_changes_nothing_else() {
+        let mut c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        c.begin("G1", "ce-c1m1", Some(0));
+        assert!(c.can_start_next().is_err());
+        assert!(!c.mission_abandoned("OTHER"));
+        let before = c.players.clone();
+        assert!(c.mission_abandoned("G1"));
+        assert!(c.can_start_next().is_ok());
+        assert!(c.history.is_empty());
+        assert_eq!(c.players, before);
     }
 
     #[test]

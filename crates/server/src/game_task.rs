@@ -6,11 +6,16 @@
 //! ([`crate::delivery`]) — durable before acknowledged. The task sleeps
 //! until the session's next wake-up, a message, or the server's shutdown.
 //!
+//! A game with no player connected for its abandonment limit is closed in
+//! the store as abandoned ([`crate::abandonment`]); the task keeps the
+//! store's "last active" time up to date while players are connected.
+//!
 //! However the task ends — its game over and idle, a store failure, the
 //! shutdown, or a panic — the connections still attached are told: a
 //! panic unwinds into [`Sinks`]' drop, which closes them with 1011. The
 //! registry's own guard removes the game from the registry.
 
+use crate::abandonment::AbandonLimits;
 use crate::campaign_ledger::CampaignLedger;
 use crate::delivery::{ConnSink, Sinks};
 use crate::metrics::Metrics;
@@ -69,6 +74,101 @@ pub struct GameContext {
     pub metrics: Arc<Metrics>,
     /// Fires when the server shuts down.
     pub shutdown: broadcast::Receiver<()>,
+    /// When a game with no player connected is abandoned.
+    pub limits: AbandonLimits,
+    /// How long ago a player was last connected (zero for a new game; for
+    /// a restored one, from the store's `active_at`).
+    pub idle_before: Duration,
+}
+
+/// What presence needs to know of a session.
+#[derive(Clone, Copy, Debug)]
+struct GameState<'a> {
+    code: &'a str,
+    connected: bool,
+    started: bool,
+    finished: bool,
+}
+
+impl<'a> GameState<'a> {
+    fn of(session: &'a Session) -> Self {
+        GameState {
+            code: session.code(),
+            connected: session.players_connected(),
+            started: session.started(),
+            finished: session.game().is_some_and(|g| g.is_finished()),
+        }
+    }
+}
+
+/// Whether players are connected, and since when they are not: the
+/// abandonment clock of a game in memory, and its writes to the store.
+#[derive(Debug)]
+struct Presence {
+    /// Players were connected after the last batch.
+    connected: bool,
+    /// When a player was last seen connected.
+    seen: Instant,
+    /// When the store was last told players are connected.
+    touched: Option<Instant>,
+}
+
+impl Presence {
+    fn new(idle_before: Duration) -> Self {
+        let now = Instant::now();
+        Presence {
+            connected: false,
+            seen: now.checked_sub(idle_before).unwrap_or(now),
+            touched: None,
+        }
+    }
+
+    /// After a batch: record presence in the store when a player comes,
+    /// leaves, or has been there a while. Returns what is due next: the
+    /// next touch while players are connected (so a quiet lobby with a
+    /// player in it still writes), else the abandonment.
+    ///
+    /// Takes what it needs of the session as values: a session is not
+    /// `Sync`, so a reference to it cannot be held across the await.
+    async fn update(&mut self, game: GameState<'_>, ctx: &GameContext) -> PresenceDue {
+        let GameState {
+            code,
+            connected,
+            started,
+            finished,
+        } = game;
+        if finished {
+            // Over, not abandoned: it leaves memory once nobody watches.
+            return PresenceDue::Nothing;
+        }
+        let limit = ctx.limits.for_game(started);
+        let now = Instant::now();
+        let due = self
+            .touched
+            .is_none_or(|t| now.duration_since(t) >= ctx.limits.touch_every());
+        if connected != self.connected || (connected && due) {
+            ctx.games.touch(code).await;
+            self.touched = Some(now);
+        }
+        self.connected = connected;
+        if connected {
+            self.seen = now;
+            let touched = self.touched.unwrap_or(now);
+            return PresenceDue::Touch(touched + ctx.limits.touch_every());
+        }
+        PresenceDue::Abandon(self.seen + limit)
+    }
+}
+
+/// What a game's presence needs next.
+#[derive(Clone, Copy, Debug)]
+enum PresenceDue {
+    /// Nothing (the game is over).
+    Nothing,
+    /// Players are connected: tell the store again at this time.
+    Touch(Instant),
+    /// Nobody is: the game is abandoned at this time.
+    Abandon(Instant),
 }
 
 /// When to tick the session next, on the tokio clock.
@@ -94,11 +194,33 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: GameContext) {
     let start = Instant::now();
     let mut sinks = Sinks::default();
-    // When the session next needs a tick (none: only messages matter).
-    let mut wake = next_wake(&session, start, 0);
     let mut idle_since = Instant::now();
+    let mut presence = Presence::new(ctx.idle_before);
     let metrics = Arc::clone(&ctx.metrics);
     loop {
+        // The timers, checked before waiting so that a game nobody ever
+        // joins is abandoned and unloaded too: when the session next needs
+        // a tick, when the game is abandoned, when it leaves memory.
+        let now = start.elapsed().as_millis() as u64;
+        let mut wake = next_wake(&session, start, now);
+        match presence.update(GameState::of(&session), &ctx).await {
+            PresenceDue::Nothing => {}
+            PresenceDue::Touch(at) => wake = Some(earliest(wake, at)),
+            PresenceDue::Abandon(at) if Instant::now() >= at => {
+                abandon(session.code(), &mut sinks, &ctx).await;
+                break;
+            }
+            PresenceDue::Abandon(at) => wake = Some(earliest(wake, at)),
+        }
+        if sinks.is_empty() {
+            let drop_at = idle_since + IDLE_LIMIT;
+            if Instant::now() >= drop_at {
+                break;
+            }
+            wake = Some(earliest(wake, drop_at));
+        } else {
+            idle_since = Instant::now();
+        }
         let (input, received) = tokio::select! {
             msg = rx.recv() => match msg {
                 None => break,
@@ -130,19 +252,28 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
         }
-        wake = next_wake(&session, start, now);
-        if sinks.is_empty() {
-            if idle_since.elapsed() > IDLE_LIMIT {
-                break;
-            }
-            // Wake to drop the game even if nothing else happens.
-            let drop_at = tokio::time::Instant::from_std(idle_since + IDLE_LIMIT);
-            wake = Some(wake.map_or(drop_at, |w| w.min(drop_at)));
-        } else {
-            idle_since = Instant::now();
-        }
     }
     tracing::info!(code = session.code(), "game closed");
+}
+
+/// The earlier of a wake-up and a deadline, on the tokio clock.
+fn earliest(wake: Option<tokio::time::Instant>, at: Instant) -> tokio::time::Instant {
+    let at = tokio::time::Instant::from_std(at);
+    wake.map_or(at, |w| w.min(at))
+}
+
+/// Close a game nobody plays any more: abandoned in the store, and any
+/// spectators told. If the store cannot record it, the game still leaves
+/// memory; the registry's sweep closes it in the store later.
+async fn abandon(code: &str, sinks: &mut Sinks, ctx: &GameContext) {
+    match ctx.games.abandon(code).await {
+        Ok(_) => tracing::info!(code, "game abandoned"),
+        Err(e) => tracing::warn!(code, error = %e, "cannot record an abandoned game"),
+    }
+    sinks.close_all(
+        close::SHUTDOWN,
+        "the game was abandoned: no player came back",
+    );
 }
 
 /// Store a batch, then deliver it. Slow connections are cut off (they

@@ -134,6 +134,8 @@ mod tests {
             campaign: None,
             engine_version: 0,
             content_hash: String::new(),
+            active_at: 0,
+            abandoned_at: None,
         }
     }
 

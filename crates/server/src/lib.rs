@@ -5,6 +5,7 @@
 //! live game runs in its own task around a [`session::Session`], a plain
 //! state machine tested without sockets.
 
+pub mod abandonment;
 pub mod accounts;
 pub mod campaign_api;
 pub mod campaign_ledger;
@@ -110,12 +111,14 @@ impl Server {
             Arc::clone(&metrics),
             session,
             config.max_games,
+            config.abandon_limits(),
             shutdown.clone(),
         ));
         let restored = registry.restore_all().await?;
         if restored > 0 {
             tracing::info!(restored, "unfinished games restored");
         }
+        registry.start_sweeping();
         let state = AppState {
             connection_slots: Arc::new(Semaphore::new(config.max_connections)),
             config: Arc::new(config),

@@ -137,6 +137,8 @@ impl GameStore {
             campaign: new.campaign.map(str::to_string),
             engine_version: i64::from(self.rules.engine),
             content_hash: self.rules.content.clone(),
+            active_at: now,
+            abandoned_at: None,
         };
         self.store.create_game(&record).await
     }
@@ -219,6 +221,24 @@ impl GameStore {
                 tracing::warn!(%code, error = %e, "cannot keep the replay of a finished game");
             }
         });
+    }
+
+    /// A player is connected to the game now (see
+    /// [`crate::abandonment`]). Best effort: a failure is logged, since
+    /// at worst the game is abandoned a little early.
+    pub async fn touch(&self, code: &str) {
+        if let Err(e) = with_retry(|| self.store.touch_game(code, wall_clock_ms())).await {
+            tracing::warn!(code, error = %e, "cannot record that a game is active");
+        }
+    }
+
+    /// Close a game as abandoned now. Returns false if it had already
+    /// finished.
+    ///
+    /// # Errors
+    /// A store failure.
+    pub async fn abandon(&self, code: &str) -> Result<bool, StoreError> {
+        self.store.abandon_game(code, wall_clock_ms()).await
     }
 
     /// Rebuild a stored game's session: its documents parsed, its commands

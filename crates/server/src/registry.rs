@@ -6,8 +6,15 @@
 //! the server waits until each has finished its batch and closed its
 //! connections). Each task carries a guard that removes its game from the
 //! registry however the task ends, a panic included.
+//!
+//! At start the registry first closes the games nobody has played for too
+//! long ([`crate::abandonment`]), then restores the live ones, the most
+//! recently active first, up to the cap on games; while it runs, a sweep
+//! closes idle games that are in the store but not in memory.
 
+use crate::abandonment::AbandonLimits;
 use crate::campaign_ledger::CampaignLedger;
+use crate::clock::wall_clock_ms;
 use crate::codes;
 use crate::error::ServerError;
 use crate::game_task::{self, GameContext, ToGame};
@@ -40,6 +47,7 @@ pub struct Registry {
     max_games: usize,
     shutdown: broadcast::Sender<()>,
     tasks: TaskTracker,
+    limits: AbandonLimits,
 }
 
 /// Removes a game from the registry when its task ends, however it ends.
@@ -56,12 +64,14 @@ impl Drop for Registration {
 
 impl Registry {
     /// An empty registry.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: Arc<GameStore>,
         campaigns: Arc<CampaignLedger>,
         metrics: Arc<Metrics>,
         session: SessionConfig,
         max_games: usize,
+        limits: AbandonLimits,
         shutdown: broadcast::Sender<()>,
     ) -> Self {
         Registry {
@@ -73,6 +83,7 @@ impl Registry {
             max_games,
             shutdown,
             tasks: TaskTracker::new(),
+            limits,
         }
     }
 
@@ -120,7 +131,7 @@ impl Registry {
             self.remove(&code);
             return Err(e.into());
         }
-        self.spawn(session, rx, None);
+        self.spawn(session, rx, None, Duration::ZERO);
         Ok(code)
     }
 
@@ -176,7 +187,7 @@ impl Registry {
             self.remove(&code);
             return Err(e.into());
         }
-        self.spawn(session, rx, Some(campaign.to_string()));
+        self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
         Ok(code)
     }
 
@@ -201,12 +212,14 @@ impl Registry {
         Ok(code)
     }
 
-    /// Start a game's task, with the guard that deregisters it.
+    /// Start a game's task, with the guard that deregisters it. No player
+    /// has been connected for `idle_before`.
     fn spawn(
         self: &Arc<Self>,
         session: Session,
         rx: mpsc::Receiver<ToGame>,
         campaign: Option<String>,
+        idle_before: Duration,
     ) {
         let registration = Registration {
             registry: Arc::clone(self),
@@ -218,6 +231,8 @@ impl Registry {
             campaign,
             metrics: Arc::clone(&self.metrics),
             shutdown: self.shutdown.subscribe(),
+            limits: self.limits,
+            idle_before,
         };
         self.tasks.spawn(async move {
             // Dropped when the task ends, also when it panics (tokio drops
@@ -227,16 +242,35 @@ impl Registry {
         });
     }
 
-    /// Bring back every unfinished game from the store (after a restart or
-    /// a crash). Returns how many came back; a game made on other rules
-    /// that does not replay on these is closed as outdated (see
+    /// After a restart or a crash: close the games abandoned meanwhile,
+    /// then bring back the live ones, the most recently active first, up
+    /// to the cap on games (the rest stay in the store, unfinished).
+    /// Returns how many came back; a game made on other rules that does
+    /// not replay on these is closed as outdated (see
     /// [`GameStore::restore`]); a game whose data cannot be replayed is
     /// logged and skipped.
     ///
     /// # Errors
     /// If the store cannot list the games.
     pub async fn restore_all(self: &Arc<Self>) -> Result<usize, ServerError> {
-        let games = self.store.store().unfinished_games().await?;
+        let abandoned = self.sweep().await?;
+        if abandoned > 0 {
+            tracing::info!(
+                abandoned,
+                "games nobody played for too long closed as abandoned"
+            );
+        }
+        let mut games = self.store.store().unfinished_games().await?;
+        games.sort_by_key(|g| std::cmp::Reverse(g.active_at));
+        let room = self.max_games.saturating_sub(self.len());
+        if games.len() > room {
+            tracing::warn!(
+                unfinished = games.len(),
+                max_games = self.max_games,
+                "more unfinished games than the cap; the least recently active stay in the store"
+            );
+            games.truncate(room);
+        }
         let mut restored = 0;
         for g in games {
             match self.restore_one(&g).await {
@@ -256,8 +290,60 @@ impl Registry {
             games.insert(g.code.clone(), tx);
         }
         self.metrics.games.inc();
-        self.spawn(session, rx, g.campaign.clone());
+        let idle = wall_clock_ms().saturating_sub(g.active_at).max(0);
+        let idle = Duration::from_millis(u64::try_from(idle).unwrap_or(0));
+        self.spawn(session, rx, g.campaign.clone(), idle);
         Ok(())
+    }
+
+    /// Close as abandoned every game in the store that nobody has played
+    /// for its limit and that is not in memory (a game in memory keeps
+    /// its own clock). Returns how many were closed.
+    ///
+    /// # Errors
+    /// If the store cannot list the idle games; a game that cannot be
+    /// closed is logged and left for the next sweep.
+    pub async fn sweep(&self) -> Result<usize, ServerError> {
+        let (lobby_before, started_before) = self.limits.cutoffs(wall_clock_ms());
+        let idle = self
+            .store
+            .store()
+            .idle_games(lobby_before, started_before)
+            .await?;
+        let mut closed = 0;
+        for code in idle {
+            if self.get(&code).is_some() {
+                continue;
+            }
+            match self.store.abandon(&code).await {
+                Ok(true) => closed += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(code, error = %e, "cannot close an abandoned game"),
+            }
+        }
+        Ok(closed)
+    }
+
+    /// Sweep the store every [`AbandonLimits::sweep_every`] until the
+    /// server shuts down.
+    pub fn start_sweeping(self: &Arc<Self>) {
+        let registry = Arc::clone(self);
+        let mut stop = self.shutdown.subscribe();
+        self.tasks.spawn(async move {
+            let mut every = tokio::time::interval(registry.limits.sweep_every());
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every.tick().await; // The first tick is now, and start has swept.
+            loop {
+                tokio::select! {
+                    _ = every.tick() => match registry.sweep().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(abandoned = n, "idle games closed as abandoned"),
+                        Err(e) => tracing::warn!(error = %e, "cannot sweep for abandoned games"),
+                    },
+                    _ = stop.recv() => break,
+                }
+            }
+        });
     }
 
     fn remove(&self, code: &str) {
@@ -295,6 +381,7 @@ mod tests {
             Arc::new(Metrics::new()),
             SessionConfig::default(),
             10,
+            AbandonLimits::default(),
             shutdown,
         ))
     }

@@ -352,6 +352,8 @@ mod tests {
             campaign: None,
             engine_version: 0,
             content_hash: String::new(),
+            active_at: 0,
+            abandoned_at: None,
         };
         let mut played = Played {
             record: record.clone(),

@@ -107,8 +107,13 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         4,
+        "abandoned_games",
+        include_str!("../../../migrations/postgres/0004_abandoned_games.sql"),
+    ),
+    (
+        5,
         "rules versions",
-        include_str!("../../../migrations/postgres/0004_rules_versions.sql"),
+        include_str!("../../../migrations/postgres/0005_rules_versions.sql"),
     ),
 ];
 
@@ -130,8 +135,13 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         4,
+        "abandoned_games",
+        include_str!("../../../migrations/sqlite/0004_abandoned_games.sql"),
+    ),
+    (
+        5,
         "rules versions",
-        include_str!("../../../migrations/sqlite/0004_rules_versions.sql"),
+        include_str!("../../../migrations/sqlite/0005_rules_versions.sql"),
     ),
 ];
 
@@ -163,7 +173,7 @@ impl MigrationSource<'static> for Embedded {
 }
 
 const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
-     finished_at, result, campaign, engine_version, content_hash";
+     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash";
 const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
 
 /// Postgres or SQLite behind the [`Store`] trait.
@@ -564,6 +574,8 @@ fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
         finished_at: get(row, "finished_at")?,
         result: get(row, "result")?,
         campaign: get(row, "campaign")?,
+        active_at: get(row, "active_at")?,
+        abandoned_at: get(row, "abandoned_at")?,
         engine_version: get(row, "engine_version")?,
         content_hash: get(row, "content_hash")?,
     })
@@ -637,7 +649,7 @@ impl Store for SqlStore {
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
         ))
         .bind(&g.code)
         .bind(&g.options)
@@ -649,6 +661,8 @@ impl Store for SqlStore {
         .bind(g.finished_at)
         .bind(&g.result)
         .bind(&g.campaign)
+        .bind(g.active_at)
+        .bind(g.abandoned_at)
         .bind(g.engine_version)
         .bind(&g.content_hash)
         .execute(&self.writer)
@@ -856,6 +870,62 @@ impl Store for SqlStore {
         .await
         .map_err(backend_err)?;
         rows(found, game_from_row)
+    }
+
+    async fn touch_game(&self, code: &str, at: Millis) -> Result<(), StoreError> {
+        // The comparison is in the SET, not the WHERE, so that a missing
+        // game (an error) is told apart from an older time (no change).
+        let done = sqlx::query(
+            "UPDATE games SET active_at = CASE WHEN active_at < $2 THEN $2 ELSE active_at END \
+             WHERE code = $1",
+        )
+        .bind(code)
+        .bind(at)
+        .execute(&self.writer)
+        .await
+        .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn idle_games(
+        &self,
+        lobby_before: Millis,
+        started_before: Millis,
+    ) -> Result<Vec<String>, StoreError> {
+        let found = sqlx::query(
+            "SELECT code FROM games WHERE finished_at IS NULL AND ( \
+                (started_at IS NULL AND active_at < $1) \
+                OR (started_at IS NOT NULL AND active_at < $2)) \
+             ORDER BY active_at, code",
+        )
+        .bind(lobby_before)
+        .bind(started_before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, |row| get(row, "code"))
+    }
+
+    async fn abandon_game(&self, code: &str, at: Millis) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET finished_at = $2, abandoned_at = $2 \
+             WHERE code = $1 AND finished_at IS NULL",
+        )
+        .bind(code)
+        .bind(at)
+        .execute(&self.writer)
+        .await
+        .map_err(backend_err)?;
+        if done.rows_affected() == 1 {
+            return Ok(true);
+        }
+        match self.game(code).await? {
+            Some(_) => Ok(false),
+            None => Err(StoreError::NotFound(code.into())),
+        }
     }
 
     async fn link_player(&self, code: &str, seat: u8, account_id: &str) -> Result<(), StoreError> {
