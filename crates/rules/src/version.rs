@@ -86,8 +86,8 @@ pub(crate) fn files_hash(files: &[(&str, &str)]) -> String {
 /// which is why checksums are only compared across a version change,
 /// where a false "diverged" closes a game that could have continued but
 /// never lets one continue that cannot. (Going through
-/// `serde_json::Value` first would make the order irrelevant, at five
-/// times the cost: 158 µs against 30 µs per checksum, measured.)
+/// `serde_json::Value` first would make the order irrelevant, at three
+/// to five times the cost, measured.)
 /// Cost: docs/BENCHMARKS.md (`state_checksum` in the rules bench).
 pub fn state_checksum(game: &crate::game::Game) -> String {
     let mut h = Sha256::new();

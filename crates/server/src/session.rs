@@ -565,7 +565,7 @@ impl Session {
 
     /// After a batch that applied commands, the checksum of the state it
     /// left, for the store. Once per batch, not per command: it costs
-    /// about as much as two commands (docs/BENCHMARKS.md).
+    /// some six commands' `apply` (docs/BENCHMARKS.md).
     fn push_checksum(&self, out: &mut Vec<Output>) {
         let Some(play) = &self.play else {
             return;
