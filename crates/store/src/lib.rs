@@ -84,10 +84,12 @@ pub struct GameRecord {
     /// The rules engine's behaviour version the game was made with
     /// (`citadel_rules::ENGINE_VERSION`); [`LEGACY_ENGINE_VERSION`] for a
     /// game stored before versions were recorded.
+    #[serde(default)]
     pub engine_version: i64,
     /// The hash of the content the game was made with
     /// (`citadel_rules::Content::embedded_hash`); [`LEGACY_CONTENT_HASH`]
     /// for a game stored before versions were recorded.
+    #[serde(default = "legacy_content_hash")]
     pub content_hash: String,
 }
 
@@ -96,6 +98,10 @@ pub const LEGACY_ENGINE_VERSION: i64 = 0;
 
 /// The content hash of a game stored before versions were recorded.
 pub const LEGACY_CONTENT_HASH: &str = "legacy";
+
+fn legacy_content_hash() -> String {
+    LEGACY_CONTENT_HASH.to_string()
+}
 
 impl GameRecord {
     /// True if the record predates rules versions (its rules are unknown).
@@ -120,6 +126,7 @@ pub struct CommandRecord {
     /// A checksum of the whole game state after this command, on the last
     /// command of each batch the server applied (`None` on the others,
     /// and on commands stored before checksums were).
+    #[serde(default)]
     pub checksum: Option<String>,
 }
 
