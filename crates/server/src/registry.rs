@@ -164,7 +164,10 @@ impl Registry {
             Ok((session, _)) => session,
             Err(e) => {
                 self.remove(&code);
-                return Err(ServerError::Internal(anyhow::anyhow!("campaign game: {e}")));
+                // The campaign made a setup the rules refuse: a bug.
+                return Err(ServerError::Internal(
+                    anyhow::Error::new(e).context("campaign game"),
+                ));
             }
         };
         let stored = match session.game() {
