@@ -16,7 +16,7 @@ import {
 const PROTOCOL = 1;
 const FATAL = { 4001: "This client speaks another protocol version.", 4002: "The server did not accept our hello.",
   4003: "No game with that code (or it has ended).", 4004: "That seat's token is no longer valid.",
-  4005: "That game is full or has already started.", 4006: "Your login session has expired: please log in again.", 4011: "You connected to this game from another tab or device." };
+  4005: "That game is full or has already started.", 4006: "Your login session has expired: please log in again.", 4011: "You connected to this game from another tab or device.", 4012: "This game was made by an older version and cannot continue. Its replay is still available." };
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "choose_tile", "choose_figure",
   "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);

@@ -59,6 +59,8 @@ pub mod close {
         TOO_SLOW = 4010,
         /// The same seat connected again elsewhere.
         REPLACED = 4011,
+        /// The game was made by an older version of the rules and cannot continue; it is closed and its replay kept.
+        OUTDATED = 4012,
         /// The server is shutting down.
         SHUTDOWN = 1001,
         /// The server could not save the game; nothing unsaved was sent.

@@ -109,6 +109,10 @@ fn benches(c: &mut Criterion) {
     c.bench_function("view_spectator", |b| {
         b.iter(|| black_box(moving.view(Viewer::Spectator)));
     });
+    // The checksum the server stores with each command batch.
+    c.bench_function("state_checksum", |b| {
+        b.iter(|| black_box(citadel_rules::state_checksum(&moving)));
+    });
     let mut seed = 0u64;
     c.bench_function("playout_c1m1_random", |b| {
         b.iter(|| {

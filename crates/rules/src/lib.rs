@@ -15,6 +15,7 @@ pub mod dice;
 pub mod fuzzing;
 pub mod game;
 pub mod sim;
+pub mod version;
 
 /// The board geometry lives in its own crate, `citadel-grid`, shared with
 /// other rulesets; this path keeps `citadel_rules::geometry::…` working.
@@ -22,3 +23,4 @@ pub use citadel_grid as geometry;
 
 pub use content::Content;
 pub use dice::{Dice, DieColor, ScriptedDice, SeededDice};
+pub use version::{state_checksum, RulesVersion, ENGINE_VERSION};

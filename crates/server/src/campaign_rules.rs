@@ -485,6 +485,7 @@ mod tests {
             result: Some(MissionResult::Success),
             corporations_won: false,
             dark_legion_won: false,
+            outdated: None,
         }
     }
 

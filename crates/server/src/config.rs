@@ -119,6 +119,11 @@ pub struct Config {
         value_parser = humantime::parse_duration
     )]
     pub abandon_lobby_after: Duration,
+    /// The rules version this server runs: not a flag, always the
+    /// compiled-in one, except in tests that act as a server of other
+    /// rules.
+    #[arg(skip = citadel_rules::RulesVersion::current())]
+    pub rules: citadel_rules::RulesVersion,
 }
 
 /// A configured secret: its `Debug` never shows it, so a logged config

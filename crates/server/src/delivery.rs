@@ -127,7 +127,8 @@ impl Sinks {
                 Output::LobbyChanged { .. }
                 | Output::Started { .. }
                 | Output::Finished { .. }
-                | Output::PlayerLinked { .. } => {}
+                | Output::PlayerLinked { .. }
+                | Output::Checksum { .. } => {}
                 Output::Refused { reason } => {
                     let reason = serde_json::to_value(reason)
                         .ok()

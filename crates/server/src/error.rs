@@ -39,6 +39,10 @@ pub enum ServerError {
     /// Too many attempts (logins): wait this many seconds.
     #[error("too many attempts; try again in {0} s")]
     Throttled(u64),
+    /// The thing asked for existed but cannot be served any more (the
+    /// replay of a game made by older rules that do not replay on these).
+    #[error("{0}")]
+    Gone(String),
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
@@ -70,6 +74,7 @@ impl IntoResponse for ServerError {
                 StatusCode::UNAUTHORIZED
             }
             ServerError::Conflict(_) => StatusCode::CONFLICT,
+            ServerError::Gone(_) => StatusCode::GONE,
             ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Store(e) => {
                 tracing::error!(error = %e, "store failure");

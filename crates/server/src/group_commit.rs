@@ -132,6 +132,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            engine_version: 0,
+            content_hash: String::new(),
             active_at: 0,
             abandoned_at: None,
         }
@@ -144,6 +146,7 @@ mod tests {
             seat: 0,
             command: format!("\"c{index}\""),
             at: 0,
+            checksum: None,
         }
     }
 

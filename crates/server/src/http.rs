@@ -149,13 +149,16 @@ async fn game_info(
 }
 
 /// `GET /api/games/{code}/replay`: a finished game step by step, as a
-/// spectator saw it (paged with `?from=N&count=M`).
+/// spectator saw it (paged with `?from=N&count=M`). Served from the
+/// replay kept when the game finished; without one, the engine replays
+/// it — checked against the stored checksums if the game was made on
+/// other rules, and answered 410 if it does not replay on these.
 async fn replay(
     State(app): State<AppState>,
     Path(code): Path<String>,
     Query(page): Query<crate::replay::Page>,
-) -> Result<Json<crate::replay::Replay>, ServerError> {
-    use crate::replay::ReplayError;
+) -> Result<Json<serde_json::Value>, ServerError> {
+    use crate::replay::{Check, ReplayError, MAX_PAGE};
     let code = crate::codes::normalize(&code);
     let store = &app.store;
     let game = store.game(&code).await?;
@@ -163,16 +166,40 @@ async fn replay(
     if game.finished_at.is_none() {
         return Err(ServerError::Conflict("the game has not finished".into()));
     }
+    let from = page.from.unwrap_or(0);
+    let count = page.count.unwrap_or(MAX_PAGE).min(MAX_PAGE);
+    let at = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    if let Some(kept) = store.replay_page(&code, at(from), at(count)).await? {
+        return crate::replay::from_stored(&code, kept, from)
+            .map(Json)
+            .map_err(|e| ServerError::Internal(anyhow::anyhow!("{code}: {e}")));
+    }
+    let same = crate::persistence::made_on(&game, &app.config.rules);
+    let check = if same {
+        Check::SameRules
+    } else {
+        Check::AgainstChecksums
+    };
     let commands = store.commands(&code).await?;
     // Replaying a long game is real work: keep it off the async threads.
-    let replayed =
-        tokio::task::spawn_blocking(move || crate::replay::replay(&game, &commands, page))
-            .await
-            .map_err(|e| ServerError::Internal(e.into()))?;
+    let replayed = tokio::task::spawn_blocking(move || {
+        crate::replay::replay_checked(&game, &commands, page, check)
+            .and_then(|r| serde_json::to_value(r).map_err(|e| ReplayError::Corrupt(e.to_string())))
+    })
+    .await
+    .map_err(|e| ServerError::Internal(e.into()))?;
     match replayed {
         Ok(r) => Ok(Json(r)),
         Err(ReplayError::NotFinished) => {
             Err(ServerError::Conflict("the game has not finished".into()))
+        }
+        // Made on other rules and not kept: today's engine cannot show
+        // it faithfully. An answer, not a server error.
+        Err(e) if !same => {
+            tracing::info!(%code, error = %e, "replay of a game made on other rules refused");
+            Err(ServerError::Gone(
+                "this game was made by an older version and its replay cannot be shown".into(),
+            ))
         }
         Err(e) => Err(ServerError::Internal(anyhow::anyhow!("{code}: {e}"))),
     }

@@ -107,7 +107,10 @@ impl Server {
         let store = open_store(&config.database_url).await?;
         let campaigns = Arc::new(CampaignLedger::new(Arc::clone(&store)));
         let registry = Arc::new(Registry::new(
-            Arc::new(GameStore::new(Arc::clone(&store))),
+            Arc::new(GameStore::with_rules(
+                Arc::clone(&store),
+                config.rules.clone(),
+            )),
             Arc::clone(&campaigns),
             Arc::clone(&metrics),
             session,

@@ -25,7 +25,15 @@ pub struct GameSummary {
     pub dark_legion_pp: i32,
     /// Each corporation team at the end.
     pub teams: Vec<TeamSummary>,
+    /// Set when the game did not end by the rules but was closed because
+    /// it was made by other rules and does not replay on the server's
+    /// (docs/STORAGE.md): why. The other fields are then empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outdated: Option<String>,
 }
+
+/// What players are told about a game closed as outdated.
+pub const OUTDATED_MESSAGE: &str = "this game was made by an older version and cannot continue";
 
 /// One corporation team at the end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +68,21 @@ impl GameSummary {
                     pp: t.pp,
                 })
                 .collect(),
+            outdated: None,
+        }
+    }
+
+    /// The record of a game closed because it does not replay on these
+    /// rules: no result, no winner, and why.
+    pub fn outdated(why: String) -> GameSummary {
+        GameSummary {
+            result: None,
+            corporations_won: false,
+            dark_legion_won: false,
+            dark_legion_seat: None,
+            dark_legion_pp: 0,
+            teams: Vec::new(),
+            outdated: Some(why),
         }
     }
 }

@@ -8,13 +8,25 @@
 //! Writes of a batch are ordered (lobby and start, then the commands in
 //! one group-commit transaction, then the end) and a database failure is
 //! retried twice before it counts.
+//!
+//! It is also where the rules version policy lives (docs/STORAGE.md):
+//! every game is stored with the [`RulesVersion`] it is made with, every
+//! batch of commands with the checksum of the state it left, and a game
+//! restored under other rules is replayed against those checksums —
+//! continued if it comes out the same, closed as outdated (with a record
+//! and the replay of the part that does replay) if not. A finished game's
+//! replay is kept whole, so showing it never needs the engine again.
 
 use crate::clock::wall_clock_ms;
 use crate::group_commit::GroupCommit;
+use crate::outcome::{GameSummary, OUTDATED_MESSAGE};
+use crate::replay::{self, Check};
 use crate::session::{LobbyDoc, Output, Session, SessionConfig, SessionError};
 use citadel_protocol::GameOptions;
 use citadel_rules::game::{Command, Setup};
+use citadel_rules::RulesVersion;
 use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,6 +47,14 @@ pub enum RestoreError {
     /// The documents parse but the session cannot be rebuilt from them.
     #[error(transparent)]
     Session(#[from] SessionError),
+    /// The game was made by other rules and does not replay on these: it
+    /// was closed as outdated (recorded as finished, its replay kept up
+    /// to where it diverges).
+    #[error("closed as outdated: {reason}")]
+    Outdated {
+        /// What diverged, for the log.
+        reason: String,
+    },
 }
 
 /// A game about to be stored for the first time.
@@ -60,16 +80,37 @@ pub struct GameStore {
     store: Arc<dyn Store>,
     /// Every game's commands go through it (one transaction per group).
     commands: GroupCommit,
+    /// The rules new games are made with, and restored games checked
+    /// against.
+    rules: RulesVersion,
 }
 
 impl GameStore {
-    /// The games of `store`. Starts the command writer, so it must be
-    /// called inside a Tokio runtime.
+    /// The games of `store`, on the rules compiled in. Starts the command
+    /// writer, so it must be called inside a Tokio runtime.
     pub fn new(store: Arc<dyn Store>) -> Self {
+        Self::with_rules(store, RulesVersion::current())
+    }
+
+    /// The games of `store`, taking `rules` as the version of the rules
+    /// this server runs (tests pass another to act as a server of other
+    /// rules).
+    pub fn with_rules(store: Arc<dyn Store>, rules: RulesVersion) -> Self {
         GameStore {
             commands: GroupCommit::start(Arc::clone(&store)),
             store,
+            rules,
         }
+    }
+
+    /// The rules this server runs.
+    pub fn rules(&self) -> &RulesVersion {
+        &self.rules
+    }
+
+    /// Whether a stored game was made on the rules this server runs.
+    pub fn same_rules(&self, g: &GameRecord) -> bool {
+        made_on(g, &self.rules)
     }
 
     /// The store underneath.
@@ -94,6 +135,8 @@ impl GameStore {
             finished_at: None,
             result: None,
             campaign: new.campaign.map(str::to_string),
+            engine_version: i64::from(self.rules.engine),
+            content_hash: self.rules.content.clone(),
             active_at: now,
             abandoned_at: None,
         };
@@ -108,6 +151,13 @@ impl GameStore {
     pub async fn persist(&self, code: &str, outputs: &[Output]) -> Result<(), StoreError> {
         let store = &self.store;
         let now = wall_clock_ms();
+        let checksums: HashMap<u64, &String> = outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::Checksum { index, checksum } => Some((*index, checksum)),
+                _ => None,
+            })
+            .collect();
         let mut commands = Vec::new();
         for o in outputs {
             if let Output::Applied {
@@ -123,6 +173,7 @@ impl GameStore {
                         seat: *seat,
                         command,
                         at: now,
+                        checksum: checksums.get(index).map(|c| (*c).clone()),
                     }),
                     Err(e) => tracing::error!(error = %e, "cannot serialize a command"),
                 }
@@ -151,9 +202,25 @@ impl GameStore {
             if let Output::Finished { result } = o {
                 let result = to_json(result)?;
                 with_retry(|| store.finish_game(code, &result, now)).await?;
+                self.keep_replay(code);
             }
         }
         Ok(())
+    }
+
+    /// Make and keep a finished game's replay, in the background: the
+    /// engine that finished the game is the one that can replay it, and
+    /// the game's players need not wait for it. If it fails (or the
+    /// server stops first), the replay endpoint falls back to the engine
+    /// for as long as the rules stay the same.
+    fn keep_replay(&self, code: &str) {
+        let store = Arc::clone(&self.store);
+        let code = code.to_string();
+        tokio::spawn(async move {
+            if let Err(e) = save_replay(store.as_ref(), &code, None, None).await {
+                tracing::warn!(%code, error = %e, "cannot keep the replay of a finished game");
+            }
+        });
     }
 
     /// A player is connected to the game now (see
@@ -180,9 +247,18 @@ impl GameStore {
     /// and the end, two writes) is recorded as finished now, or it would
     /// stay "unfinished" for ever.
     ///
+    /// A game made on other rules (another engine version or content
+    /// hash, or none recorded) is replayed against the checksums stored
+    /// with its commands. If it comes out the same it continues, and is
+    /// recorded as made on these rules from now on. If not — a checksum
+    /// differs, a command or the setup is refused — it is closed as
+    /// outdated: recorded as finished with [`GameSummary::outdated`], its
+    /// replay kept up to the last checksum that matched, and
+    /// [`RestoreError::Outdated`] returned.
+    ///
     /// # Errors
-    /// A store failure, a document that does not parse, or data the
-    /// engine cannot replay.
+    /// A store failure, a document that does not parse, data the engine
+    /// cannot replay, or [`RestoreError::Outdated`].
     pub async fn restore(
         &self,
         g: &GameRecord,
@@ -195,32 +271,137 @@ impl GameStore {
             .as_deref()
             .map(|s| from_json(s, "setup"))
             .transpose()?;
-        let commands = self
-            .store
-            .commands(&g.code)
-            .await?
+        let records = self.store.commands(&g.code).await?;
+        let commands = records
             .iter()
             .map(|c| Ok((c.seat, from_json::<Command>(&c.command, "command")?)))
             .collect::<Result<Vec<_>, RestoreError>>()?;
-        let session = Session::restore(
+        let same = self.same_rules(g);
+        let checksums: Vec<Option<String>> = records.iter().map(|c| c.checksum.clone()).collect();
+        let restored = Session::restore_checked(
             g.code.clone(),
             options,
             g.seed,
             &lobby,
             setup.as_ref(),
             &commands,
+            (!same).then_some(&checksums[..]),
             // A restored game's task starts its clock at 0, like a new one.
             0,
             config,
-        )?;
+        );
+        let session = match restored {
+            Ok(session) => session,
+            Err(SessionError::Diverged {
+                index,
+                verified,
+                why,
+            }) => {
+                let reason = format!(
+                    "made on {}, replayed on {}: command {index} diverges ({why})",
+                    rules_of(g),
+                    self.rules
+                );
+                return Err(self.close_outdated(g, &records, verified, reason).await);
+            }
+            Err(SessionError::Setup(e)) if !same => {
+                let reason = format!(
+                    "made on {}, replayed on {}: the setup is refused ({e})",
+                    rules_of(g),
+                    self.rules
+                );
+                return Err(self.close_outdated(g, &records, 0, reason).await);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if !same {
+            tracing::info!(
+                code = %g.code,
+                from = %rules_of(g),
+                to = %self.rules,
+                "game made on other rules replays identically; it continues on these"
+            );
+            self.store
+                .set_rules_version(&g.code, i64::from(self.rules.engine), &self.rules.content)
+                .await?;
+        }
         if let Some(game) = session.game().filter(|game| game.is_finished()) {
-            let result = to_json(&crate::outcome::GameSummary::of(game))?;
+            let result = to_json(&GameSummary::of(game))?;
             self.store
                 .finish_game(&g.code, &result, wall_clock_ms())
                 .await?;
+            self.keep_replay(&g.code);
         }
         Ok(session)
     }
+
+    /// Close a game that does not replay on these rules: record it as
+    /// finished and outdated, and keep the replay of its first `verified`
+    /// commands (those confirmed identical), marked as stopping early.
+    /// Returns the error that tells the caller.
+    async fn close_outdated(
+        &self,
+        g: &GameRecord,
+        records: &[CommandRecord],
+        verified: usize,
+        reason: String,
+    ) -> RestoreError {
+        tracing::warn!(code = %g.code, %reason, "closing a game made on other rules");
+        let summary = GameSummary::outdated(reason.clone());
+        let closed = async {
+            let result = to_json(&summary)?;
+            self.store
+                .finish_game(&g.code, &result, wall_clock_ms())
+                .await?;
+            let upto = verified.min(records.len());
+            save_replay(self.store.as_ref(), &g.code, Some(upto), Some(&reason)).await
+        };
+        match closed.await {
+            Ok(()) => RestoreError::Outdated { reason },
+            Err(e) => e,
+        }
+    }
+}
+
+/// Whether a stored game was made on `rules` (a legacy record never is).
+pub fn made_on(g: &GameRecord, rules: &RulesVersion) -> bool {
+    g.engine_version == i64::from(rules.engine) && g.content_hash == rules.content
+}
+
+/// "engine N content H", or "unrecorded rules" for a legacy record.
+fn rules_of(g: &GameRecord) -> String {
+    if g.is_legacy() {
+        "unrecorded rules".into()
+    } else {
+        format!("engine {} content {}", g.engine_version, g.content_hash)
+    }
+}
+
+/// Make the replay of game `code` (of its first `upto` commands if
+/// given; `outdated`: why it stops early) on this engine and keep it.
+/// The game must have started; the replay is made on a blocking thread.
+async fn save_replay(
+    store: &dyn Store,
+    code: &str,
+    upto: Option<usize>,
+    outdated: Option<&str>,
+) -> Result<(), RestoreError> {
+    let Some(game) = store.game(code).await? else {
+        return Err(StoreError::NotFound(code.into()).into());
+    };
+    let mut commands = store.commands(code).await?;
+    if let Some(upto) = upto {
+        commands.truncate(upto);
+    }
+    let outdated = outdated.map(|why| format!("{OUTDATED_MESSAGE}: {why}"));
+    let made = tokio::task::spawn_blocking(move || {
+        replay::record(&game, &commands, Check::SameRules, outdated.as_deref())
+    })
+    .await
+    .map_err(|e| StoreError::Backend(format!("replay task: {e}")))?;
+    let kept = made.map_err(|e| StoreError::Backend(format!("replay: {e}")))?;
+    store.save_replay(code, &kept).await?;
+    Ok(())
 }
 
 /// A value as the JSON text the store keeps. Our own types always

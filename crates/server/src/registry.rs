@@ -248,8 +248,10 @@ impl Registry {
     /// After a restart or a crash: close the games abandoned meanwhile,
     /// then bring back the live ones, the most recently active first, up
     /// to the cap on games (the rest stay in the store, unfinished).
-    /// Returns how many came back; a game whose data cannot be replayed
-    /// is logged and skipped.
+    /// Returns how many came back; a game made on other rules that does
+    /// not replay on these is closed as outdated (see
+    /// [`GameStore::restore`]); a game whose data cannot be replayed is
+    /// logged and skipped.
     ///
     /// # Errors
     /// If the store cannot list the games.
@@ -276,6 +278,8 @@ impl Registry {
         for g in games {
             match self.restore_one(&g).await {
                 Ok(()) => restored += 1,
+                // Recorded and logged where it was closed.
+                Err(RestoreError::Outdated { .. }) => {}
                 Err(e) => tracing::error!(code = %g.code, error = %e, "cannot restore game"),
             }
         }

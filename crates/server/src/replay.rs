@@ -6,11 +6,18 @@
 //! step's events are redacted for [`Viewer::Spectator`] and numbered with
 //! the same contiguous `seq` the live game used, and each step carries the
 //! spectator's view after it. Pure: no store, no clock, no I/O.
+//!
+//! Re-running the engine is right only while the engine is the one that
+//! made the game. So a finished game's replay is also kept whole in the
+//! store ([`record`], made when the game ends), and served from there
+//! ([`from_stored`]); the engine is the fallback for a game without a
+//! kept replay, and for one made on other rules its replay is checked
+//! against the checksums stored with its commands (docs/STORAGE.md).
 
 use citadel_protocol::{MapData, SeqEvent};
 use citadel_rules::dice::SeededDice;
 use citadel_rules::game::{Command, Game, GameView, Seat, Setup, Viewer};
-use citadel_store::{CommandRecord, GameRecord};
+use citadel_store::{CommandRecord, GameRecord, ReplayPage, ReplayRecord};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -71,6 +78,20 @@ pub enum ReplayError {
     /// The stored data does not replay (a bug or a damaged record).
     #[error("stored game does not replay: {0}")]
     Corrupt(String),
+    /// Made on other rules, the game does not replay as it was played
+    /// on these (a command refused, a checksum that differs).
+    #[error("the game was made by other rules and does not replay on these: {0}")]
+    Outdated(String),
+}
+
+/// How a replay run treats the stored checksums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The engine made the game: no check.
+    SameRules,
+    /// Other rules made it: every stored checksum must match, and a
+    /// refused command means the rules differ.
+    AgainstChecksums,
 }
 
 /// Replay a finished game's `page` of steps.
@@ -84,15 +105,98 @@ pub fn replay(
     commands: &[CommandRecord],
     page: Page,
 ) -> Result<Replay, ReplayError> {
-    let (Some(setup_text), Some(_)) = (&game.setup, game.finished_at) else {
+    replay_checked(game, commands, page, Check::SameRules)
+}
+
+/// [`replay`], with the stored checksums checked as `check` says.
+///
+/// # Errors
+/// As [`replay`], and [`ReplayError::Outdated`] when checking finds the
+/// replay differs.
+pub fn replay_checked(
+    game: &GameRecord,
+    commands: &[CommandRecord],
+    page: Page,
+    check: Check,
+) -> Result<Replay, ReplayError> {
+    let (Some(_), Some(_)) = (&game.setup, game.finished_at) else {
         return Err(ReplayError::NotFinished);
     };
+    let from = page.from.unwrap_or(0);
+    let count = page.count.unwrap_or(MAX_PAGE).min(MAX_PAGE);
+    run(game, commands, from, count, check)
+}
+
+/// The whole replay of a game's first `commands` (all of a finished
+/// game's, or the part of an outdated one that replays identically), to
+/// keep in the store. `outdated`: why the replay stops early, shown with
+/// it.
+///
+/// # Errors
+/// As [`replay_checked`] (a game not started is [`ReplayError::NotFinished`]).
+pub fn record(
+    game: &GameRecord,
+    commands: &[CommandRecord],
+    check: Check,
+    outdated: Option<&str>,
+) -> Result<ReplayRecord, ReplayError> {
+    if game.setup.is_none() {
+        return Err(ReplayError::NotFinished);
+    }
+    let all = run(game, commands, 0, u64::MAX, check)?;
+    let header = serde_json::json!({
+        "setup": all.setup,
+        "map": all.map,
+        "outdated": outdated,
+    });
+    Ok(ReplayRecord {
+        header: to_text(&header)?,
+        steps: all.steps.iter().map(to_text).collect::<Result<_, _>>()?,
+    })
+}
+
+fn to_text<T: Serialize>(value: &T) -> Result<String, ReplayError> {
+    serde_json::to_string(value).map_err(|e| ReplayError::Corrupt(format!("serialize: {e}")))
+}
+
+/// A page of a kept replay, in the shape [`Replay`] has (plus
+/// `outdated` when the game was closed as outdated). The kept JSON is
+/// passed through as it was made, not parsed into today's types, so a
+/// change to them cannot break an old replay.
+///
+/// # Errors
+/// [`ReplayError::Corrupt`] if the kept JSON does not parse.
+pub fn from_stored(code: &str, stored: ReplayPage, from: u64) -> Result<Value, ReplayError> {
+    let corrupt = |e: serde_json::Error| ReplayError::Corrupt(format!("kept replay: {e}"));
+    let mut out: serde_json::Map<String, Value> =
+        serde_json::from_str(&stored.header).map_err(corrupt)?;
+    let steps = stored
+        .steps
+        .iter()
+        .map(|s| serde_json::from_str::<Value>(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(corrupt)?;
+    out.insert("code".into(), Value::from(code));
+    out.insert("total_steps".into(), Value::from(stored.total_steps));
+    out.insert("from".into(), Value::from(from));
+    out.insert("steps".into(), Value::from(steps));
+    Ok(Value::Object(out))
+}
+
+/// Replay steps `from..from + count` (every step is computed up to the
+/// last asked for).
+fn run(
+    game: &GameRecord,
+    commands: &[CommandRecord],
+    from: u64,
+    count: u64,
+    check: Check,
+) -> Result<Replay, ReplayError> {
     let corrupt = |m: String| ReplayError::Corrupt(m);
+    let setup_text = game.setup.as_deref().unwrap_or_default();
     let setup: Setup =
         serde_json::from_str(setup_text).map_err(|e| corrupt(format!("setup: {e}")))?;
     let total_steps = commands.len() as u64 + 1;
-    let from = page.from.unwrap_or(0);
-    let count = page.count.unwrap_or(MAX_PAGE).min(MAX_PAGE);
     let end = from.saturating_add(count).min(total_steps);
 
     let mut dice = SeededDice::new(game.seed);
@@ -145,7 +249,19 @@ pub fn replay(
             serde_json::from_str(&c.command).map_err(|e| corrupt(format!("command {i}: {e}")))?;
         let events = live
             .apply(Seat(c.seat), command.clone(), &mut dice)
-            .map_err(|r| corrupt(format!("command {i} refused: {r}")))?;
+            .map_err(|r| match check {
+                Check::SameRules => corrupt(format!("command {i} refused: {r}")),
+                Check::AgainstChecksums => {
+                    ReplayError::Outdated(format!("command {i} is refused: {r}"))
+                }
+            })?;
+        if let (Check::AgainstChecksums, Some(stored)) = (check, &c.checksum) {
+            if *stored != citadel_rules::state_checksum(&live) {
+                return Err(ReplayError::Outdated(format!(
+                    "the state after command {i} differs from the stored checksum"
+                )));
+            }
+        }
         record(index, Some(c.seat), Some(command), events, &live, &mut seen);
     }
     Ok(Replay {
@@ -234,6 +350,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            engine_version: 0,
+            content_hash: String::new(),
             active_at: 0,
             abandoned_at: None,
         };
@@ -262,7 +380,13 @@ mod tests {
                     seat,
                     command: serde_json::to_string(&command).expect("command"),
                     at: 0,
+                    checksum: None,
                 }),
+                Output::Checksum { index, checksum } => {
+                    let last = played.commands.last_mut().expect("a command before");
+                    assert_eq!(last.index, index as i64, "on the batch's last command");
+                    last.checksum = Some(checksum);
+                }
                 Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
                     ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
                     ServerMsg::Events { events, view, .. } => {
@@ -373,5 +497,74 @@ mod tests {
             replay(&p.record, &gap, Page::default()),
             Err(ReplayError::Corrupt(_))
         ));
+    }
+
+    /// A kept replay, read back by pages, is what the engine replays.
+    #[test]
+    fn a_kept_replay_serves_what_the_engine_replays() {
+        let p = random_bot_game(10);
+        let kept = record(&p.record, &p.commands, Check::SameRules, None).expect("kept");
+        assert_eq!(kept.steps.len(), p.commands.len() + 1);
+        for (from, count) in [(0, MAX_PAGE), (3, 4), (p.commands.len() as u64, 10)] {
+            let page = Page {
+                from: Some(from),
+                count: Some(count),
+            };
+            let engine = serde_json::to_value(replay(&p.record, &p.commands, page).expect("ok"))
+                .expect("json");
+            let stored = ReplayPage {
+                header: kept.header.clone(),
+                total_steps: kept.steps.len() as i64,
+                steps: kept
+                    .steps
+                    .iter()
+                    .skip(from as usize)
+                    .take(count as usize)
+                    .cloned()
+                    .collect(),
+            };
+            let mut served = from_stored("REPLAY", stored, from).expect("parses");
+            assert_eq!(served["outdated"], Value::Null);
+            served.as_object_mut().expect("object").remove("outdated");
+            assert_eq!(served, engine, "page {from}+{count}");
+        }
+    }
+
+    /// Checked against the stored checksums, a faithful record replays; a
+    /// changed checksum or a refused command is "outdated", unchecked it
+    /// is not noticed (same rules) or corrupt.
+    #[test]
+    fn a_checked_replay_finds_a_checksum_that_differs() {
+        let p = random_bot_game(11);
+        let sums = p.commands.iter().filter(|c| c.checksum.is_some()).count();
+        assert!(sums > 0, "batches have checksums");
+        let page = Page::default();
+        let checked = replay_checked(&p.record, &p.commands, page, Check::AgainstChecksums);
+        assert!(checked.is_ok(), "{checked:?}");
+
+        let mut changed = p.commands.clone();
+        let k = changed
+            .iter()
+            .position(|c| c.checksum.is_some())
+            .expect("one");
+        changed[k].checksum = Some("another state".into());
+        assert!(replay(&p.record, &changed, page).is_ok(), "not checked");
+        let checked = replay_checked(&p.record, &changed, page, Check::AgainstChecksums);
+        match checked {
+            Err(ReplayError::Outdated(why)) => assert!(why.contains(&format!("command {k}"))),
+            other => panic!("expected outdated, got {other:?}"),
+        }
+        let kept = record(&p.record, &changed, Check::AgainstChecksums, None);
+        assert!(matches!(kept, Err(ReplayError::Outdated(_))));
+
+        let mut refused = p.commands.clone();
+        refused.swap(0, 1);
+        refused[0].index = 0;
+        refused[1].index = 1;
+        let checked = replay_checked(&p.record, &refused, page, Check::AgainstChecksums);
+        assert!(
+            matches!(checked, Err(ReplayError::Outdated(_))),
+            "{checked:?}"
+        );
     }
 }

@@ -141,6 +141,16 @@ pub enum Output {
         /// Account id.
         account: String,
     },
+    /// The game's state after the last command of this batch: persist
+    /// it with that command, so that a server on other rules can check
+    /// its replay (see `citadel_rules::state_checksum`). Comes after the
+    /// batch's last `Applied`.
+    Checksum {
+        /// The number of the batch's last command.
+        index: u64,
+        /// The checksum of the game after it.
+        checksum: String,
+    },
     /// A command was rejected (for metrics).
     Refused {
         /// Reason id.
@@ -208,6 +218,19 @@ pub enum SessionError {
         index: usize,
         /// Why the rules refused it.
         reason: Rejection,
+    },
+    /// Replayed on other rules, the game does not come out as stored: a
+    /// stored command is refused, or the state after a batch differs from
+    /// its stored checksum.
+    #[error("stored game diverges on these rules at command {index}: {why}")]
+    Diverged {
+        /// The first command whose outcome differs (or that is refused).
+        index: usize,
+        /// How many commands from the start are confirmed identical (up
+        /// to the last checksum that matched; 0 if none did).
+        verified: usize,
+        /// What differed.
+        why: String,
     },
 }
 
@@ -356,6 +379,32 @@ impl Session {
         now: Millis,
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
+        Self::restore_checked(
+            code, options, seed, lobby, setup, commands, None, now, config,
+        )
+    }
+
+    /// [`Session::restore`], checking the replay against the checksums
+    /// stored with the commands (`checksums[i]`: the state after command
+    /// `i`, if one was stored), for a game made on other rules. A
+    /// refused command or a checksum that differs is
+    /// [`SessionError::Diverged`]; commands without a checksum are
+    /// accepted as they replay. `None`: no check (the same rules).
+    ///
+    /// # Errors
+    /// As [`Session::restore`], and [`SessionError::Diverged`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore_checked(
+        code: String,
+        options: GameOptions,
+        seed: u64,
+        lobby: &LobbyDoc,
+        setup: Option<&Setup>,
+        commands: &[(u8, Command)],
+        checksums: Option<&[Option<String>]>,
+        now: Millis,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
         let mut s = Session::new(code, options, seed, config);
         s.seats.clone_from(&lobby.seats);
         s.host = lobby.host;
@@ -370,11 +419,32 @@ impl Session {
             let (mut game, mut log) = Game::new(setup.clone(), &mut dice)?;
             // The AI DL's deck is game state (its card reveals are stored
             // commands), so plain replay restores it too.
+            // Commands confirmed identical so far (checked replays).
+            let mut verified = 0;
             for (i, (seat, command)) in commands.iter().enumerate() {
-                let events = game
-                    .apply(Seat(*seat), command.clone(), &mut dice)
-                    .map_err(|reason| SessionError::Replay { index: i, reason })?;
+                let events = match game.apply(Seat(*seat), command.clone(), &mut dice) {
+                    Ok(events) => events,
+                    Err(reason) if checksums.is_some() => {
+                        return Err(SessionError::Diverged {
+                            index: i,
+                            verified,
+                            why: format!("the command is refused: {reason}"),
+                        })
+                    }
+                    Err(reason) => return Err(SessionError::Replay { index: i, reason }),
+                };
                 log.extend(events);
+                let stored = checksums.and_then(|c| c.get(i)).and_then(Option::as_ref);
+                if let Some(stored) = stored {
+                    if *stored != citadel_rules::state_checksum(&game) {
+                        return Err(SessionError::Diverged {
+                            index: i,
+                            verified,
+                            why: "the state after it differs from the stored checksum".into(),
+                        });
+                    }
+                    verified = i + 1;
+                }
             }
             let bots = seat_bots(&game, ai_dark_legion(&game));
             let waiting = (game.seat_to_act(), now);
@@ -485,7 +555,27 @@ impl Session {
         }
         self.drive_bots(now, &mut out);
         self.push_lobby_change(&mut out);
+        self.push_checksum(&mut out);
         out
+    }
+
+    /// After a batch that applied commands, the checksum of the state it
+    /// left, for the store. Once per batch, not per command: it costs
+    /// some six commands' `apply` (docs/BENCHMARKS.md).
+    fn push_checksum(&self, out: &mut Vec<Output>) {
+        let Some(play) = &self.play else {
+            return;
+        };
+        let last = out.iter().rev().find_map(|o| match o {
+            Output::Applied { index, .. } => Some(*index),
+            _ => None,
+        });
+        if let Some(index) = last {
+            out.push(Output::Checksum {
+                index,
+                checksum: citadel_rules::state_checksum(&play.game),
+            });
+        }
     }
 
     /// Hand the lobby document out for persistence if it changed since

@@ -180,7 +180,8 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         },
     };
     let Some(to_game) = app.registry.get(&game) else {
-        close_with(socket, close::UNKNOWN_GAME, "no game with that code").await;
+        let (code, reason) = why_not_live(app, &game).await;
+        close_with(socket, code, reason).await;
         return;
     };
     let (tx, mut rx) = mpsc::channel(app.config.send_queue);
@@ -294,4 +295,28 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
         }
     }
     let _ = to_game.send(ToGame::Closed { conn }).await;
+}
+
+/// Why a game code has no live game: a game closed as outdated says so
+/// (its players learn why their game is gone), anything else is unknown.
+async fn why_not_live(app: &AppState, code: &str) -> (u16, &'static str) {
+    let code = crate::codes::normalize(code);
+    let outdated = match app.store.game(&code).await {
+        Ok(Some(g)) => g
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<crate::outcome::GameSummary>(r).ok())
+            .is_some_and(|s| s.outdated.is_some()),
+        Ok(None) => false,
+        Err(e) => {
+            // Only the reason given is at stake.
+            tracing::warn!(error = %e, "cannot look up a game that is not live");
+            false
+        }
+    };
+    if outdated {
+        (close::OUTDATED, crate::outcome::OUTDATED_MESSAGE)
+    } else {
+        (close::UNKNOWN_GAME, "no game with that code")
+    }
 }

@@ -81,6 +81,33 @@ pub struct GameRecord {
     /// then `finished_at` is the same time and `result` is empty.
     #[serde(default)]
     pub abandoned_at: Option<Millis>,
+    /// The rules engine's behaviour version the game was made with
+    /// (`citadel_rules::ENGINE_VERSION`); [`LEGACY_ENGINE_VERSION`] for a
+    /// game stored before versions were recorded.
+    #[serde(default)]
+    pub engine_version: i64,
+    /// The hash of the content the game was made with
+    /// (`citadel_rules::Content::embedded_hash`); [`LEGACY_CONTENT_HASH`]
+    /// for a game stored before versions were recorded.
+    #[serde(default = "legacy_content_hash")]
+    pub content_hash: String,
+}
+
+/// The engine version of a game stored before versions were recorded.
+pub const LEGACY_ENGINE_VERSION: i64 = 0;
+
+/// The content hash of a game stored before versions were recorded.
+pub const LEGACY_CONTENT_HASH: &str = "legacy";
+
+fn legacy_content_hash() -> String {
+    LEGACY_CONTENT_HASH.to_string()
+}
+
+impl GameRecord {
+    /// True if the record predates rules versions (its rules are unknown).
+    pub fn is_legacy(&self) -> bool {
+        self.engine_version == LEGACY_ENGINE_VERSION && self.content_hash == LEGACY_CONTENT_HASH
+    }
 }
 
 /// One accepted command of a game.
@@ -96,6 +123,32 @@ pub struct CommandRecord {
     pub command: String,
     /// When it was accepted.
     pub at: Millis,
+    /// A checksum of the whole game state after this command, on the last
+    /// command of each batch the server applied (`None` on the others,
+    /// and on commands stored before checksums were).
+    #[serde(default)]
+    pub checksum: Option<String>,
+}
+
+/// A finished game's replay as it was shown, kept so that showing it
+/// again never needs the engine (whose rules may have changed since).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayRecord {
+    /// What every step shares: the setup without its seed, the map (JSON).
+    pub header: String,
+    /// Each step as a spectator saw it (JSON), step 0 first.
+    pub steps: Vec<String>,
+}
+
+/// A page of a stored replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayPage {
+    /// What every step shares (JSON).
+    pub header: String,
+    /// Steps in the whole replay.
+    pub total_steps: i64,
+    /// The steps asked for (JSON), in order.
+    pub steps: Vec<String>,
 }
 
 /// A registered account.
@@ -183,6 +236,25 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn game(&self, code: &str) -> Result<Option<GameRecord>, StoreError>;
     /// A game's commands in order.
     async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError>;
+    /// Record that a game's stored commands were checked against (and now
+    /// continue under) other rules: the engine version and content hash.
+    async fn set_rules_version(
+        &self,
+        code: &str,
+        engine_version: i64,
+        content_hash: &str,
+    ) -> Result<(), StoreError>;
+    /// Keep a finished game's replay (replacing one kept before), all or
+    /// nothing.
+    async fn save_replay(&self, code: &str, replay: &ReplayRecord) -> Result<(), StoreError>;
+    /// Steps `from..from + count` of a kept replay (fewer at its end), or
+    /// `None` if none is kept for the game.
+    async fn replay_page(
+        &self,
+        code: &str,
+        from: i64,
+        count: i64,
+    ) -> Result<Option<ReplayPage>, StoreError>;
     /// Games not finished (lobbies and games in play), oldest first. An
     /// abandoned game is finished, so it is not among them.
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;

@@ -1,8 +1,8 @@
 //! The in-memory store: the reference behaviour the SQL stores must match.
 
 use crate::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, SessionRecord,
-    Store, StoreError,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, ReplayPage,
+    ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,6 +18,7 @@ struct Data {
     campaigns: BTreeMap<String, CampaignRecord>,
     members: BTreeSet<(String, String)>,
     missions: BTreeMap<String, Vec<CampaignMission>>,
+    replays: BTreeMap<String, ReplayRecord>,
 }
 
 /// Everything in memory, lost on exit.
@@ -136,6 +137,52 @@ impl Store for MemStore {
 
     async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError> {
         self.with(|d| Ok(d.commands.get(code).cloned().unwrap_or_default()))
+    }
+
+    async fn set_rules_version(
+        &self,
+        code: &str,
+        engine_version: i64,
+        content_hash: &str,
+    ) -> Result<(), StoreError> {
+        self.with(|d| {
+            let g = d
+                .games
+                .get_mut(code)
+                .ok_or_else(|| StoreError::NotFound(code.into()))?;
+            g.engine_version = engine_version;
+            g.content_hash = content_hash.to_string();
+            Ok(())
+        })
+    }
+
+    async fn save_replay(&self, code: &str, replay: &ReplayRecord) -> Result<(), StoreError> {
+        self.with(|d| {
+            if !d.games.contains_key(code) {
+                return Err(StoreError::NotFound(code.into()));
+            }
+            d.replays.insert(code.to_string(), replay.clone());
+            Ok(())
+        })
+    }
+
+    async fn replay_page(
+        &self,
+        code: &str,
+        from: i64,
+        count: i64,
+    ) -> Result<Option<ReplayPage>, StoreError> {
+        self.with(|d| {
+            Ok(d.replays.get(code).map(|r| {
+                let from = usize::try_from(from.max(0)).unwrap_or(usize::MAX);
+                let count = usize::try_from(count.max(0)).unwrap_or(usize::MAX);
+                ReplayPage {
+                    header: r.header.clone(),
+                    total_steps: r.steps.len() as i64,
+                    steps: r.steps.iter().skip(from).take(count).cloned().collect(),
+                }
+            }))
+        })
     }
 
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {

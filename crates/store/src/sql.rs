@@ -19,8 +19,8 @@
 //! that checks each game's numbering itself (see `insert_commands`).
 
 use crate::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, Millis,
-    SessionRecord, Store, StoreError,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, Millis, ReplayPage,
+    ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -110,6 +110,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "abandoned_games",
         include_str!("../../../migrations/postgres/0004_abandoned_games.sql"),
     ),
+    (
+        5,
+        "rules versions",
+        include_str!("../../../migrations/postgres/0005_rules_versions.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -132,6 +137,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         4,
         "abandoned_games",
         include_str!("../../../migrations/sqlite/0004_abandoned_games.sql"),
+    ),
+    (
+        5,
+        "rules versions",
+        include_str!("../../../migrations/sqlite/0005_rules_versions.sql"),
     ),
 ];
 
@@ -163,7 +173,7 @@ impl MigrationSource<'static> for Embedded {
 }
 
 const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
-     finished_at, result, campaign, active_at, abandoned_at";
+     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash";
 const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
 
 /// Postgres or SQLite behind the [`Store`] trait.
@@ -398,9 +408,12 @@ async fn open_pool(
         .map_err(backend_err)
 }
 
-/// Rows in one INSERT of commands. Six parameters a row keeps a
+/// Rows in one INSERT of commands. Seven parameters a row keeps a
 /// statement well inside SQLite's (32,766) and Postgres' (65,535) limits.
 const ROWS_PER_INSERT: usize = 1000;
+
+/// Rows in one INSERT of replay steps (three parameters a row).
+const STEPS_PER_INSERT: usize = 500;
 
 /// Whether each game's records in `commands` are numbered one after the
 /// other, in the order given (the database checks that each game's first
@@ -428,25 +441,26 @@ where
     E: Executor<'e, Database = sqlx::Any>,
 {
     let mut sql = String::from(
-        "INSERT INTO commands (code, idx, seat, command, at) \
+        "INSERT INTO commands (code, idx, seat, command, at, checksum) \
          SELECT v.column1, \
          CASE WHEN (SELECT COALESCE(MAX(c.idx) + 1, 0) FROM commands c WHERE c.code = v.column1) \
          = v.column6 THEN v.column2 END, \
-         v.column3, v.column4, v.column5 FROM (VALUES ",
+         v.column3, v.column4, v.column5, v.column7 FROM (VALUES ",
     );
     for k in 0..commands.len() {
-        let p = 6 * k;
+        let p = 7 * k;
         let comma = if k == 0 { "" } else { ", " };
         // Writing to a String cannot fail.
         let _ = write!(
             sql,
-            "{comma}(${}, ${}, ${}, ${}, ${}, ${})",
+            "{comma}(${}, ${}, ${}, ${}, ${}, ${}, ${})",
             p + 1,
             p + 2,
             p + 3,
             p + 4,
             p + 5,
-            p + 6
+            p + 6,
+            p + 7
         );
     }
     sql.push_str(") AS v");
@@ -460,7 +474,8 @@ where
             .bind(i64::from(c.seat))
             .bind(&c.command)
             .bind(c.at)
-            .bind(game_first);
+            .bind(game_first)
+            .bind(&c.checksum);
     }
     let done = query.execute(executor).await?;
     if done.rows_affected() != commands.len() as u64 {
@@ -561,6 +576,8 @@ fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
         campaign: get(row, "campaign")?,
         active_at: get(row, "active_at")?,
         abandoned_at: get(row, "abandoned_at")?,
+        engine_version: get(row, "engine_version")?,
+        content_hash: get(row, "content_hash")?,
     })
 }
 
@@ -571,6 +588,7 @@ fn command_from_row(row: &AnyRow) -> Result<CommandRecord, StoreError> {
         seat: seat_from_db(get(row, "seat")?)?,
         command: get(row, "command")?,
         at: get(row, "at")?,
+        checksum: get(row, "checksum")?,
     })
 }
 
@@ -631,7 +649,7 @@ impl Store for SqlStore {
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
         ))
         .bind(&g.code)
         .bind(&g.options)
@@ -645,6 +663,8 @@ impl Store for SqlStore {
         .bind(&g.campaign)
         .bind(g.active_at)
         .bind(g.abandoned_at)
+        .bind(g.engine_version)
+        .bind(&g.content_hash)
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("game {}", g.code), &g.code))?;
@@ -743,13 +763,103 @@ impl Store for SqlStore {
 
     async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError> {
         let found = sqlx::query(
-            "SELECT code, idx, seat, command, at FROM commands WHERE code = $1 ORDER BY idx",
+            "SELECT code, idx, seat, command, at, checksum FROM commands \
+             WHERE code = $1 ORDER BY idx",
         )
         .bind(code)
         .fetch_all(&self.pool)
         .await
         .map_err(backend_err)?;
         rows(found, command_from_row)
+    }
+
+    async fn set_rules_version(
+        &self,
+        code: &str,
+        engine_version: i64,
+        content_hash: &str,
+    ) -> Result<(), StoreError> {
+        let done =
+            sqlx::query("UPDATE games SET engine_version = $2, content_hash = $3 WHERE code = $1")
+                .bind(code)
+                .bind(engine_version)
+                .bind(content_hash)
+                .execute(&self.writer)
+                .await
+                .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn save_replay(&self, code: &str, replay: &ReplayRecord) -> Result<(), StoreError> {
+        let written = async {
+            let mut tx = self.begin_write().await?;
+            // Replacing: the old steps go with their header (cascade).
+            sqlx::query("DELETE FROM replays WHERE code = $1")
+                .bind(code)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("INSERT INTO replays (code, header, total_steps) VALUES ($1, $2, $3)")
+                .bind(code)
+                .bind(&replay.header)
+                .bind(replay.steps.len() as i64)
+                .execute(&mut *tx)
+                .await?;
+            for (c, chunk) in replay.steps.chunks(STEPS_PER_INSERT).enumerate() {
+                let mut sql = String::from("INSERT INTO replay_steps (code, idx, step) VALUES ");
+                for k in 0..chunk.len() {
+                    let p = 3 * k;
+                    let comma = if k == 0 { "" } else { ", " };
+                    // Writing to a String cannot fail.
+                    let _ = write!(sql, "{comma}(${}, ${}, ${})", p + 1, p + 2, p + 3);
+                }
+                let mut query = sqlx::query(&sql);
+                for (k, step) in chunk.iter().enumerate() {
+                    query = query
+                        .bind(code)
+                        .bind((c * STEPS_PER_INSERT + k) as i64)
+                        .bind(step);
+                }
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await
+        }
+        .await;
+        written.map_err(|e| write_err(e, || format!("replay of {code}"), code))
+    }
+
+    async fn replay_page(
+        &self,
+        code: &str,
+        from: i64,
+        count: i64,
+    ) -> Result<Option<ReplayPage>, StoreError> {
+        let Some(head) = sqlx::query("SELECT header, total_steps FROM replays WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+        else {
+            return Ok(None);
+        };
+        let from = from.max(0);
+        let found = sqlx::query(
+            "SELECT step FROM replay_steps WHERE code = $1 AND idx >= $2 AND idx < $3 \
+             ORDER BY idx",
+        )
+        .bind(code)
+        .bind(from)
+        .bind(from.saturating_add(count.max(0)))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        Ok(Some(ReplayPage {
+            header: get(&head, "header")?,
+            total_steps: get(&head, "total_steps")?,
+            steps: rows(found, |r| get(r, "step"))?,
+        }))
     }
 
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError> {

@@ -15,7 +15,8 @@
 
 use citadel_store::{
     AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, MemStore,
-    SessionRecord, SqlStore, Store, StoreError,
+    ReplayRecord, SessionRecord, SqlStore, Store, StoreError, LEGACY_CONTENT_HASH,
+    LEGACY_ENGINE_VERSION,
 };
 use sqlx::{Connection, Executor, Row};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -36,6 +37,8 @@ fn game(code: &str, created_at: i64) -> GameRecord {
         finished_at: None,
         result: None,
         campaign: None,
+        engine_version: 7,
+        content_hash: "0123456789abcdef0123456789abcdef".to_string(),
         active_at: created_at,
         abandoned_at: None,
     }
@@ -48,6 +51,8 @@ fn cmd(code: &str, index: i64) -> CommandRecord {
         seat: (index % 4) as u8,
         command: format!(r#"{{"move":{index}}}"#),
         at: 1_000 + index,
+        // Every third command ends a batch.
+        checksum: (index % 3 == 2).then(|| format!("sum{index}")),
     }
 }
 
@@ -558,6 +563,92 @@ async fn campaign_missions_in_order(s: &dyn Store) {
     assert_eq!(s.campaign_missions("camp-none").await.unwrap(), vec![]);
 }
 
+/// The rules version is stored with the game, read back as written, and
+/// changed only by `set_rules_version`.
+async fn rules_version_round_trip(s: &dyn Store) {
+    let mut g = game("VER", 1);
+    g.engine_version = 42;
+    g.content_hash = "feedface".into();
+    s.create_game(&g).await.unwrap();
+    let got = s.game("VER").await.unwrap().unwrap();
+    assert_eq!(
+        (got.engine_version, got.content_hash.as_str()),
+        (42, "feedface")
+    );
+    assert!(!got.is_legacy());
+    s.start_game("VER", "{}", "{}", 2).await.unwrap();
+    s.finish_game("VER", "{}", 3).await.unwrap();
+    assert_eq!(s.game("VER").await.unwrap().unwrap().engine_version, 42);
+
+    s.set_rules_version("VER", 43, "beef").await.unwrap();
+    let got = s.game("VER").await.unwrap().unwrap();
+    assert_eq!(
+        (got.engine_version, got.content_hash.as_str()),
+        (43, "beef")
+    );
+    assert_eq!(got.finished_at, Some(3), "nothing else changed");
+    assert!(is_not_found(s.set_rules_version("NONE", 1, "x").await));
+
+    let mut legacy = game("OLD", 1);
+    legacy.engine_version = LEGACY_ENGINE_VERSION;
+    legacy.content_hash = LEGACY_CONTENT_HASH.into();
+    assert!(legacy.is_legacy());
+}
+
+/// A command's checksum (or its absence) comes back as appended, through
+/// single appends and a batch of several games.
+async fn command_checksums_round_trip(s: &dyn Store) {
+    s.create_game(&game("SUMA", 1)).await.unwrap();
+    s.create_game(&game("SUMB", 2)).await.unwrap();
+    let a: Vec<CommandRecord> = (0..4).map(|i| cmd("SUMA", i)).collect();
+    s.append_commands(&a[..1]).await.unwrap();
+    let mut batch = a[1..].to_vec();
+    batch.extend((0..3).map(|i| cmd("SUMB", i)));
+    s.append_commands(&batch).await.unwrap();
+    assert_eq!(s.commands("SUMA").await.unwrap(), a);
+    let b = s.commands("SUMB").await.unwrap();
+    let sums: Vec<Option<&str>> = b.iter().map(|c| c.checksum.as_deref()).collect();
+    assert_eq!(sums, [None, None, Some("sum2")]);
+}
+
+/// A replay is kept whole, read by pages, replaced whole; none for a game
+/// without one; not found for an unknown game.
+async fn replays_saved_and_paged(s: &dyn Store) {
+    s.create_game(&game("REP", 1)).await.unwrap();
+    s.create_game(&game("NOREP", 2)).await.unwrap();
+    assert_eq!(s.replay_page("REP", 0, 10).await.unwrap(), None);
+    // More steps than one INSERT takes.
+    let steps: Vec<String> = (0..1_203).map(|i| format!(r#"{{"index":{i}}}"#)).collect();
+    let replay = ReplayRecord {
+        header: r#"{"setup":{}}"#.into(),
+        steps: steps.clone(),
+    };
+    s.save_replay("REP", &replay).await.unwrap();
+    let page = s.replay_page("REP", 0, 3).await.unwrap().unwrap();
+    assert_eq!(page.header, replay.header);
+    assert_eq!(page.total_steps, 1_203);
+    assert_eq!(page.steps, steps[..3]);
+    let page = s.replay_page("REP", 1_200, 500).await.unwrap().unwrap();
+    assert_eq!(page.steps, steps[1_200..]);
+    let page = s.replay_page("REP", 5_000, 500).await.unwrap().unwrap();
+    assert!(page.steps.is_empty());
+    assert_eq!(page.total_steps, 1_203);
+    let all = s.replay_page("REP", 0, i64::MAX).await.unwrap().unwrap();
+    assert_eq!(all.steps, steps);
+
+    let shorter = ReplayRecord {
+        header: "{}".into(),
+        steps: vec!["{}".into(), "[]".into()],
+    };
+    s.save_replay("REP", &shorter).await.unwrap();
+    let page = s.replay_page("REP", 0, 500).await.unwrap().unwrap();
+    assert_eq!((page.header.as_str(), page.total_steps), ("{}", 2));
+    assert_eq!(page.steps, shorter.steps);
+    assert_eq!(s.replay_page("NOREP", 0, 10).await.unwrap(), None);
+    assert!(is_not_found(s.save_replay("NONE", &shorter).await));
+    assert_eq!(s.replay_page("NONE", 0, 10).await.unwrap(), None);
+}
+
 // ---------------------------------------------------------------------------
 // Databases.
 
@@ -701,6 +792,9 @@ suite!(
     campaigns_create_update_lookup,
     campaign_members_newest_first,
     campaign_missions_in_order,
+    rules_version_round_trip,
+    command_checksums_round_trip,
+    replays_saved_and_paged,
 );
 
 // ---------------------------------------------------------------------------
@@ -720,7 +814,7 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5]);
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -746,7 +840,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4],
+            [1, 2, 3, 4, 5],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -768,6 +862,32 @@ async fn reopen_keeps_data(db: &Db) {
             .unwrap();
         store.close().await;
     }
+}
+
+/// A game and a command written as before migration 0005 (without its
+/// columns) read back as legacy: engine 0, content "legacy", no checksum.
+async fn rows_before_versions_read_as_legacy(db: &Db) {
+    let store = db.open().await;
+    sqlx::query(
+        "INSERT INTO games (code, options, seed, created_at, lobby) \
+         VALUES ('PAST', '{}', 1, 2, '{}')",
+    )
+    .execute(store.writer())
+    .await
+    .unwrap();
+    sqlx::query(
+        "INSERT INTO commands (code, idx, seat, command, at) VALUES ('PAST', 0, 0, '{}', 3)",
+    )
+    .execute(store.writer())
+    .await
+    .unwrap();
+    let g = store.game("PAST").await.unwrap().unwrap();
+    assert_eq!(g.engine_version, LEGACY_ENGINE_VERSION);
+    assert_eq!(g.content_hash, LEGACY_CONTENT_HASH);
+    assert!(g.is_legacy());
+    assert_eq!(store.commands("PAST").await.unwrap()[0].checksum, None);
+    assert_eq!(codes(&store.unfinished_games().await.unwrap()), ["PAST"]);
+    store.close().await;
 }
 
 /// Migration 0004 on a database made before it: every game gets the last
@@ -793,7 +913,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5]);
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));
@@ -803,9 +923,25 @@ async fn migration_4_backfills_active_at(db: &Db) {
 }
 
 #[tokio::test]
+async fn sqlite_rows_before_versions_read_as_legacy() {
+    let db = Db::sqlite();
+    rows_before_versions_read_as_legacy(&db).await;
+    db.cleanup().await;
+}
+
+#[tokio::test]
 async fn sqlite_migration_4_backfills_active_at() {
     let db = Db::sqlite();
     migration_4_backfills_active_at(&db).await;
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn postgres_rows_before_versions_read_as_legacy() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    rows_before_versions_read_as_legacy(&db).await;
     db.cleanup().await;
 }
 

@@ -105,6 +105,16 @@ impl Content {
             .map_err(Clone::clone)
     }
 
+    /// A stable hash of the content files compiled into the crate (hex,
+    /// 128 bits of SHA-256 over every file's name and text, in the fixed
+    /// order of the list). It changes exactly when a data file changes,
+    /// so a stored game can tell whether it was made with other content
+    /// (see [`crate::version`]).
+    pub fn embedded_hash() -> &'static str {
+        static HASH: OnceLock<String> = OnceLock::new();
+        HASH.get_or_init(|| crate::version::files_hash(EMBEDDED))
+    }
+
     /// Load replacement content from a directory laid out like `data/`.
     ///
     /// # Errors
