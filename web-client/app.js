@@ -4,7 +4,8 @@
 // @ts-check
 import { Board, key } from "./board.js";
 import {
-  CORPS, CORP_COLOR, DL_COLOR, describeCommand, describeEvent, figLabel, figName, prettyName, words,
+  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
+  dtCardName, forceCard, itemName, plural, prettyName, setPlaces, words,
 } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
@@ -49,6 +50,11 @@ Object.defineProperty(window, "citadel", {
   value: {
     get view() { return state.view; }, get legal() { return state.legal; }, get lastSeq() { return state.lastSeq; },
     get seat() { return state.seat; }, get ws() { return state.ws; }, get lobby() { return state.lobby; },
+    get map() { return state.map; },
+    /** Every message the page tried to send, newest last (tests read it). */
+    sent: [],
+    /** Feed a server message as if it came from the socket (tests show edited states with it). */
+    receive(msg) { handle(msg); },
   },
 });
 
@@ -68,11 +74,12 @@ function saveGame(code, token, seat, name, campaign = null) {
 function forgetGame(code) {
   localStorage.setItem("citadel:games", JSON.stringify(myGames().filter((g) => g.code !== code)));
 }
-function markFinished(code) {
+function markFinished(code, outcome = null) {
   const games = myGames();
   const g = games.find((x) => x.code === code);
-  if (!g || g.finished) return;
+  if (!g || (g.finished && (g.outcome || !outcome))) return;
   g.finished = true;
+  if (outcome) g.outcome = outcome;
   localStorage.setItem("citadel:games", JSON.stringify(games));
 }
 /** The logged-in account's session: {token, name}, or null. */
@@ -131,6 +138,9 @@ function toast(text, kind = "error") {
 }
 
 function send(msg) {
+  const sent = /** @type {any} */ (window).citadel.sent;
+  sent.push(msg);
+  if (sent.length > 50) sent.shift();
   if (state.ws && state.ws.readyState === WebSocket.OPEN) { state.ws.send(JSON.stringify(msg)); return true; }
   toast("Not connected — the message was not sent.");
   return false;
@@ -152,7 +162,10 @@ function connect(code, join) {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   state.ws = ws;
   ws.onopen = () => {
-    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : null };
+    // Without a view yet (a fresh page, a reopened tab) ask for every event
+    // from the start: the server's history rebuilds the log; a `resync`
+    // then brings the map (see the `events` case).
+    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : 0 };
     const account = session();
     if (account && join.as === "player") hello.account = account.token;
     ws.send(JSON.stringify(hello));
@@ -169,7 +182,7 @@ function connect(code, join) {
       setStatus("offline", "not connected");
       if (e.code === 4003 || e.code === 4004) forgetGame(state.code);
       if (e.code === 4006) setSession(null);
-      toast(FATAL[e.code] + (e.reason ? ` (${e.reason})` : ""));
+      toast(FATAL[e.code]); // the close reason says the same for the server's logs
       if (!state.view && !state.lobby || e.code !== 4011) goHome();
       return;
     }
@@ -198,8 +211,8 @@ function handle(msg) {
       state.spectator = msg.seat === null;
       if (msg.token) state.token = msg.token;
       if (msg.seat !== null && state.token) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
-      setStatus("connected", state.spectator ? "connected (spectating)" : `connected — seat ${Number(msg.seat) + 1}`);
-      if (location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
+      setStatus("connected", state.spectator ? "connected (spectating)" : "connected");
+      if (state.code && location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
       $("where").textContent = `Game ${state.code}`;
       $("chat").hidden = false;
       break;
@@ -210,20 +223,23 @@ function handle(msg) {
       if (state.view) renderGame();
       break;
     case "snapshot":
+      if (!state.view && msg.view.round <= 1 && state.lobby?.options.dark_legion.mode === "drawn") announceDraw(msg.view);
       state.view = msg.view; state.map = msg.map; state.legal = msg.legal; state.lastSeq = msg.seq;
       board.setMap(msg.map);
-      logLine(`— Up to date at event ${msg.seq} —`, "sys");
+      setPlaces(msg.map);
       show("game");
       renderGame();
       break;
     case "events": {
       const evs = msg.events.filter((e) => e.seq > state.lastSeq);
       if (evs.length && evs[0].seq !== state.lastSeq + 1) { send({ type: "resync" }); return; }
+      const quiet = !state.map; // the history after a reload: the log only, no toasts
       for (const { seq, event } of evs) {
         state.lastSeq = seq;
-        onEvent(msg.view, event);
+        onEvent(msg.view, event, quiet);
       }
       state.view = msg.view; state.legal = msg.legal;
+      if (!state.map) { send({ type: "resync" }); break; }
       if (!$("game").hidden || state.map) show("game");
       renderGame();
       break;
@@ -241,16 +257,31 @@ function handle(msg) {
   }
 }
 
-function seatName(seat) {
-  if (seat === null || seat === undefined) return "the AI";
-  const s = state.lobby?.seats[seat];
-  const n = s?.name ?? (s?.controller === "bot" ? "Bot" : null);
-  return n ? `${n}${seat === state.seat ? " (you)" : ""}` : `Seat ${seat + 1}`;
+/** "Drawn at random": say who the draw made the Dark Legion, loudly if it is you. */
+function announceDraw(view) {
+  const dl = view.dark_legion.seat;
+  if (dl === null) return;
+  const text = dl === state.seat ? "The draw made you the Dark Legion: you play the creatures against the corporations."
+    : `The draw made ${seatName(dl)} the Dark Legion.`;
+  logLine(text, "sys");
+  toast(text, "info");
 }
 
-function onEvent(view, event) {
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "the AI";
+  if (state.view && state.view.dark_legion.seat === null && seat === state.view.dark_legion.ai_seat) return "the Dark Legion AI";
+  const s = state.lobby?.seats[seat];
+  const n = s?.name ?? (s?.controller === "bot" ? "the computer" : null);
+  if (n) return `${n}${seat === state.seat ? " (you)" : ""}`;
+  const corp = state.view?.teams.find((t) => t.seat === seat)?.corporation;
+  return corp ? `the ${words(corp)} player` : "another player";
+}
+
+function onEvent(view, event, quiet = false) {
   const line = describeEvent(view, event, seatName);
   if (line) logLine(line, event.type);
+  if (event.type === "mission_ended") state.ended = event;
+  if (quiet) return;
   if (event.type === "attack_rolled") {
     const box = $("dice");
     box.replaceChildren(h("span", { text: `${figName(view, event.attacker)} → ${figName(view, event.target)}: ` }),
@@ -273,7 +304,7 @@ function logLine(text, kind) {
   const log = $("log");
   const li = h("li", { class: kind, text });
   log.append(li);
-  while (log.children.length > 400) log.firstElementChild?.remove();
+  while (log.children.length > 5000) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -354,16 +385,27 @@ function renderMyGames(accountGames) {
   const byCode = new Map();
   for (const g of accountGames ?? []) {
     byCode.set(g.code, { code: g.code, at: g.finished_at ?? g.started_at ?? g.created_at, finished: g.finished_at !== null && g.finished_at !== undefined,
-      started: !!g.started_at, result: g.result?.result ?? null, mission: g.options?.mission ?? null, campaign: g.campaign ?? null });
+      started: !!g.started_at, result: g.result?.result ?? null, summary: g.result ?? null, mission: g.options?.mission ?? null, campaign: g.campaign ?? null });
   }
   for (const g of local) {
     const a = byCode.get(g.code);
-    byCode.set(g.code, { ...g, ...(a ?? {}), token: g.token, seat: g.seat, name: g.name, finished: a ? a.finished : !!g.finished, at: a?.at ?? g.at });
+    byCode.set(g.code, { ...g, ...(a ?? {}), token: g.token, seat: g.seat, name: g.name, finished: a ? a.finished : !!g.finished, at: a?.at ?? g.at,
+      outcome: g.outcome ?? null });
   }
+  // Won or lost from the player's side: the Dark Legion's player wins when the corporations lose.
+  const outcomeOf = (g) => {
+    if (g.outcome) return g.outcome;
+    const r = g.summary;
+    if (!r || g.seat === undefined || g.seat === null) return null;
+    return (r.dark_legion_seat === g.seat ? r.dark_legion_won : r.corporations_won) ? "won" : "lost";
+  };
   const games = [...byCode.values()].sort((x, y) => (y.at ?? 0) - (x.at ?? 0));
   const list = $("my-games");
   list.replaceChildren(...games.map((g) => {
-    const bits = [g.seat !== undefined && g.seat !== null ? `seat ${Number(g.seat) + 1}` : null, g.finished ? (g.result ? `finished: ${words(g.result)}` : "finished") : g.started === false ? "not started" : null,
+    const outcome = outcomeOf(g);
+    const bits = [g.name ? `as ${g.name}` : null,
+      g.finished ? (outcome ? `finished: you ${outcome}` : g.result ? `finished: mission ${g.result === "success" ? "accomplished" : "failed"}` : "finished")
+        : g.started === false ? "not started" : null,
       g.at ? when(g.at) : null].filter(Boolean);
     return h("li", { "data-code": g.code, "data-finished": String(!!g.finished) },
       h("span", { class: "code-sm", text: g.code }),
@@ -533,7 +575,8 @@ $("join-campaign").onsubmit = async (e) => {
   const code = String(f.get("code")).trim().toUpperCase();
   const name = String(f.get("name")).trim();
   try {
-    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) });
+    // Logged in: the campaign is linked to the account (listed in "My campaigns" on any device).
+    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) }, session()?.token);
     localStorage.setItem("citadel:name", name);
     saveCampaign({ code, token: joined.token, player: joined.player, name });
     openCampaign(code);
@@ -615,6 +658,7 @@ async function openReplay(code) {
     await loadReplayPage(0);
     if (code !== replay.code) return;
     board.setMap(replay.map);
+    setPlaces(replay.map);
     const slider = /** @type {HTMLInputElement} */ ($("replay-slider"));
     slider.max = String(Math.max(0, replay.total - 1));
     await replayGo(0);
@@ -690,9 +734,12 @@ function renderLobby() {
   $("code").textContent = l.code;
   const dl = l.options.dark_legion;
   $("lobby-options").textContent = `${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
-    dl.mode === "ai" ? "AI" : dl.mode === "seat" ? `seat ${dl.seat + 1}` : "drawn at random"} · turn limit: ${
+    dl.mode === "ai" ? "the AI" : dl.mode === "seat" ? (l.seats[dl.seat]?.name ?? "the host") : "drawn at random among the players"} · turn limit: ${
     l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · ${l.spectators} watching`;
   const host = state.seat === l.host;
+  const link = `${location.origin}/#${l.code}`;
+  $("copy-invite").dataset.link = link;
+  $("invite-link").textContent = link;
   $("seats").querySelector("tbody")?.replaceChildren(...l.seats.map((s) => {
     const who = s.controller === "open" ? "open" : s.controller === "bot" ? "Bot" : (s.name ?? "?");
     const tags = [s.seat === l.host ? "host" : null, s.seat === state.seat ? "you" : null,
@@ -711,6 +758,11 @@ function renderLobby() {
   }));
   const mine = l.seats[state.seat ?? -1];
   $("lobby-me").hidden = state.spectator;
+  // The Dark Legion's player has no corporation (and must not block one for others).
+  const iAmDl = dl.mode === "seat" && dl.seat === state.seat;
+  $("corps").hidden = iAmDl;
+  $("team-label").hidden = iAmDl;
+  $("lobby-me").querySelector("h3").textContent = iAmDl ? "You play the Dark Legion" : "Your corporation";
   $("corps").replaceChildren(...CORPS.map((c) => {
     const takenBy = l.seats.find((s) => s.corporation === c);
     return h("button", {
@@ -824,13 +876,63 @@ function renderGame() {
   renderDecision(view, a, kinds);
   renderActions(view, a, sel);
   renderPanel(view);
+  renderLegend(view);
   renderScoreboard(view);
+  scheduleAutoPass();
+}
+
+// Reaction windows open on public facts only, so that opponents learn
+// nothing about a hand; the page answers "pass" by itself when no card in
+// hand can be played (or always, with the auto-pass setting), after the
+// same short delay either way so the timing tells nothing either.
+const AUTO_PASS_MS = 1200;
+const autoPass = { key: /** @type {string|null} */ (null), timer: 0 };
+const autoPassOn = () => localStorage.getItem("citadel:auto-pass") === "1";
+
+function scheduleAutoPass() {
+  const reacts = state.legal.filter((c) => c.type === "react");
+  const pass = reacts.find((c) => /** @type {any} */ (c).card === null);
+  const auto = !!pass && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn());
+  const key = auto ? `${state.code}:${state.lastSeq}` : null;
+  if (key === autoPass.key) return;
+  clearTimeout(autoPass.timer);
+  autoPass.key = key;
+  if (!auto || !pass) return;
+  autoPass.timer = setTimeout(() => {
+    if (autoPass.key !== key) return;
+    autoPass.key = null;
+    sendCommand(pass);
+  }, AUTO_PASS_MS);
+}
+
+/** The creatures on the board: icon, name and this band's stats. */
+function renderLegend(view) {
+  const kinds = [...new Set(view.figures.filter((f) => f.kind.kind === "creature" && (f.place.at === "board" || f.place.at === "waiting"))
+    .map((f) => /** @type {any} */ (f.kind).creature))];
+  const band = view.dark_legion.band;
+  $("legend").replaceChildren(...kinds.map((k) => {
+    const def = content.data?.creatures?.find((c) => c.kind === k);
+    const st = def?.bands?.[band - 1];
+    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, defence ${st.dv}, ${plural(st.pp, "PP")}` : "";
+    return h("li", { "data-creature": k }, h("span", { class: "icon", text: CREATURE_LETTER[k] ?? "?" }),
+      h("span", { text: `${creatureName(k)}${stats}` }));
+  }));
+  $("legend-box").hidden = kinds.length === 0;
+}
+
+/** Is it my side's own turn (not a decision asked of me in another's turn)? */
+function myOwnTurn(view) {
+  const team = myTeam();
+  if (view.phase.phase === "dark_legion") return state.seat !== null && view.dark_legion.seat === state.seat;
+  if (view.phase.phase === "corporation" || view.phase.phase === "equipment") return !!team && /** @type {any} */ (view.phase).team === team.team;
+  return false;
 }
 
 function renderTurnInfo(view) {
   const me = state.seat !== null && view.to_act === state.seat;
   let t;
   if (view.phase.phase === "finished") t = "The mission is over.";
+  else if (me && (view.pending?.decision === "reaction" || !myOwnTurn(view))) t = "Your decision";
   else if (me) t = state.selected !== null ? `Your turn — ${figName(view, state.selected)} selected` : "Your turn";
   else if (view.to_act === null) t = "Waiting…";
   else if (view.dark_legion.seat === null && view.to_act === view.dark_legion.ai_seat) t = "The Dark Legion AI is playing…";
@@ -846,20 +948,35 @@ function renderTurnInfo(view) {
 }
 
 function decisionTitle(view, p) {
-  if (!p) return view.phase.phase === "equipment" ? `Equipment draft — ${myTeam()?.credits ?? 0} credits left` : "Choose";
+  if (!p) return view.phase.phase === "equipment" ? `Equipment draft — ${plural(myTeam()?.credits ?? 0, "credit")} left` : "Choose";
   switch (p.decision) {
     case "white_entrance": return "Choose your entrance (click a white marker or a button)";
-    case "red_entrance": return `Choose a red entrance for the ${words(p.kind)}`;
-    case "force_option": return `Force card #${p.card}: choose an option`;
-    case "place_figures": return `Place the Dark Legion on ${view.tiles[p.tile]?.name ?? "the tile"}: ${p.kinds.map(words).join(", ")}`;
+    case "red_entrance": return `Choose a red entrance for the ${creatureName(p.kind)}`;
+    case "force_option": return `${forceCard(p.card)?.name ?? "Force card"}: choose which creatures arrive`;
+    case "place_figures": return `Place the Dark Legion on ${view.tiles[p.tile]?.name ?? "the tile"}: ${p.kinds.map(creatureName).join(", ")}`;
     case "reveal_tile": return "Choose a tile to reveal";
-    case "event_figure": return `Event #${p.card}: choose a figure`;
-    case "event_tile": return `Event #${p.card}: choose a tile`;
-    case "event_square": return `Event #${p.card}: choose a square`;
-    case "event_corporation": return `Event #${p.card}: choose a corporation`;
+    case "event_figure": return `${eventName(p.card)}: choose a figure`;
+    case "event_tile": return `${eventName(p.card)}: choose a tile`;
+    case "event_square": return `${eventName(p.card)}: choose a square`;
+    case "event_corporation": return `${eventName(p.card)}: choose a corporation`;
     case "discard_item": return `${figName(view, p.figure)} must discard an item`;
     case "reaction": return `React to the roll${p.dice.length ? ` [${p.dice.map((d) => d.face).join(", ")}]` : ""} for ${figName(view, p.figure)}?`;
     default: return words(p.decision);
+  }
+}
+
+/** What another player is deciding, in words everyone may read. */
+function publicDecision(p) {
+  if (!p) return "to decide";
+  switch (p.decision) {
+    case "white_entrance": return "to choose an entrance";
+    case "red_entrance": return "to choose where the creature enters";
+    case "force_option": return "to choose a force card's creatures";
+    case "place_figures": return "to place the Dark Legion";
+    case "reveal_tile": return "to choose a tile to reveal";
+    case "discard_item": return "to discard an item";
+    case "reaction": return "to react";
+    default: return "to decide on an event";
   }
 }
 
@@ -868,7 +985,7 @@ function renderDecision(view, a, kinds) {
   const mineToAnswer = a.decisions.length > 0;
   if (!mineToAnswer && !view.pending) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
-  const kids = [h("h3", { text: mineToAnswer ? decisionTitle(view, view.pending) : `Waiting for ${seatName(view.to_act)}: ${decisionTitle(view, view.pending)}` })];
+  const kids = [h("h3", { text: mineToAnswer ? decisionTitle(view, view.pending) : `Waiting for ${seatName(view.to_act)} ${publicDecision(view.pending)}…` })];
   if (mineToAnswer) {
     if (kinds.length > 1) {
       kids.push(h("div", { class: "row" }, h("span", { text: "Placing: " }), ...kinds.map((k) =>
@@ -917,7 +1034,8 @@ function renderActions(view, a, sel) {
 }
 
 function renderPanel(view) {
-  $("round").textContent = `Round ${view.round}${view.final_round ? " · FINAL ROUND" : ""} · ${
+  const rounds = content.data?.missions?.find((m) => m.id === view.mission)?.rounds;
+  $("round").textContent = `${view.round === 0 ? "Before round 1" : `Round ${view.round}${rounds ? ` of ${rounds}` : ""}`}${view.final_round ? " · FINAL ROUND" : ""} · ${
     view.phase.phase === "equipment" ? "equipment draft" : view.phase.phase === "corporation" ? `${words(view.teams.find((t) => t.team === /** @type {any} */ (view.phase).team)?.corporation ?? "")} turn`
       : view.phase.phase === "dark_legion" ? "Dark Legion turn" : "finished"}`;
   $("round").classList.toggle("final", view.final_round);
@@ -929,7 +1047,8 @@ function renderPanel(view) {
         h("b", { text: words(t.corporation) }), h("br"), h("span", { class: "muted", text: seatName(t.seat) })),
       h("td", { text: `${t.pp} PP`, title: "promotion points" }),
       h("td", { text: `rank ${t.rank}` }),
-      h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
+      h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
+        f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "left" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
       h("td", { title: "reckless tokens · cards in hand", text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}` }));
   });
   const dl = view.dark_legion;
@@ -937,11 +1056,11 @@ function renderPanel(view) {
     h("td", {}, h("span", { class: "chip", style: `background:${DL_COLOR}` }), h("b", { text: "Dark Legion" }), h("br"),
       h("span", { class: "muted", text: dl.seat === null ? "AI" : seatName(dl.seat) })),
     h("td", { text: `${dl.pp} PP` }), h("td", { text: `band ${dl.band}` }),
-    h("td", { text: `force pile ${view.force_pile}` }), h("td", { text: "" })));
+    h("td", { title: "force cards left to draw", text: `${plural(view.force_pile, "force card")} left` }), h("td", { text: "" })));
   $("sides").replaceChildren(h("tbody", {}, ...rows));
   const hand = myTeam()?.hand ?? null;
   $("hand-box").hidden = state.spectator || !hand;
-  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: words(c) }))));
+  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: dtCardName(c) }))));
   $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
 }
 
@@ -949,8 +1068,11 @@ function renderScoreboard(view) {
   const box = $("scoreboard");
   if (view.phase.phase !== "finished" || state.scoreboardClosed) { box.hidden = true; return; }
   box.hidden = false;
-  if (state.code) markFinished(state.code);
   const e = state.ended;
+  if (state.code) {
+    const mine = state.seat === null || !e ? null : view.dark_legion.seat === state.seat ? e.dl_wins : e.winners.includes(state.seat);
+    markFinished(state.code, mine === null ? null : mine ? "won" : "lost");
+  }
   const result = e?.result ?? view.phase.result;
   const winners = new Set(e?.winners ?? []);
   const rows = view.teams.map((t) => h("tr", { class: winners.has(t.seat) ? "winner" : "" },
@@ -1021,6 +1143,15 @@ $("chat-form").onsubmit = (e) => {
   input.value = "";
 };
 
+const autoPassBox = /** @type {HTMLInputElement} */ ($("auto-pass"));
+autoPassBox.checked = autoPassOn();
+autoPassBox.onchange = () => {
+  if (autoPassBox.checked) localStorage.setItem("citadel:auto-pass", "1");
+  else localStorage.removeItem("citadel:auto-pass");
+  autoPass.key = null;
+  renderGame();
+};
+
 $("home-link").onclick = (e) => { e.preventDefault(); goHome(); };
 
 document.addEventListener("keydown", (e) => {
@@ -1047,16 +1178,57 @@ window.addEventListener("hashchange", () => {
   const [kind, arg] = location.hash.slice(1).split("/", 2);
   if (kind === "campaign" && arg && (arg.toUpperCase() !== campaign.code || $("campaign").hidden)) openCampaign(arg);
   else if (kind === "replay" && arg && (arg.toUpperCase() !== replay.code || $("replay").hidden)) openReplay(arg);
+  else if (!arg && kind && kind.toUpperCase() !== state.code) openGameLink(kind.toUpperCase());
 });
+
+/** `#CODE`: resume the seat this browser has there, or join as a player. */
+function openGameLink(code) {
+  const saved = myGames().find((g) => g.code === code);
+  if (saved) {
+    leaveGame();
+    state.token = saved.token; state.name = saved.name ?? ""; state.campaign = saved.campaign ?? null;
+    connect(code, { as: "resume", token: saved.token });
+    return;
+  }
+  if (!/^[23456789A-HJKMNP-Z]{6}$/.test(code)) return;
+  // An invite link: join at once under the name this browser knows, or
+  // open the join form with the code filled in.
+  const name = localStorage.getItem("citadel:name") ?? session()?.name ?? "";
+  if (name) { leaveGame(); state.name = name; connect(code, { as: "player", name }); return; }
+  const form = /** @type {HTMLFormElement} */ ($("join"));
+  /** @type {HTMLInputElement} */ (form.querySelector("input[name=code]")).value = code;
+  /** @type {HTMLInputElement} */ (form.querySelector("input[name=name]")).focus();
+  toast(`You are invited to game ${code}: enter your name and join.`, "info");
+}
+
+$("copy-invite").onclick = async () => {
+  const link = $("copy-invite").dataset.link ?? "";
+  try {
+    await navigator.clipboard.writeText(link);
+    toast("Invite link copied: send it to the other players.", "info");
+  } catch {
+    // No clipboard (plain http, or refused): select the link so it can be copied by hand.
+    const r = document.createRange();
+    r.selectNodeContents($("invite-link"));
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(r);
+    toast("Copy the selected link and send it to the other players.", "info");
+  }
+};
+
+// The content tables (card, item and creature names) for every screen.
+fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((data) => {
+  if (!data) return;
+  content.data = data;
+  if (state.view) renderGame();
+}, () => {});
 
 (function boot() {
   const hash = location.hash.slice(1);
   const [kind, arg] = hash.includes("/") ? hash.split("/", 2) : ["game", hash];
   if (kind === "campaign" && arg) return openCampaign(arg);
   if (kind === "replay" && arg) return openReplay(arg);
-  const code = arg.toUpperCase();
-  const saved = code && myGames().find((g) => g.code === code);
   show("home");
   renderHome();
-  if (saved) { state.token = saved.token; state.name = saved.name ?? ""; state.campaign = saved.campaign ?? null; connect(code, { as: "resume", token: saved.token }); }
+  if (arg) openGameLink(arg.toUpperCase());
 })();

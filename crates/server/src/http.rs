@@ -25,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
         .merge(crate::campaigns::routes())
+        .merge(crate::content_api::routes())
         .fallback_service(client)
         .with_state(state)
 }

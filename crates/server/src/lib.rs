@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod campaign;
 pub mod campaigns;
 pub mod config;
+pub mod content_api;
 pub mod error;
 pub mod games;
 pub mod group_commit;
