@@ -254,8 +254,31 @@ function handle(msg) {
       break;
     }
     case "pong": break;
+    case "timed_out":
+      if (msg.seq === state.lastSeq) logLine(`Time ran out for ${seatName(msg.seat)}: the game chose for ${msg.seat === state.seat ? "you" : "them"}.`, "timed_out");
+      break;
   }
+  trackWait();
 }
+
+// The turn limit: the server's clock starts when the game starts waiting
+// for another seat; the page counts down from the moment it saw that.
+const wait = { seat: /** @type {number|null} */ (null), since: 0 };
+function trackWait() {
+  const seat = state.view && state.view.phase.phase !== "finished" ? state.view.to_act : null;
+  if (seat !== wait.seat) { wait.seat = seat; wait.since = Date.now(); }
+  renderClock();
+}
+function renderClock() {
+  const el = $("clock");
+  const limit = state.lobby?.options.turn_seconds;
+  if (!limit || wait.seat === null || $("game").hidden) { el.hidden = true; return; }
+  const left = Math.max(0, Math.ceil(limit - (Date.now() - wait.since) / 1000));
+  el.hidden = false;
+  el.textContent = `Time: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left${wait.seat === state.seat ? " for you" : ` for ${seatName(wait.seat)}`}`;
+  el.classList.toggle("urgent", left <= 10);
+}
+setInterval(renderClock, 1000);
 
 /** "Drawn at random": say who the draw made the Dark Legion, loudly if it is you. */
 function announceDraw(view) {

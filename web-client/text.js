@@ -163,7 +163,10 @@ const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" 
 export function describeCommand(view, c) {
   const fig = (id) => figName(view, id);
   switch (c.type) {
-    case "pick_equipment": return `${itemName(c.item)} for ${fig(c.figure)}`;
+    case "pick_equipment": {
+      const d = content.data?.equipment?.find((e) => e.id === c.item) ?? content.data?.weapons?.find((w) => w.id === c.item);
+      return `${itemName(c.item)}${d ? ` (${plural(d.cost, "credit")})` : ""} for ${fig(c.figure)}`;
+    }
     case "pass_equipment": return "Done with equipment";
     case "choose_entrance": return `Entrance ${c.entrance}`;
     case "choose_option": {

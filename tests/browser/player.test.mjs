@@ -383,3 +383,29 @@ check('#11 "My games" says who won: the Dark Legion player who won sees a win, g
   await page.unroute('**/api/me');
   await page.evaluate(() => { localStorage.removeItem('citadel:session'); localStorage.removeItem('citadel:games'); });
 });
+
+check('#7 the turn limit counts down on screen, and a turn that runs out is logged as such', async () => {
+  const kim = await person(browser, 'kim');
+  const { page } = kim;
+  await page.goto(URL);
+  await page.fill('form#create [name=name]', 'Kim');
+  await page.fill('form#create [name=seats]', '1');
+  await page.selectOption('form#create select[name=dl]', 'ai');
+  await page.fill('form#create [name=turn]', '10');
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await page.click('button[data-corp=mishima]');
+  await page.click('#ready');
+  await until('the game to start', async () => {
+    if (await page.locator('#board').isVisible()) return true;
+    await page.click('#start').catch(() => {});
+    return page.locator('#board').isVisible();
+  }, 15_000, 300);
+  await page.locator('#clock').waitFor({ state: 'visible' });
+  assert.match(await page.locator('#clock').innerText(), /Time: 0:(10|0\d) left for you/);
+  await shot(page, 'game-clock');
+  // Kim does nothing: after 10 s the game answers for her, and says so.
+  await page.locator('#log li.timed_out').waitFor({ state: 'attached', timeout: 20_000 });
+  assert.match(await page.locator('#log li.timed_out').first().innerText(), /Time ran out for Kim \(you\)/);
+  await kim.context.close();
+});

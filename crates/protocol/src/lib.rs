@@ -337,4 +337,14 @@ pub enum ServerMsg {
     },
     /// Keep-alive answer.
     Pong,
+    /// A seat's turn limit ran out: the server answers for it, and the
+    /// events that follow (from `seq + 1`) are that answer, not the
+    /// player's choice. Sent to everyone, live only (not replayed on a
+    /// reconnect).
+    TimedOut {
+        /// The seat whose time ran out.
+        seat: u8,
+        /// The last event before the server's answer.
+        seq: u64,
+    },
 }
