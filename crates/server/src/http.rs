@@ -9,12 +9,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use citadel_protocol::GameOptions;
 use serde::Serialize;
-use tower_http::services::{ServeDir, ServeFile};
 
 /// The whole app.
 pub fn router(state: AppState) -> Router {
-    let web = state.config.web_dir.clone();
-    let client = ServeDir::new(&web).fallback(ServeFile::new(web.join("index.html")));
+    let client = crate::web_assets::service(state.config.web_dir.as_ref());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))

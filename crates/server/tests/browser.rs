@@ -138,7 +138,7 @@ async fn the_web_client_works_in_headless_chromium() {
     }
 
     let mut config = Config::for_tests();
-    config.web_dir = web_dir;
+    config.web_dir = Some(web_dir);
     config.bot_delay_ms = 50;
     config.grace_secs = 30;
     let server = Server::start(config).await.expect("server starts");
