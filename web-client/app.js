@@ -300,8 +300,9 @@ function seatName(seat) {
   return corp ? `the ${words(corp)} player` : "another player";
 }
 
+const rollCtx = { roll: null };
 function onEvent(view, event, quiet = false) {
-  const line = describeEvent(view, event, seatName);
+  const line = describeEvent(view, event, seatName, rollCtx);
   if (line) logLine(line, event.type);
   if (event.type === "mission_ended") state.ended = event;
   if (quiet) return;
@@ -729,7 +730,8 @@ function renderReplayStep(i) {
   $("replay-command").textContent = st.command
     ? `${replaySeatName(st.seat).replace(/^./, (ch) => ch.toUpperCase())}: ${describeCommand(before, st.command)}`
     : "The mission is set up.";
-  const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName) })).filter((x) => x.text);
+  const ctx = { roll: null };
+  const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName, ctx) })).filter((x) => x.text);
   $("replay-events").replaceChildren(...lines.map((x) => h("li", { class: x.event.type, "data-seq": x.seq, text: x.text })));
   if (!lines.length) $("replay-events").append(h("li", { class: "muted", text: "(nothing visible happens)" }));
   /** @type {HTMLButtonElement} */ ($("replay-prev")).disabled = i <= 0;

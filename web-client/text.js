@@ -154,7 +154,17 @@ function intoArea(view, s) {
 }
 
 export function diceText(dice) {
-  return dice.map((d) => `${d.color} ${d.face}${d.reroll ? " (re-roll)" : ""}`).join(", ");
+  return dice.map((d) => `${d.color} ${d.face}${d.hits ? ` (${plural(d.hits, "hit")})` : ""}${d.reroll ? " re-rolled" : ""}`).join(", ");
+}
+
+/** A figure's defence value: a creature's from the content at the Dark
+ *  Legion's band, 1 for a Doomtrooper (cover adds 1 against firearms). */
+export function defenceValue(view, id) {
+  const f = view?.figures.find((x) => x.id === id);
+  if (!f) return null;
+  if (f.kind.kind === "doomtrooper") return 1;
+  const def = content.data?.creatures?.find((c) => c.kind === /** @type {any} */ (f.kind).creature);
+  return def?.bands?.[(view.dark_legion.band ?? 1) - 1]?.dv ?? null;
 }
 
 const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" };
@@ -204,8 +214,23 @@ export function describeCommand(view, c) {
 
 /** An event as a sentence, or null to leave it out of the log.
  * @param {GameView} view @param {Event} e @param {(seat:number|null)=>string} seatName */
-export function describeEvent(view, e, seatName) {
+export function describeEvent(view, e, seatName, ctx = { roll: null }) {
   const fig = (id) => figName(view, id);
+  // An attack is explained over three events: the roll, the defence die
+  // (if any), the damage; `ctx.roll` carries it from one to the next.
+  if (e.type === "attack_rolled") ctx.roll = { target: e.target, hits: e.hits, saves: 0, face: null };
+  else if (e.type === "defense_rolled" && ctx.roll?.target === e.figure) {
+    ctx.roll.saves = e.die.hits; ctx.roll.face = e.die.face;
+    return null;
+  } else if (e.type === "damage" && ctx.roll?.target === e.figure) {
+    const r = ctx.roll;
+    ctx.roll = null;
+    const dv = defenceValue(view, e.figure);
+    const parts = [plural(r.hits, "hit")];
+    if (dv !== null) parts.push(`defence value ${dv}`);
+    if (r.face !== null) parts.push(`defence die ${r.face} saves ${r.saves}`);
+    return `→ ${parts.join(" − ")} = ${e.amount} damage to ${fig(e.figure)}${e.amount && e.health ? ` (health ${e.health})` : ""}.`;
+  }
   switch (e.type) {
     case "hidden": return null;
     case "game_started":
@@ -227,8 +252,10 @@ export function describeEvent(view, e, seatName) {
     case "door_card": return `Door card: ${content.data?.door_cards?.find((d) => d.kind === e.card)?.name ?? words(e.card)}.`;
     case "attack_rolled": {
       const who = e.attacker === null ? "A trap" : fig(e.attacker);
-      const how = e.attack ? ` (${ATTACK[e.attack]})` : "";
-      return `${who} attacks ${fig(e.target)}${how}: ${e.hits} hit${e.hits === 1 ? "" : "s"} [${diceText(e.dice)}].`;
+      const f = e.attacker === null ? null : view?.figures.find((x) => x.id === e.attacker);
+      const weapon = f?.weapon ? itemName(f.weapon) : null;
+      const how = e.attack ? ` with ${weapon ? `${weapon} (${ATTACK[e.attack]})` : ATTACK[e.attack]}` : "";
+      return `${who} attacks ${fig(e.target)}${how}: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}.`;
     }
     case "defense_rolled": return `${fig(e.figure)} rolls defense: ${e.die.face} (${e.die.hits} saved) [${e.die.color}].`;
     case "damage": return `${fig(e.figure)} takes ${e.amount} damage (health ${e.health}).`;

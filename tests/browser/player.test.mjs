@@ -409,3 +409,26 @@ check('#7 the turn limit counts down on screen, and a turn that runs out is logg
   assert.match(await page.locator('#log li.timed_out').first().innerText(), /Time ran out for Kim \(you\)/);
   await kim.context.close();
 });
+
+check('every roll is explained: attacker, weapon, dice faces, hits, defence value and die, damage', async () => {
+  const page = T.viewer.page;
+  const view = clone(T.view);
+  const [trooper] = view.teams[0].figures.map((id) => view.figures.find((f) => f.id === id));
+  const creature = view.figures.find((f) => f.kind.kind === 'creature');
+  creature.kind = { kind: 'creature', creature: 'legionnaire' };
+  await showState(T.viewer, { view });
+  await page.evaluate(({ view, a, t }) => window.citadel.receive({ type: 'events', view, legal: [], events: [
+    { seq: 8, event: { type: 'attack_rolled', attacker: a, target: t, attack: 'close_combat', hits: 1,
+      dice: [{ color: 'white', face: 5, hits: 1, reroll: false }, { color: 'white', face: 2, hits: 0, reroll: false }] } },
+    { seq: 9, event: { type: 'defense_rolled', figure: t, die: { color: 'white', face: 6, hits: 1, reroll: false } } },
+    { seq: 10, event: { type: 'damage', figure: t, amount: 0, health: 1 } },
+  ] }), { view, a: trooper.id, t: creature.id });
+  const lines = await page.locator('#log li').allInnerTexts();
+  const attack = lines.find((l) => /attacks/.test(l));
+  assert.ok(attack, `an attack line: ${lines.join(' | ')}`);
+  assert.match(attack, new RegExp(trooper.weapon ? 'with [A-Z]' : 'close combat'), 'the weapon');
+  assert.match(attack, /white 5 \(1 hit\), white 2/, 'the dice faces');
+  assert.match(attack, /= 1 hit\b/);
+  const result = lines.find((l) => /damage/.test(l));
+  assert.match(result, /1 hit − defence value 0 − defence die 6 saves 1 = 0 damage to Legionnaire/);
+});
