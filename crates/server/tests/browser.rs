@@ -6,7 +6,9 @@
 //!   and the harness work, against a fixture page of its own.
 //! - `citadel.test.mjs` (the DOM-contract tests: lobby, moves by clicking,
 //!   spectator, reconnect) and `screens.test.mjs` (accounts, my games,
-//!   campaigns, the replay viewer) run only once `web-client/index.html` carries
+//!   campaigns, the replay viewer), `player.test.mjs` (issue 16's defects,
+//!   one test each) and `a11y.test.mjs` (axe-core on home, lobby and game)
+//!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
 //!
@@ -51,12 +53,15 @@ fn node_version() -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// `npm ci` in `tests/browser` unless playwright-core is already there.
+/// `npm ci` in `tests/browser` unless its packages are already there.
 fn ensure_node_modules(dir: &Path) -> Result<(), String> {
-    if dir
-        .join("node_modules/playwright-core/package.json")
-        .exists()
-    {
+    let installed = ["playwright-core", "axe-core"].iter().all(|m| {
+        dir.join("node_modules")
+            .join(m)
+            .join("package.json")
+            .exists()
+    });
+    if installed {
         return Ok(());
     }
     notice(&format!("browser tests: npm ci in {}", dir.display()));
@@ -130,6 +135,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("citadel.test.mjs");
         files.push("screens.test.mjs");
         files.push("player.test.mjs");
+        files.push("a11y.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \
