@@ -5,7 +5,7 @@
 import { Board, key } from "./board.js";
 import {
   CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
-  dtCardName, forceCard, itemName, plural, prettyName, setPlaces, words,
+  dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, words,
 } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
@@ -223,6 +223,10 @@ function handle(msg) {
       if (state.view) renderGame();
       break;
     case "snapshot":
+      if (!$("log").children.length) {
+        const m = missionDef(msg.view.mission);
+        if (m) logLine(`Mission: ${m.name}. ${briefingText(m)}`, "sys");
+      }
       if (!state.view && msg.view.round <= 1 && state.lobby?.options.dark_legion.mode === "drawn") announceDraw(msg.view);
       state.view = msg.view; state.map = msg.map; state.legal = msg.legal; state.lastSeq = msg.seq;
       board.setMap(msg.map);
@@ -758,7 +762,8 @@ function renderLobby() {
   if (!l) return;
   $("code").textContent = l.code;
   const dl = l.options.dark_legion;
-  $("lobby-options").textContent = `${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
+  const m = missionDef(l.options.mission);
+  $("lobby-options").textContent = `${m ? `${m.name} · ` : ""}${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
     dl.mode === "ai" ? "the AI" : dl.mode === "seat" ? (l.seats[dl.seat]?.name ?? "the host") : "drawn at random among the players"} · turn limit: ${
     l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · ${l.spectators} watching`;
   const host = state.seat === l.host;
@@ -901,6 +906,7 @@ function renderGame() {
   renderDecision(view, a, kinds);
   renderActions(view, a, sel);
   renderPanel(view);
+  renderBriefing(view);
   renderLegend(view);
   renderScoreboard(view);
   scheduleAutoPass();
@@ -928,6 +934,37 @@ function scheduleAutoPass() {
     autoPass.key = null;
     sendCommand(pass);
   }, AUTO_PASS_MS);
+}
+
+/** The mission: its name, goal and length, from the content. */
+function briefingText(m) {
+  return `Goal: ${goalText(m)}, within ${plural(m.rounds, "round")}${m.ends_early ? "; the mission ends as soon as the goal is met" : ""}.`;
+}
+function renderBriefing(view) {
+  const m = missionDef(view.mission);
+  $("briefing").hidden = !m;
+  if (!m) return;
+  $("briefing-name").textContent = m.name;
+  $("briefing-goal").textContent = briefingText(m);
+}
+
+/** The "?" panel: every creature's stats at the current band, from the content. */
+function renderRules() {
+  const band = state.view?.dark_legion.band ?? 1;
+  const dice = (xs) => (xs.length ? xs.map(words).join(" ") : "—");
+  const rows = (content.data?.creatures ?? []).map((c) => {
+    const st = c.bands[band - 1];
+    return h("tr", {}, h("td", {}, h("span", { class: "icon", text: CREATURE_LETTER[c.kind] ?? "?" }), document.createTextNode(c.name)),
+      h("td", { text: dice(st.cc) }), h("td", { text: dice(st.fa) }), h("td", { text: String(st.dv) }),
+      h("td", { text: st.defense_die ? words(st.defense_die) : "—" }), h("td", { text: String(c.actions) }), h("td", { text: String(st.pp) }));
+  });
+  const m = state.view ? missionDef(state.view.mission) : null;
+  $("rules-body").replaceChildren(
+    ...(m ? [h("p", {}, h("b", { text: `${m.name}. ` }), document.createTextNode(briefingText(m)))] : []),
+    h("h3", { text: `Dark Legion creatures (band ${band})` }),
+    h("table", {}, h("thead", {}, h("tr", {}, ...["Creature", "Close combat dice", "Firearm dice", "Defence value", "Defence die", "Actions", "PP for eliminating"].map((t) => h("th", { text: t })))),
+      h("tbody", {}, ...rows)),
+    h("p", { class: "muted", text: "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }));
 }
 
 /** The creatures on the board: icon, name and this band's stats. */
@@ -1131,7 +1168,7 @@ $("create").onsubmit = async (e) => {
   const dl = f.get("dl");
   const name = String(f.get("name")).trim();
   const options = {
-    mission: "ce-c1m1", seats: Number(f.get("seats")), starting_rank: 1,
+    mission: String(f.get("mission") || "ce-c1m1"), seats: Number(f.get("seats")), starting_rank: 1,
     dark_legion: dl === "ai" ? { mode: "ai" } : dl === "host" ? { mode: "seat", seat: 0 } : { mode: "drawn" },
     turn_seconds: f.get("turn") ? Number(f.get("turn")) : null,
   };
@@ -1226,6 +1263,25 @@ function openGameLink(code) {
   toast(`You are invited to game ${code}: enter your name and join.`, "info");
 }
 
+/** The create form's missions: names and briefings from the content. */
+function fillMissionPicker() {
+  const select = /** @type {HTMLSelectElement} */ ($("create").querySelector("select[name=mission]"));
+  const missions = content.data?.missions ?? [];
+  if (!missions.length) return;
+  const old = select.value;
+  select.replaceChildren(...missions.map((m) => h("option", { value: m.id, text: `${m.name} (${plural(m.rounds, "round")})` })));
+  if (missions.some((m) => m.id === old)) select.value = old;
+  const show = () => { const m = missionDef(select.value); $("mission-brief").textContent = m ? briefingText(m) : ""; };
+  select.onchange = show;
+  show();
+}
+
+$("rules-open").onclick = () => {
+  renderRules();
+  /** @type {HTMLDialogElement} */ ($("rules")).showModal();
+};
+$("rules-close").onclick = () => /** @type {HTMLDialogElement} */ ($("rules")).close();
+
 $("copy-invite").onclick = async () => {
   const link = $("copy-invite").dataset.link ?? "";
   try {
@@ -1245,7 +1301,9 @@ $("copy-invite").onclick = async () => {
 fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((data) => {
   if (!data) return;
   content.data = data;
+  fillMissionPicker();
   if (state.view) renderGame();
+  if (state.lobby) renderLobby();
 }, () => {});
 
 (function boot() {

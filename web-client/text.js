@@ -296,3 +296,33 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     default: return words(/** @type {any} */ (e).type);
   }
 }
+
+/** A mission's goal as a sentence, from its content record (MSN-2). */
+export function goalText(mission, goal = mission?.goal) {
+  if (!goal) return "";
+  const list = (xs) => xs.map(words).join(", ");
+  if (typeof goal === "string") return goal === "all_dl_eliminated" ? "eliminate every Dark Legion figure" : words(goal).toLowerCase();
+  const [kind, v] = Object.entries(goal)[0];
+  switch (kind) {
+    case "and": return v.map((g) => goalText(mission, g)).join(" and ");
+    case "or": return v.map((g) => goalText(mission, g)).join(" or ");
+    case "special_done": {
+      const a = mission.special_actions?.find((x) => x.id === v.action);
+      const where = a?.adjacent_to ? ` next to ${withArticle(words(a.adjacent_to).toLowerCase())}` : "";
+      return `${a?.name ?? words(v.action)}${where} ${v.times === 1 ? "once" : `${v.times} times`}`;
+    }
+    case "exited": return `${v.count === 0 ? "one Doomtrooper of every corporation" : plural(v.count, "Doomtrooper")} must leave the board${v.exits.length ? ` by ${list(v.exits)}` : ""}`;
+    case "carried_out": return `carry the ${words(v.token)} off the board${v.exits.length ? ` by ${list(v.exits)}` : ""}`;
+    case "eliminated": return `eliminate the ${words(v)}`;
+    case "destroyed": return `destroy the ${list(v)}`;
+    case "hacked": return `hack the ${list(v)}`;
+    case "pp_earned": return `earn ${v} PP`;
+    case "alive": return `keep ${plural(v, "Doomtrooper")} alive`;
+    default: return words(kind).toLowerCase();
+  }
+}
+
+/** A mission's content record by id. */
+export function missionDef(id) {
+  return content.data?.missions?.find((m) => m.id === id) ?? null;
+}

@@ -432,3 +432,31 @@ check('every roll is explained: attacker, weapon, dice faces, hits, defence valu
   const result = lines.find((l) => /damage/.test(l));
   assert.match(result, /1 hit − defence value 0 − defence die 6 saves 1 = 0 damage to Legionnaire/);
 });
+
+check('the mission is briefed from the content: picker, lobby, "Round X of N", goal, rules reference', async () => {
+  const page = T.viewer.page;
+  await page.goto(`${URL}/`);
+  await until('the mission picker', async () => /Battle Plans/.test(await page.locator('form#create select[name=mission]').innerText()));
+  assert.match(await page.locator('#mission-brief').innerText(), /Goal: .*within 5 rounds/);
+  const view = clone(T.view);
+  view.round = 2;
+  view.phase = { phase: 'corporation', team: 0 };
+  await showState(T.viewer, { view });
+  await until('the briefing', async () => /Round 2 of 5/.test(await page.locator('#round').innerText()));
+  assert.match(await page.locator('#briefing').innerText(), /Battle Plans.*Goal: Photograph next to a desk once/);
+  await page.click('#rules-open');
+  await page.locator('#rules').waitFor({ state: 'visible' });
+  const rules = await page.locator('#rules').innerText();
+  for (const name of ['Legionnaire', 'Centurion', 'Razide', 'Nepharite']) assert.match(rules, new RegExp(name));
+  await shot(page, 'rules-reference');
+  await page.click('#rules-close');
+  const lobby = clone(T.lobby);
+  lobby.started = false;
+  await page.goto(`${URL}/`);
+  await until('the content', async () => page.evaluate(() => document.querySelectorAll('form#create option').length > 0));
+  await page.evaluate((lobby) => {
+    window.citadel.receive({ type: 'welcome', protocol: 1, seat: 0, token: null });
+    window.citadel.receive({ type: 'lobby', lobby });
+  }, lobby);
+  await until('the lobby names the mission', async () => /^Battle Plans · /.test(await page.locator('#lobby-options').innerText()));
+});
