@@ -5,7 +5,7 @@
 import { Board, key } from "./board.js";
 import {
   CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
-  dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, words,
+  dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
 } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
@@ -213,7 +213,7 @@ function handle(msg) {
       if (msg.seat !== null && state.token) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
       setStatus("connected", state.spectator ? "connected (spectating)" : "connected");
       if (state.code && location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
-      $("where").textContent = `Game ${state.code}`;
+      $("where").textContent = state.code ? `Game ${state.code}` : "";
       $("chat").hidden = false;
       break;
     case "lobby":
@@ -307,7 +307,16 @@ function seatName(seat) {
 const rollCtx = { roll: null };
 function onEvent(view, event, quiet = false) {
   const line = describeEvent(view, event, seatName, rollCtx);
-  if (line) logLine(line, event.type);
+  const last = /** @type {HTMLElement|null} */ ($("log").lastElementChild);
+  if (event.type === "stepped" && last?.classList.contains("stepped") && last.dataset.figure === String(event.figure)) {
+    // One line per move, not per square: "moves 3 squares to the Cross Corridor, C4".
+    const n = Number(last.dataset.steps ?? 1) + 1;
+    last.dataset.steps = String(n);
+    last.textContent = `${figName(view, event.figure)} moves ${plural(n, "square")} to ${sq(event.to, view)}.`;
+  } else if (line) {
+    logLine(line, event.type);
+    if (event.type === "stepped") /** @type {HTMLElement} */ ($("log").lastElementChild).dataset.figure = String(event.figure);
+  }
   if (event.type === "mission_ended") state.ended = event;
   if (quiet) return;
   if (event.type === "attack_rolled") {
@@ -1007,6 +1016,8 @@ function renderTurnInfo(view) {
       f.weapon ? ", " + words(f.weapon) : ""}${f.items.length ? ", carries " + f.items.map(words).join(", ") : ""}` }));
   }
   el.classList.toggle("mine", me);
+  // The tab's title tells a player in another tab that the game waits for them.
+  document.title = me && view.phase.phase !== "finished" ? `● ${t.split(" — ")[0]} — Citadel` : "Citadel";
 }
 
 function decisionTitle(view, p) {
@@ -1106,7 +1117,7 @@ function renderPanel(view) {
     const figs = t.figures.map((id) => view.figures.find((f) => f.id === id)).filter(Boolean);
     return h("tr", { class: acting ? "acting" : "", "data-team": t.team },
       h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[t.corporation]}` }),
-        h("b", { text: words(t.corporation) }), h("br"), h("span", { class: "muted", text: seatName(t.seat) })),
+        h("b", { text: words(t.corporation) }), h("br"), presence(t.seat), h("span", { class: "muted", text: seatName(t.seat) })),
       h("td", { text: `${t.pp} PP`, title: "promotion points" }),
       h("td", { text: `rank ${t.rank}` }),
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
@@ -1124,6 +1135,15 @@ function renderPanel(view) {
   $("hand-box").hidden = state.spectator || !hand;
   $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: dtCardName(c) }))));
   $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
+}
+
+/** A dot: the seat's player is online, away, or played by the computer. */
+function presence(seat) {
+  const s = state.lobby?.seats[seat];
+  if (!s || s.controller !== "human") return null;
+  const st = s.bot_playing ? "bot" : s.connected ? "online" : "away";
+  const label = { online: "online", away: "away", bot: "away: the computer plays for now" }[st];
+  return h("span", { class: `presence ${st}`, title: label, role: "img", "aria-label": label });
 }
 
 function renderScoreboard(view) {
@@ -1275,6 +1295,12 @@ function fillMissionPicker() {
   select.onchange = show;
   show();
 }
+
+$("zoom").onclick = () => {
+  const zoomed = $("board-wrap").classList.toggle("zoomed");
+  $("zoom").textContent = zoomed ? "Fit board" : "Zoom in";
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+};
 
 $("rules-open").onclick = () => {
   renderRules();

@@ -460,3 +460,33 @@ check('the mission is briefed from the content: picker, lobby, "Round X of N", g
   }, lobby);
   await until('the lobby names the mission', async () => /^Battle Plans · /.test(await page.locator('#lobby-options').innerText()));
 });
+
+check('a phone sees the whole board, zoom makes it bigger; moves are one log line; the tab title calls the player', async () => {
+  const phone = await person(browser, 'phone', { viewport: { width: 390, height: 844 } });
+  const page = phone.page;
+  const view = clone(T.view);
+  view.to_act = 0;
+  view.phase = { phase: 'corporation', team: 0 };
+  view.pending = null;
+  await showState(phone, { view, legal: [{ type: 'end_turn' }] });
+  const fit = await page.locator('#board').boundingBox();
+  assert.ok(fit.x >= 0 && fit.x + fit.width <= 390, `the board fits the phone: ${JSON.stringify(fit)}`);
+  await shot(page, 'game-phone-fit');
+  await page.click('#zoom');
+  const zoomed = await page.locator('#board').boundingBox();
+  assert.ok(zoomed.width > fit.width * 1.5, 'zoomed in');
+  await page.click('#zoom');
+  assert.match(await page.title(), /Your turn/);
+
+  const f = view.teams[0].figures[0];
+  await page.evaluate(({ view, f }) => window.citadel.receive({ type: 'events', view, legal: [], events: [
+    { seq: 8, event: { type: 'activated', figure: f } },
+    { seq: 9, event: { type: 'stepped', figure: f, from: { x: 1, y: 1 }, to: { x: 2, y: 1 } } },
+    { seq: 10, event: { type: 'stepped', figure: f, from: { x: 2, y: 1 }, to: { x: 3, y: 1 } } },
+    { seq: 11, event: { type: 'stepped', figure: f, from: { x: 3, y: 1 }, to: { x: 4, y: 1 } } },
+  ] }), { view, f });
+  const moves = await page.locator('#log li.stepped').allInnerTexts();
+  assert.equal(moves.length, 1, `one line for the move: ${moves}`);
+  assert.match(moves[0], /moves 3 squares to Sally Port, E2/);
+  await phone.context.close();
+});
