@@ -305,6 +305,7 @@ function seatName(seat) {
 }
 
 const rollCtx = { roll: null };
+const trail = { figure: /** @type {number|null} */ (null), squares: /** @type {{x:number,y:number}[]} */ ([]) };
 function onEvent(view, event, quiet = false) {
   const line = describeEvent(view, event, seatName, rollCtx);
   const last = /** @type {HTMLElement|null} */ ($("log").lastElementChild);
@@ -318,6 +319,11 @@ function onEvent(view, event, quiet = false) {
     if (event.type === "stepped") /** @type {HTMLElement} */ ($("log").lastElementChild).dataset.figure = String(event.figure);
   }
   if (event.type === "mission_ended") state.ended = event;
+  // The last move's path stays marked on the board until the next one.
+  if (event.type === "stepped") {
+    if (trail.figure !== event.figure) { trail.figure = event.figure; trail.squares = [event.from]; }
+    trail.squares.push(event.to);
+  } else if (event.type === "activated" && event.figure !== trail.figure) { trail.figure = null; trail.squares = []; }
   if (quiet) return;
   if (event.type === "attack_rolled") {
     const box = $("dice");
@@ -367,6 +373,7 @@ function leaveGame() {
   Object.assign(state, { ws: null, code: null, token: null, seat: null, view: null, map: null, legal: [], lobby: null,
     lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null });
   $("where").textContent = "";
+  trail.figure = null; trail.squares = []; rollCtx.roll = null;
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
   $("scoreboard").hidden = true;
   if ($("toast").dataset.kind === "info") $("toast").hidden = true; // the game's news, not for the next screen
@@ -904,6 +911,7 @@ function renderGame() {
     figureChoices: new Set(a.decisions.filter((c) => c.type === "choose_figure").map((c) => /** @type {any} */ (c).figure)),
     entranceChoices: new Set(a.decisions.filter((c) => c.type === "choose_entrance").map((c) => /** @type {any} */ (c).entrance)),
     tileChoices: new Set(a.decisions.filter((c) => c.type === "choose_tile").map((c) => /** @type {any} */ (c).tile)),
+    trail: trail.squares,
   });
   for (const g of board.svg.querySelectorAll("[data-figure]")) {
     if (a.byFig.has(Number(g.getAttribute("data-figure")))) g.classList.add("can-act");
@@ -984,7 +992,7 @@ function renderLegend(view) {
   $("legend").replaceChildren(...kinds.map((k) => {
     const def = content.data?.creatures?.find((c) => c.kind === k);
     const st = def?.bands?.[band - 1];
-    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, defence ${st.dv}, ${plural(st.pp, "PP")}` : "";
+    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, defence ${st.dv}, ${`${st.pp} PP`}` : "";
     return h("li", { "data-creature": k }, h("span", { class: "icon", text: CREATURE_LETTER[k] ?? "?" }),
       h("span", { text: `${creatureName(k)}${stats}` }));
   }));
@@ -1121,7 +1129,7 @@ function renderPanel(view) {
       h("td", { text: `${t.pp} PP`, title: "promotion points" }),
       h("td", { text: `rank ${t.rank}` }),
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
-        f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "left" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
+        f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
       h("td", { title: "reckless tokens · cards in hand", text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}` }));
   });
   const dl = view.dark_legion;
@@ -1133,7 +1141,8 @@ function renderPanel(view) {
   $("sides").replaceChildren(h("tbody", {}, ...rows));
   const hand = myTeam()?.hand ?? null;
   $("hand-box").hidden = state.spectator || !hand;
-  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: dtCardName(c) }))));
+  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i,
+    text: `${dtCardName(c)}${content.data?.dt_cards?.find((d) => d.kind === c)?.reaction ? " (played in answer to a roll)" : ""}` }))));
   $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
 }
 

@@ -124,7 +124,7 @@ export class Board {
    * @param {GameView} view
    * @param {{mine: Set<number>, selected: number|null, moveTargets: Map<string, any>,
    *   squareTargets: Map<string, any>, squareClass: string, attackTargets: Set<number>,
-   *   figureChoices: Set<number>, entranceChoices: Set<string>, tileChoices: Set<number>}} ui
+   *   figureChoices: Set<number>, entranceChoices: Set<string>, tileChoices: Set<number>, trail?: {x:number,y:number}[]}} ui
    */
   render(view, ui) {
     const map = this.map;
@@ -183,6 +183,12 @@ export class Board {
       r.classList.add(cls);
     };
     for (const k of ui.moveTargets.keys()) mark(k, "move-target");
+    // The last move's path, under the figures.
+    (ui.trail ?? []).forEach((s, i, all) => {
+      if (i === 0) return;
+      const p = all[i - 1];
+      el("line", { x1: p.x * S + S / 2, y1: p.y * S + S / 2, x2: s.x * S + S / 2, y2: s.y * S + S / 2, class: "trail" }, dyn);
+    });
     for (const k of ui.squareTargets.keys()) mark(k, ui.squareClass);
     // Entrances to choose.
     this.svg.querySelectorAll("[data-entrance]").forEach((g) =>

@@ -405,7 +405,7 @@ check('#7 the turn limit counts down on screen, and a turn that runs out is logg
   assert.match(await page.locator('#clock').innerText(), /Time: 0:(10|0\d) left for you/);
   await shot(page, 'game-clock');
   // Kim does nothing: after 10 s the game answers for her, and says so.
-  await page.locator('#log li.timed_out').waitFor({ state: 'attached', timeout: 20_000 });
+  await page.locator('#log li.timed_out').first().waitFor({ state: 'attached', timeout: 20_000 });
   assert.match(await page.locator('#log li.timed_out').first().innerText(), /Time ran out for Kim \(you\)/);
   await kim.context.close();
 });
@@ -488,5 +488,6 @@ check('a phone sees the whole board, zoom makes it bigger; moves are one log lin
   const moves = await page.locator('#log li.stepped').allInnerTexts();
   assert.equal(moves.length, 1, `one line for the move: ${moves}`);
   assert.match(moves[0], /moves 3 squares to Sally Port, E2/);
+  assert.equal(await page.locator('#board line.trail').count(), 3, 'the last move is marked on the board');
   await phone.context.close();
 });
