@@ -3,6 +3,7 @@
 // Plain ES modules, no build step; types come from protocol.ts (JSDoc).
 // @ts-check
 import { Board, key } from "./board.js";
+import { CloseCode, PROTOCOL_VERSION } from "./protocol.js";
 import {
   CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
   dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
@@ -14,10 +15,16 @@ import {
 /** @typedef {import("./protocol").LobbyView} LobbyView */
 /** @typedef {import("./protocol").MapData} MapData */
 
-const PROTOCOL = 1;
-const FATAL = { 4001: "This client speaks another protocol version.", 4002: "The server did not accept our hello.",
-  4003: "No game with that code (or it has ended).", 4004: "That seat's token is no longer valid.",
-  4005: "That game is full or has already started.", 4006: "Your login session has expired: please log in again.", 4011: "You connected to this game from another tab or device." };
+const PROTOCOL = PROTOCOL_VERSION;
+const FATAL = {
+  [CloseCode.PROTOCOL_MISMATCH]: "This page is out of date: reload it to play.",
+  [CloseCode.HELLO_REQUIRED]: "The server did not accept our hello.",
+  [CloseCode.UNKNOWN_GAME]: "No game with that code (or it has ended).",
+  [CloseCode.BAD_TOKEN]: "That seat's token is no longer valid.",
+  [CloseCode.GAME_FULL]: "That game is full or has already started.",
+  [CloseCode.BAD_SESSION]: "Your login session has expired: please log in again.",
+  [CloseCode.REPLACED]: "You connected to this game from another tab or device.",
+};
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "choose_tile", "choose_figure",
   "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
@@ -180,10 +187,10 @@ function connect(code, join) {
     state.ws = null;
     if (FATAL[e.code]) {
       setStatus("offline", "not connected");
-      if (e.code === 4003 || e.code === 4004) forgetGame(state.code);
-      if (e.code === 4006) setSession(null);
+      if (e.code === CloseCode.UNKNOWN_GAME || e.code === CloseCode.BAD_TOKEN) forgetGame(state.code);
+      if (e.code === CloseCode.BAD_SESSION) setSession(null);
       toast(FATAL[e.code]); // the close reason says the same for the server's logs
-      if (!state.view && !state.lobby || e.code !== 4011) goHome();
+      if (!state.view && !state.lobby || e.code !== CloseCode.REPLACED) goHome();
       return;
     }
     state.attempt++;
@@ -321,8 +328,9 @@ function onEvent(view, event, quiet = false) {
   if (event.type === "mission_ended") state.ended = event;
   // The last move's path stays marked on the board until the next one.
   if (event.type === "stepped") {
-    if (trail.figure !== event.figure) { trail.figure = event.figure; trail.squares = [event.from]; }
-    trail.squares.push(event.to);
+    // A figure entering from its entrance has no `from` square.
+    if (trail.figure !== event.figure || !event.from) { trail.figure = event.figure; trail.squares = event.from ? [event.from] : []; }
+    if (event.to) trail.squares.push(event.to);
   } else if (event.type === "activated" && event.figure !== trail.figure) { trail.figure = null; trail.squares = []; }
   if (quiet) return;
   if (event.type === "attack_rolled") {
