@@ -290,6 +290,12 @@ check('#13 words a player reads: plurals, articles, no developer terms', async (
     ];
   });
   assert.match(lines[0], /an Explosive Ammunition/);
+  // A closed game says so once, without the server's reason doubling it.
+  await page.evaluate(() => localStorage.setItem('citadel:name', 'Zed'));
+  await page.goto(`${URL}/#ZZZZZZ`);
+  await until('the toast', async () => (await page.locator('#toast').isVisible()) && /No game/.test(await page.locator('#toast').innerText()));
+  assert.equal((await page.locator('#toast').innerText()).trim(), 'No game with that code (or it has ended).');
+  await page.evaluate(() => localStorage.removeItem('citadel:name'));
   assert.doesNotMatch(lines[1], /\(.*\(you\)\)/, `no nested brackets: ${lines[1]}`);
   assert.doesNotMatch(lines[2], /\(19, 0\)/, `no coordinates: ${lines[2]}`);
 });
