@@ -60,6 +60,8 @@ Object.defineProperty(window, "citadel", {
     get map() { return state.map; },
     /** Every message the page tried to send, newest last (tests read it). */
     sent: [],
+    /** How many "your turn" chimes were played. */
+    chimes: 0,
     /** Feed a server message as if it came from the socket (tests show edited states with it). */
     receive(msg) { handle(msg); },
   },
@@ -1033,7 +1035,28 @@ function renderTurnInfo(view) {
   }
   el.classList.toggle("mine", me);
   // The tab's title tells a player in another tab that the game waits for them.
-  document.title = me && view.phase.phase !== "finished" ? `● ${t.split(" — ")[0]} — Citadel` : "Citadel";
+  const waitsForMe = me && view.phase.phase !== "finished";
+  document.title = waitsForMe ? `● ${t.split(" — ")[0]} — Citadel` : "Citadel";
+  if (waitsForMe && !alerted) chime();
+  alerted = waitsForMe;
+}
+
+let alerted = false;
+/** A short chime when the game starts waiting for you (the "Sound" setting). */
+function chime() {
+  if (localStorage.getItem("citadel:sound") !== "1") return;
+  /** @type {any} */ (window).citadel.chimes++;
+  try {
+    const ac = new AudioContext();
+    const osc = ac.createOscillator();
+    const gain = ac.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ac.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ac.currentTime + 0.4);
+    osc.connect(gain).connect(ac.destination);
+    osc.start();
+    osc.stop(ac.currentTime + 0.4);
+  } catch { /* no audio: the title still says it */ }
 }
 
 function decisionTitle(view, p) {
@@ -1240,6 +1263,13 @@ $("chat-form").onsubmit = (e) => {
   const input = /** @type {HTMLInputElement} */ (/** @type {HTMLFormElement} */ (e.target).elements.namedItem("text"));
   if (input.value.trim()) send({ type: "chat", text: input.value });
   input.value = "";
+};
+
+const soundBox = /** @type {HTMLInputElement} */ ($("sound"));
+soundBox.checked = localStorage.getItem("citadel:sound") === "1";
+soundBox.onchange = () => {
+  if (soundBox.checked) localStorage.setItem("citadel:sound", "1");
+  else localStorage.removeItem("citadel:sound");
 };
 
 const autoPassBox = /** @type {HTMLInputElement} */ ($("auto-pass"));

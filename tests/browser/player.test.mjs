@@ -483,6 +483,16 @@ check('a phone sees the whole board, zoom makes it bigger; moves are one log lin
   assert.ok(zoomed.width > fit.width * 1.5, 'zoomed in');
   await page.click('#zoom');
   assert.match(await page.title(), /Your turn/);
+  // With "Sound" on, a chime when the game starts waiting for the player again.
+  await page.check('#sound');
+  const waiting = clone(view);
+  waiting.to_act = 1;
+  await page.evaluate(({ waiting, view }) => {
+    window.citadel.receive({ type: 'events', view: waiting, legal: [], events: [] });
+    window.citadel.receive({ type: 'events', view, legal: [{ type: 'end_turn' }], events: [] });
+  }, { waiting, view });
+  assert.equal(await page.evaluate(() => window.citadel.chimes), 1, 'one chime');
+  assert.doesNotMatch(await page.title(), /^Citadel$/);
 
   const f = view.teams[0].figures[0];
   await page.evaluate(({ view, f }) => window.citadel.receive({ type: 'events', view, legal: [], events: [
