@@ -1106,6 +1106,10 @@ function renderDecision(view, a, kinds) {
     }
     const shown = a.decisions.filter((c) => c.type !== "place" || (c.kind === state.placeKind && a.decisions.length <= 40));
     if (a.decisions.some((c) => c.type === "place")) kids.push(h("p", { class: "muted", text: "Click a highlighted square to place." }));
+    const reacts = a.decisions.filter((c) => c.type === "react");
+    if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
+      kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
+    }
     kids.push(h("div", { class: "row options" }, ...shown.map((c, i) =>
       h("button", { type: "button", "data-option": i, text: `${i < 9 ? i + 1 + ". " : ""}${describeCommand(view, c)}`,
         onclick: () => sendCommand(c) }))));

@@ -200,6 +200,7 @@ check('#6 a reaction prompt in the Dark Legion\'s turn says "Your decision" and 
   const info = await page.locator('#turn-info').textContent();
   assert.match(info, /Your decision/);
   assert.doesNotMatch(info, /Your turn/);
+  assert.match(await page.locator('#decision').innerText(), /No card in your hand can answer this: passing in a moment/);
   await shot(page, 'reaction-prompt');
   const sent = await until('the page to pass by itself', async () => {
     const s = await page.evaluate(() => window.citadel.sent);
