@@ -11,6 +11,8 @@
 
 pub mod content;
 pub mod dice;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod geometry;
 pub mod sim;

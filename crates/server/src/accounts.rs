@@ -7,13 +7,14 @@
 //! (hex) given to the client once; the store keeps only its SHA-256, so a
 //! leaked database holds no usable token.
 
+use crate::clock::wall_clock_ms;
 use crate::error::ServerError;
-use crate::session::token_hash;
+use crate::secrets::{bearer, random_hex, token_hash};
 use crate::AppState;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use citadel_store::{AccountRecord, SessionRecord, Store, StoreError};
@@ -72,21 +73,6 @@ impl From<&AccountRecord> for AccountInfo {
 struct LoggedIn {
     token: String,
     account: AccountInfo,
-}
-
-fn store_error(e: StoreError) -> ServerError {
-    ServerError::Internal(anyhow::anyhow!("store: {e}"))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// `count` bytes from the operating system's generator, hex.
-fn random_hex(count: usize) -> String {
-    let mut bytes = vec![0u8; count];
-    OsRng.fill_bytes(&mut bytes);
-    hex(&bytes)
 }
 
 fn hash_slots() -> &'static Semaphore {
@@ -172,15 +158,10 @@ async fn register(
 ) -> Result<(StatusCode, Json<AccountInfo>), ServerError> {
     let name = valid_name(&body.name)?;
     valid_password(&body.password)?;
-    let store = app.registry.store();
+    let store = &app.store;
     // A cheap early answer for a taken name; the store's unique index
     // decides races.
-    if store
-        .account_by_name(&name)
-        .await
-        .map_err(store_error)?
-        .is_some()
-    {
+    if store.account_by_name(&name).await?.is_some() {
         return Err(ServerError::Conflict("that name is taken".into()));
     }
     let password = body.password;
@@ -189,14 +170,14 @@ async fn register(
         id: random_hex(16),
         name,
         password_hash,
-        created_at: crate::games::wall_clock_ms(),
+        created_at: wall_clock_ms(),
     };
     match store.create_account(&account).await {
         Ok(()) => {}
         Err(StoreError::Conflict(_)) => {
             return Err(ServerError::Conflict("that name is taken".into()))
         }
-        Err(e) => return Err(store_error(e)),
+        Err(e) => return Err(e.into()),
     }
     tracing::info!(account = %account.id, "account created");
     Ok((StatusCode::CREATED, Json(AccountInfo::from(&account))))
@@ -207,11 +188,8 @@ async fn login(
     State(app): State<AppState>,
     Json(body): Json<Credentials>,
 ) -> Result<Json<LoggedIn>, ServerError> {
-    let store = app.registry.store();
-    let found = store
-        .account_by_name(body.name.trim())
-        .await
-        .map_err(store_error)?;
+    let store = &app.store;
+    let found = store.account_by_name(body.name.trim()).await?;
     let stored = found.as_ref().map(|a| a.password_hash.clone());
     let password = body.password;
     let ok = blocking(move || match stored {
@@ -227,14 +205,14 @@ async fn login(
         return Err(ServerError::BadCredentials);
     };
     let token = random_hex(32);
-    let now = crate::games::wall_clock_ms();
+    let now = wall_clock_ms();
     let session = SessionRecord {
         token_hash: token_hash(&token),
         account_id: account.id.clone(),
         created_at: now,
         expires_at: now + SESSION_LIFETIME_MS,
     };
-    store.create_session(&session).await.map_err(store_error)?;
+    store.create_session(&session).await?;
     Ok(Json(LoggedIn {
         token,
         account: AccountInfo::from(&account),
@@ -254,19 +232,11 @@ pub async fn account_for_token(
     let Some(session) = store.session(&hash).await? else {
         return Ok(None);
     };
-    if session.expires_at <= crate::games::wall_clock_ms() {
+    if session.expires_at <= wall_clock_ms() {
         store.delete_session(&hash).await?;
         return Ok(None);
     }
     store.account(&session.account_id).await
-}
-
-/// The token of an `Authorization: Bearer <token>` header.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// The logged-in account and its session's token hash.
@@ -275,9 +245,8 @@ async fn authenticate(
     headers: &HeaderMap,
 ) -> Result<(AccountRecord, String), ServerError> {
     let token = bearer(headers).ok_or(ServerError::Unauthorized)?;
-    let account = account_for_token(app.registry.store().as_ref(), token)
-        .await
-        .map_err(store_error)?
+    let account = account_for_token(app.store.as_ref(), token)
+        .await?
         .ok_or(ServerError::Unauthorized)?;
     Ok((account, token_hash(token)))
 }
@@ -288,11 +257,7 @@ async fn logout(
     headers: HeaderMap,
 ) -> Result<StatusCode, ServerError> {
     let (_, hash) = authenticate(&app, &headers).await?;
-    app.registry
-        .store()
-        .delete_session(&hash)
-        .await
-        .map_err(store_error)?;
+    app.store.delete_session(&hash).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -339,11 +304,10 @@ struct Me {
 /// `GET /api/me`: the account, its games (newest first) and campaigns.
 async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>, ServerError> {
     let (account, _) = authenticate(&app, &headers).await?;
-    let store = app.registry.store();
+    let store = &app.store;
     let games = store
         .games_of_account(&account.id)
-        .await
-        .map_err(store_error)?
+        .await?
         .into_iter()
         .map(|g| MyGame {
             options: json_value(Some(&g.options), "options"),
@@ -357,8 +321,7 @@ async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>,
         .collect();
     let campaigns = store
         .campaigns_of_account(&account.id)
-        .await
-        .map_err(store_error)?
+        .await?
         .into_iter()
         .map(|c| MyCampaign {
             id: c.id,
@@ -399,22 +362,5 @@ mod tests {
         assert!(valid_name("bad\nname").is_err());
         assert!(valid_password("1234567").is_err());
         assert!(valid_password("12345678").is_ok());
-    }
-
-    #[test]
-    fn bearer_tokens_are_read_from_the_authorization_header() {
-        let mut h = HeaderMap::new();
-        assert_eq!(bearer(&h), None);
-        h.insert(header::AUTHORIZATION, "Bearer abc".parse().expect("value"));
-        assert_eq!(bearer(&h), Some("abc"));
-        h.insert(
-            header::AUTHORIZATION,
-            "bearer  abc ".parse().expect("value"),
-        );
-        assert_eq!(bearer(&h), Some("abc"));
-        h.insert(header::AUTHORIZATION, "Basic abc".parse().expect("value"));
-        assert_eq!(bearer(&h), None);
-        h.insert(header::AUTHORIZATION, "Bearer ".parse().expect("value"));
-        assert_eq!(bearer(&h), None);
     }
 }

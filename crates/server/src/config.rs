@@ -3,6 +3,7 @@
 use clap::{Parser, ValueEnum};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -59,9 +60,35 @@ pub struct Config {
     /// Messages queued for one connection before it counts as too slow.
     #[arg(long, env = "CITADEL_SEND_QUEUE", default_value_t = 256)]
     pub send_queue: usize,
+    /// How long a started game may have no player connected before it is
+    /// closed as abandoned (`7d`, `36h`, `90m`, ...).
+    #[arg(
+        long,
+        env = "CITADEL_ABANDON_STARTED_AFTER",
+        default_value = "7d",
+        value_parser = humantime::parse_duration
+    )]
+    pub abandon_started_after: Duration,
+    /// How long a lobby that never started may have no player connected
+    /// before it is closed as abandoned.
+    #[arg(
+        long,
+        env = "CITADEL_ABANDON_LOBBY_AFTER",
+        default_value = "12h",
+        value_parser = humantime::parse_duration
+    )]
+    pub abandon_lobby_after: Duration,
 }
 
 impl Config {
+    /// The abandonment limits.
+    pub fn abandon_limits(&self) -> crate::abandonment::AbandonLimits {
+        crate::abandonment::AbandonLimits {
+            lobby: self.abandon_lobby_after,
+            started: self.abandon_started_after,
+        }
+    }
+
     /// Defaults for tests: an ephemeral port, no bot delay, short grace.
     pub fn for_tests() -> Self {
         let mut c = Config::parse_from(["citadel"]);

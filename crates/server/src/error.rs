@@ -1,9 +1,12 @@
 //! One error type at the HTTP edge, mapped to status codes. Internal
 //! details are logged, never returned.
 
+use crate::campaign_rules::CampaignError;
+use crate::options::OptionsError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use citadel_store::StoreError;
 
 /// Errors the HTTP API answers with.
 #[derive(Debug, thiserror::Error)]
@@ -34,9 +37,28 @@ pub enum ServerError {
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
+    /// The store failed (answered as an internal error; the detail is
+    /// logged).
+    #[error("internal error")]
+    Store(#[from] StoreError),
     /// A bug or an outside failure.
     #[error("internal error")]
     Internal(#[from] anyhow::Error),
+}
+
+impl From<CampaignError> for ServerError {
+    fn from(e: CampaignError) -> Self {
+        match e {
+            CampaignError::Invalid(m) => ServerError::BadRequest(m),
+            CampaignError::Conflict(m) => ServerError::Conflict(m),
+        }
+    }
+}
+
+impl From<OptionsError> for ServerError {
+    fn from(e: OptionsError) -> Self {
+        ServerError::BadRequest(e.to_string())
+    }
 }
 
 impl IntoResponse for ServerError {
@@ -49,6 +71,10 @@ impl IntoResponse for ServerError {
             }
             ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Store(e) => {
+                tracing::error!(error = %e, "store failure");
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
             ServerError::Internal(e) => {
                 tracing::error!(error = ?e, "internal error");
                 StatusCode::INTERNAL_SERVER_ERROR

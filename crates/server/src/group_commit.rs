@@ -132,6 +132,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            active_at: 0,
+            abandoned_at: None,
         }
     }
 

@@ -22,7 +22,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{code}", get(game_info))
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
-        .merge(crate::campaigns::routes())
+        .merge(crate::campaign_api::routes())
         .merge(crate::content_api::routes())
         .fallback_service(client)
         .with_state(state)
@@ -92,16 +92,14 @@ async fn replay(
     Query(page): Query<crate::replay::Page>,
 ) -> Result<Json<crate::replay::Replay>, ServerError> {
     use crate::replay::ReplayError;
-    let code = code.trim().to_ascii_uppercase();
-    let store = app.registry.store();
-    let internal =
-        |e: citadel_store::StoreError| ServerError::Internal(anyhow::anyhow!("store: {e}"));
-    let game = store.game(&code).await.map_err(internal)?;
+    let code = crate::codes::normalize(&code);
+    let store = &app.store;
+    let game = store.game(&code).await?;
     let game = game.ok_or(ServerError::NotFound)?;
     if game.finished_at.is_none() {
         return Err(ServerError::Conflict("the game has not finished".into()));
     }
-    let commands = store.commands(&code).await.map_err(internal)?;
+    let commands = store.commands(&code).await?;
     // Replaying a long game is real work: keep it off the async threads.
     let replayed =
         tokio::task::spawn_blocking(move || crate::replay::replay(&game, &commands, page))

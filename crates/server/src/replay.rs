@@ -200,13 +200,13 @@ mod tests {
             (SPECTATOR, Join::Spectator { name: "Eve".into() }),
         ] {
             out.extend(s.handle(
-                Input::Hello {
+                Input::Hello(crate::session::Hello {
                     conn,
                     join,
                     last_seq: None,
                     fresh_token: format!("t{conn}"),
                     account: None,
-                },
+                }),
                 0,
             ));
         }
@@ -234,6 +234,8 @@ mod tests {
             finished_at: None,
             result: None,
             campaign: None,
+            active_at: 0,
+            abandoned_at: None,
         };
         let mut played = Played {
             record: record.clone(),
@@ -243,10 +245,12 @@ mod tests {
         };
         for o in out {
             match o {
-                Output::Started { setup, .. } => record.setup = Some(setup),
+                Output::Started { setup, .. } => {
+                    record.setup = Some(serde_json::to_string(&setup).expect("setup"))
+                }
                 Output::Finished { result } => {
                     record.finished_at = Some(1);
-                    record.result = Some(result);
+                    record.result = Some(serde_json::to_string(&result).expect("result"));
                 }
                 Output::Applied {
                     seat,

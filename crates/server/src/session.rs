@@ -10,8 +10,13 @@ use citadel_protocol::{
 };
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::dice::SeededDice;
-use citadel_rules::game::{Command, DarkLegionSetup, Event, Game, Seat, SeatSetup, Setup, Viewer};
+use citadel_rules::game::{
+    Command, DarkLegionSetup, Event, Game, Rejection, Seat, SeatSetup, Setup, SetupError, Viewer,
+};
 use serde::{Deserialize, Serialize};
+
+use crate::outcome::GameSummary;
+pub use crate::secrets::token_hash;
 use std::collections::BTreeMap;
 
 /// A connection's id, given by the shell.
@@ -41,22 +46,28 @@ impl Default for SessionConfig {
     }
 }
 
+/// A socket's `hello` as the session gets it: the shell has checked the
+/// protocol version, found the game and turned the login token into an
+/// account id. The one type for a hello between the socket and the session.
+#[derive(Clone, Debug)]
+pub struct Hello {
+    /// The connection.
+    pub conn: ConnId,
+    /// How it joins.
+    pub join: Join,
+    /// The last event it saw.
+    pub last_seq: Option<u64>,
+    /// A fresh random token, used if this makes a new player.
+    pub fresh_token: String,
+    /// The account of a logged-in player, resolved by the shell.
+    pub account: Option<String>,
+}
+
 /// What the shell feeds the session.
 #[derive(Clone, Debug)]
 pub enum Input {
-    /// A socket sent a valid `hello` (the shell checked the version).
-    Hello {
-        /// Connection.
-        conn: ConnId,
-        /// How it joins.
-        join: Join,
-        /// The last event it saw.
-        last_seq: Option<u64>,
-        /// A fresh random token, used if this makes a new player.
-        fresh_token: String,
-        /// The account of a logged-in player, resolved by the shell.
-        account: Option<String>,
-    },
+    /// A socket sent a valid `hello`.
+    Hello(Hello),
     /// A later message from a connection.
     Message {
         /// Connection.
@@ -106,20 +117,20 @@ pub enum Output {
     },
     /// The lobby document changed (seats, tokens' hashes): persist it.
     LobbyChanged {
-        /// The document (JSON).
-        lobby: String,
+        /// The document.
+        lobby: LobbyDoc,
     },
     /// The game started from this setup: persist it.
     Started {
-        /// The rules setup (JSON).
-        setup: String,
-        /// The lobby as it started (JSON).
-        lobby: String,
+        /// The rules setup.
+        setup: Setup,
+        /// The lobby as it started.
+        lobby: LobbyDoc,
     },
     /// The game ended: persist the result summary.
     Finished {
-        /// Summary (JSON).
-        result: String,
+        /// What is kept of the game's end.
+        result: GameSummary,
     },
     /// A player with an account took a seat (for "my games").
     PlayerLinked {
@@ -137,7 +148,7 @@ pub enum Output {
 
 /// One seat of the lobby. Only the hash of a seat's token is kept, so a
 /// stored lobby cannot be used to take over a seat.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct SeatSlot {
     corporation: Option<Corporation>,
     team: Option<[Specialty; 2]>,
@@ -169,30 +180,33 @@ pub struct ReservedSeat {
     pub account: Option<String>,
 }
 
-/// The fields of [`Input::Hello`], handled together.
-#[derive(Debug)]
-struct Hello {
-    conn: ConnId,
-    join: Join,
-    last_seq: Option<u64>,
-    fresh_token: String,
-    account: Option<String>,
-}
-
-/// The stored form of a lobby.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct LobbyDoc {
+/// The stored form of a lobby: its seats (controllers, names, hashed
+/// tokens, accounts) and host, without who is connected now. Opaque
+/// outside the session: the store keeps it as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyDoc {
     seats: Vec<SeatSlot>,
     host: Option<u8>,
 }
 
-/// SHA-256 of a token, hex: what is kept of a secret.
-pub fn token_hash(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+/// Why a session cannot be built from a setup or from the store.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SessionError {
+    /// The reserved seats do not match the setup or the options.
+    #[error("reserved seats do not match the setup")]
+    SeatsMismatch,
+    /// The rules refuse the setup.
+    #[error("setup: {0}")]
+    Setup(#[from] SetupError),
+    /// A stored command is rejected on replay: the data does not belong
+    /// to this engine.
+    #[error("stored command {index} rejected on replay: {reason}")]
+    Replay {
+        /// The command's number.
+        index: usize,
+        /// Why the rules refused it.
+        reason: Rejection,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,7 +255,7 @@ pub struct Session {
     /// The lobby document the store holds (as last handed out). Most
     /// lobby changes — spectators and players coming and going — leave
     /// the document as it is, and are not written again.
-    stored_lobby: String,
+    stored_lobby: LobbyDoc,
 }
 
 impl Session {
@@ -271,7 +285,10 @@ impl Session {
             play: None,
             config,
             lobby_dirty: false,
-            stored_lobby: String::new(),
+            stored_lobby: LobbyDoc {
+                seats: Vec::new(),
+                host: None,
+            },
         };
         // What the shell stores when it creates the game.
         session.stored_lobby = session.lobby_document();
@@ -296,9 +313,9 @@ impl Session {
         seats: Vec<ReservedSeat>,
         setup: Setup,
         now: Millis,
-    ) -> Result<(Session, Vec<Output>), String> {
+    ) -> Result<(Session, Vec<Output>), SessionError> {
         if seats.len() != setup.seats.len() || seats.len() != usize::from(options.seats) {
-            return Err("reserved seats do not match the setup".into());
+            return Err(SessionError::SeatsMismatch);
         }
         let mut s = Session::new(code, options, setup.seed, config);
         for (slot, r) in s.seats.iter_mut().zip(seats) {
@@ -324,23 +341,22 @@ impl Session {
     /// player counts as disconnected since `now`.
     ///
     /// # Errors
-    /// A message if the stored documents do not parse or a stored command
-    /// is rejected on replay (the data does not belong to this engine).
+    /// The rules refuse the setup, or a stored command is rejected on
+    /// replay (the data does not belong to this engine).
     #[allow(clippy::too_many_arguments)]
     pub fn restore(
         code: String,
         options: GameOptions,
         seed: u64,
-        lobby: &str,
-        setup: Option<&str>,
+        lobby: &LobbyDoc,
+        setup: Option<&Setup>,
         commands: &[(u8, Command)],
         now: Millis,
         config: SessionConfig,
-    ) -> Result<Session, String> {
-        let doc: LobbyDoc = serde_json::from_str(lobby).map_err(|e| format!("lobby: {e}"))?;
+    ) -> Result<Session, SessionError> {
         let mut s = Session::new(code, options, seed, config);
-        s.seats = doc.seats;
-        s.host = doc.host;
+        s.seats.clone_from(&lobby.seats);
+        s.host = lobby.host;
         s.stored_lobby = s.lobby_document();
         for slot in &mut s.seats {
             if slot.controller == Controller::Human {
@@ -348,9 +364,8 @@ impl Session {
             }
         }
         if let Some(setup) = setup {
-            let setup: Setup = serde_json::from_str(setup).map_err(|e| format!("setup: {e}"))?;
             let mut dice = SeededDice::new(seed);
-            let (mut game, mut log) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+            let (mut game, mut log) = Game::new(setup.clone(), &mut dice)?;
             // The AI DL's deck is replayed with the stored commands, so a
             // restored game goes on exactly as it would have.
             let mut ai = ai_dark_legion(&game);
@@ -362,7 +377,7 @@ impl Session {
                 }
                 let events = game
                     .apply(Seat(*seat), command.clone(), &mut dice)
-                    .map_err(|r| format!("stored command {i} rejected on replay: {r}"))?;
+                    .map_err(|reason| SessionError::Replay { index: i, reason })?;
                 log.extend(events);
             }
             let bots = seat_bots(&game, ai);
@@ -382,13 +397,34 @@ impl Session {
         Ok(s)
     }
 
-    /// The lobby as stored (seats with token hashes, the host).
-    pub fn lobby_document(&self) -> String {
-        let doc = LobbyDoc {
-            seats: self.seats.clone(),
+    /// The lobby as stored (seats with token hashes, the host), without
+    /// who is connected now: that is not stored, so two documents that
+    /// differ only in it are equal.
+    pub fn lobby_document(&self) -> LobbyDoc {
+        let seats = self
+            .seats
+            .iter()
+            .map(|s| SeatSlot {
+                conn: None,
+                left_at: None,
+                ..s.clone()
+            })
+            .collect();
+        LobbyDoc {
+            seats,
             host: self.host,
-        };
-        serde_json::to_string(&doc).unwrap_or_default()
+        }
+    }
+
+    /// Is any seat's player connected now? (Spectators do not count: a
+    /// game only they watch is not being played.)
+    pub fn players_connected(&self) -> bool {
+        self.seats.iter().any(|s| s.conn.is_some())
+    }
+
+    /// Has the game started?
+    pub fn started(&self) -> bool {
+        self.play.is_some()
     }
 
     /// The join code.
@@ -446,22 +482,7 @@ impl Session {
     pub fn handle(&mut self, input: Input, now: Millis) -> Vec<Output> {
         let mut out = Vec::new();
         match input {
-            Input::Hello {
-                conn,
-                join,
-                last_seq,
-                fresh_token,
-                account,
-            } => {
-                let hello = Hello {
-                    conn,
-                    join,
-                    last_seq,
-                    fresh_token,
-                    account,
-                };
-                self.on_hello(hello, &mut out)
-            }
+            Input::Hello(hello) => self.on_hello(hello, &mut out),
             Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
             Input::Closed { conn } => self.on_closed(conn, now, &mut out),
             Input::Tick => self.on_tick(now, &mut out),
@@ -983,25 +1004,31 @@ impl Session {
             DarkLegionChoice::Ai => DarkLegionSetup::Ai,
         };
         let setup = Setup {
+            ruleset: Default::default(),
             mission: self.options.mission.clone(),
             seats,
             dark_legion,
             starting_rank: self.options.starting_rank,
             seed: self.seed,
         };
-        self.launch(setup, now, out)
+        self.launch(setup, now, out).map_err(|e| e.to_string())
     }
 
     /// Start the game from a rules setup: tell the shell to persist it,
     /// then send everyone connected a snapshot.
-    fn launch(&mut self, setup: Setup, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
+    fn launch(
+        &mut self,
+        setup: Setup,
+        now: Millis,
+        out: &mut Vec<Output>,
+    ) -> Result<(), SetupError> {
         let mut dice = SeededDice::new(self.seed);
-        let (game, events) = Game::new(setup, &mut dice).map_err(|e| e.to_string())?;
+        let (game, events) = Game::new(setup, &mut dice)?;
         let bots = seat_bots(&game, ai_dark_legion(&game));
         let waiting = (game.seat_to_act(), now);
         self.stored_lobby = self.lobby_document();
         out.push(Output::Started {
-            setup: serde_json::to_string(game.setup()).unwrap_or_default(),
+            setup: game.setup().clone(),
             lobby: self.stored_lobby.clone(),
         });
         self.play = Some(Play {
@@ -1037,7 +1064,7 @@ impl Session {
         if play.game.is_finished() && !play.finish_reported {
             play.finish_reported = true;
             out.push(Output::Finished {
-                result: result_summary(&play.game),
+                result: GameSummary::of(&play.game),
             });
         }
         let seat = play.game.seat_to_act();
@@ -1141,29 +1168,6 @@ fn announce_timeout(conns: &BTreeMap<ConnId, Conn>, seat: u8, seq: u64, out: &mu
         to: conns.keys().copied().collect(),
         msg: ServerMsg::TimedOut { seat, seq },
     });
-}
-
-/// What is kept of a finished game: the result, the winners and every
-/// side's PP (campaigns read the PP; lists show the winners).
-pub fn result_summary(game: &Game) -> String {
-    let view = game.view(Viewer::Spectator);
-    let (corp_won, dl_won, result) = game
-        .outcome()
-        .map_or((false, false, None), |(c, d, r)| (c, d, Some(r)));
-    let teams: Vec<serde_json::Value> = view
-        .teams
-        .iter()
-        .map(|t| serde_json::json!({ "seat": t.seat, "corporation": t.corporation, "pp": t.pp }))
-        .collect();
-    serde_json::json!({
-        "result": result,
-        "corporations_won": corp_won,
-        "dark_legion_won": dl_won,
-        "dark_legion_seat": view.dark_legion.seat,
-        "dark_legion_pp": view.dark_legion.pp,
-        "teams": teams,
-    })
-    .to_string()
 }
 
 fn legal_for(game: &Game, role: Role) -> Vec<Command> {

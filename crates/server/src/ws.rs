@@ -2,7 +2,9 @@
 //! size and rate, parses messages and forwards them to the game's task,
 //! and writes what the game sends back. It never judges game moves.
 
-use crate::games::{ConnSink, Outgoing, ToGame};
+use crate::delivery::{ConnSink, Outgoing};
+use crate::game_task::ToGame;
+use crate::session::Hello;
 use crate::AppState;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
@@ -46,7 +48,7 @@ async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
 }
 
 async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
-    let text = crate::games::text(msg);
+    let text = crate::delivery::text(msg);
     matches!(
         tokio::time::timeout(WRITE_TIMEOUT, socket.send(Message::Text(text.into()))).await,
         Ok(Ok(()))
@@ -109,20 +111,18 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     // the game only ever sees ids.
     let account = match account {
         None => None,
-        Some(token) => {
-            match crate::accounts::account_for_token(app.registry.store().as_ref(), &token).await {
-                Ok(Some(a)) => Some(a.id),
-                Ok(None) => {
-                    close_with(socket, close::BAD_SESSION, "invalid or expired session").await;
-                    return;
-                }
-                Err(e) => {
-                    tracing::error!(conn, error = %e, "cannot look up a session");
-                    close_with(socket, 1011, "server error").await;
-                    return;
-                }
+        Some(token) => match crate::accounts::account_for_token(app.store.as_ref(), &token).await {
+            Ok(Some(a)) => Some(a.id),
+            Ok(None) => {
+                close_with(socket, close::BAD_SESSION, "invalid or expired session").await;
+                return;
             }
-        }
+            Err(e) => {
+                tracing::error!(conn, error = %e, "cannot look up a session");
+                close_with(socket, 1011, "server error").await;
+                return;
+            }
+        },
     };
     let Some(to_game) = app.registry.get(&game) else {
         close_with(socket, close::UNKNOWN_GAME, "no game with that code").await;
@@ -136,11 +136,15 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     };
     if to_game
         .send(ToGame::Hello {
-            conn,
+            hello: Hello {
+                conn,
+                join,
+                last_seq,
+                // Used if this hello makes a new player.
+                fresh_token: crate::secrets::random_hex(16),
+                account,
+            },
             sink,
-            join,
-            last_seq,
-            account,
         })
         .await
         .is_err()

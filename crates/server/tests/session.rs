@@ -4,8 +4,8 @@ use citadel_protocol::{
     close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, ServerMsg,
 };
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Command, Event, Rejection, Viewer};
-use citadel_server::session::{ConnId, Input, Output, Session, SessionConfig};
+use citadel_rules::game::{Command, Event, Rejection, Setup, Viewer};
+use citadel_server::session::{ConnId, Hello, Input, LobbyDoc, Output, Session, SessionConfig};
 
 fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
     GameOptions {
@@ -36,13 +36,13 @@ fn sent(out: &[Output], conn: ConnId) -> Vec<ServerMsg> {
 
 fn hello(s: &mut Session, conn: ConnId, join: Join, now: u64) -> Vec<Output> {
     s.handle(
-        Input::Hello {
+        Input::Hello(Hello {
             conn,
             join,
             last_seq: None,
             fresh_token: format!("token-{conn}"),
             account: None,
-        },
+        }),
         now,
     )
 }
@@ -384,7 +384,7 @@ fn a_leaver_is_marked_bot_played_and_resumes_with_the_gap() {
     let now_count = s.event_count();
     assert!(now_count > seen, "the bot did not play for the leaver");
     let out = s.handle(
-        Input::Hello {
+        Input::Hello(Hello {
             conn: 5,
             join: Join::Resume {
                 token: "token-1".into(),
@@ -392,7 +392,7 @@ fn a_leaver_is_marked_bot_played_and_resumes_with_the_gap() {
             last_seq: Some(seen),
             fresh_token: "unused".into(),
             account: None,
-        },
+        }),
         10_000,
     );
     let msgs = sent(&out, 5);
@@ -412,7 +412,7 @@ fn a_leaver_is_marked_bot_played_and_resumes_with_the_gap() {
 fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
     let (mut s, _) = started_game();
     let out = s.handle(
-        Input::Hello {
+        Input::Hello(Hello {
             conn: 6,
             join: Join::Resume {
                 token: "nope".into(),
@@ -420,14 +420,14 @@ fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
             last_seq: None,
             fresh_token: String::new(),
             account: None,
-        },
+        }),
         0,
     );
     assert!(out
         .iter()
         .any(|o| matches!(o, Output::Close { conn: 6, code, .. } if *code == close::BAD_TOKEN)));
     let out = s.handle(
-        Input::Hello {
+        Input::Hello(Hello {
             conn: 7,
             join: Join::Resume {
                 token: "token-2".into(),
@@ -435,7 +435,7 @@ fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
             last_seq: None,
             fresh_token: String::new(),
             account: None,
-        },
+        }),
         0,
     );
     assert!(out
@@ -552,6 +552,7 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup, Viewer};
     use citadel_server::session::{token_hash, ReservedSeat};
     let setup = Setup {
+        ruleset: Default::default(),
         mission: "ce-c1m1".into(),
         seats: vec![
             SeatSetup {
@@ -669,13 +670,12 @@ fn applied(out: &[Output]) -> Vec<(u8, Command)> {
 /// of its seat chooses there: the AI DL's seat plays `AiDarkLegion` (core
 /// AI-*), every other seat (bot seats, leavers) `HeuristicCorporation`.
 /// Returns how many commands the AI DL gave.
-fn assert_bots_played(setup: &str, seed: u64, commands: &[(u8, Command)]) -> usize {
+fn assert_bots_played(setup: &Setup, seed: u64, commands: &[(u8, Command)]) -> usize {
     use citadel_bots::{AiDarkLegion, Bot, HeuristicCorporation};
     use citadel_rules::dice::SeededDice;
-    use citadel_rules::game::{Game, Seat, Setup};
-    let setup: Setup = serde_json::from_str(setup).expect("setup");
+    use citadel_rules::game::{Game, Seat};
     let mut dice = SeededDice::new(seed);
-    let (mut game, _) = Game::new(setup, &mut dice).expect("game");
+    let (mut game, _) = Game::new(setup.clone(), &mut dice).expect("game");
     let dl = game.dark_legion_seat();
     let mut ai = AiDarkLegion::for_game(&game);
     let mut corporation = HeuristicCorporation::new();
@@ -746,7 +746,7 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
     assert_bots_played(&setup, seed, &all);
 }
 
-fn lobby_writes(out: &[Output]) -> Vec<String> {
+fn lobby_writes(out: &[Output]) -> Vec<LobbyDoc> {
     out.iter()
         .filter_map(|o| match o {
             Output::LobbyChanged { lobby } => Some(lobby.clone()),
@@ -777,13 +777,13 @@ fn the_lobby_is_stored_only_when_its_document_changes() {
     assert!(sent(&out, 1)
         .iter()
         .any(|m| matches!(m, ServerMsg::Lobby { .. })));
-    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+    assert_eq!(lobby_writes(&out), Vec::<LobbyDoc>::new());
     let out = s.handle(Input::Closed { conn: 9 }, 0);
     assert!(sent(&out, 1)
         .iter()
         .any(|m| matches!(m, ServerMsg::Lobby { .. })));
     // ... but not the stored document.
-    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+    assert_eq!(lobby_writes(&out), Vec::<LobbyDoc>::new());
     // A choice is stored.
     let out = msg(
         &mut s,
@@ -798,7 +798,7 @@ fn the_lobby_is_stored_only_when_its_document_changes() {
     assert_eq!(lobby_writes(&out).len(), 1);
     // Readying again changes nothing.
     let out = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
-    assert_eq!(lobby_writes(&out), Vec::<String>::new());
+    assert_eq!(lobby_writes(&out), Vec::<LobbyDoc>::new());
 }
 
 /// Each batch is built once per kind of viewer: every spectator shares

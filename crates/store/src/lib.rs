@@ -73,6 +73,14 @@ pub struct GameRecord {
     pub result: Option<String>,
     /// The campaign this game belongs to.
     pub campaign: Option<String>,
+    /// When a player was last connected to the game (at creation: the
+    /// creation time). Abandonment is measured from it.
+    #[serde(default)]
+    pub active_at: Millis,
+    /// When the game was closed as abandoned ([`Store::abandon_game`]):
+    /// then `finished_at` is the same time and `result` is empty.
+    #[serde(default)]
+    pub abandoned_at: Option<Millis>,
 }
 
 /// One accepted command of a game.
@@ -175,8 +183,24 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn game(&self, code: &str) -> Result<Option<GameRecord>, StoreError>;
     /// A game's commands in order.
     async fn commands(&self, code: &str) -> Result<Vec<CommandRecord>, StoreError>;
-    /// Games not finished (lobbies and games in play), oldest first.
+    /// Games not finished (lobbies and games in play), oldest first. An
+    /// abandoned game is finished, so it is not among them.
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;
+    /// A player is connected to the game at `at`: its `active_at` moves
+    /// forward to `at` (never back).
+    async fn touch_game(&self, code: &str, at: Millis) -> Result<(), StoreError>;
+    /// The codes of unfinished games nobody has played for too long: lobbies
+    /// (never started) last active before `lobby_before`, started games
+    /// last active before `started_before`; least recently active first.
+    async fn idle_games(
+        &self,
+        lobby_before: Millis,
+        started_before: Millis,
+    ) -> Result<Vec<String>, StoreError>;
+    /// Close an unfinished game as abandoned at `at` (`finished_at` and
+    /// `abandoned_at` set, no result). Returns false, changing nothing, if
+    /// the game had already finished.
+    async fn abandon_game(&self, code: &str, at: Millis) -> Result<bool, StoreError>;
     /// Record that an account plays a seat of a game (for "my games").
     async fn link_player(&self, code: &str, seat: u8, account_id: &str) -> Result<(), StoreError>;
     /// The games an account played or plays, newest first.

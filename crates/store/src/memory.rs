@@ -151,6 +151,55 @@ impl Store for MemStore {
         })
     }
 
+    async fn touch_game(&self, code: &str, at: i64) -> Result<(), StoreError> {
+        self.with(|d| {
+            let g = d
+                .games
+                .get_mut(code)
+                .ok_or_else(|| StoreError::NotFound(code.into()))?;
+            g.active_at = g.active_at.max(at);
+            Ok(())
+        })
+    }
+
+    async fn idle_games(
+        &self,
+        lobby_before: i64,
+        started_before: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.with(|d| {
+            let mut v: Vec<&GameRecord> = d
+                .games
+                .values()
+                .filter(|g| g.finished_at.is_none())
+                .filter(|g| {
+                    let before = match g.started_at {
+                        None => lobby_before,
+                        Some(_) => started_before,
+                    };
+                    g.active_at < before
+                })
+                .collect();
+            v.sort_by(|a, b| (a.active_at, &a.code).cmp(&(b.active_at, &b.code)));
+            Ok(v.into_iter().map(|g| g.code.clone()).collect())
+        })
+    }
+
+    async fn abandon_game(&self, code: &str, at: i64) -> Result<bool, StoreError> {
+        self.with(|d| {
+            let g = d
+                .games
+                .get_mut(code)
+                .ok_or_else(|| StoreError::NotFound(code.into()))?;
+            if g.finished_at.is_some() {
+                return Ok(false);
+            }
+            g.finished_at = Some(at);
+            g.abandoned_at = Some(at);
+            Ok(true)
+        })
+    }
+
     async fn link_player(&self, code: &str, _seat: u8, account_id: &str) -> Result<(), StoreError> {
         self.with(|d| {
             if !d.games.contains_key(code) {

@@ -105,6 +105,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "campaigns",
         include_str!("../../../migrations/postgres/0003_campaigns.sql"),
     ),
+    (
+        4,
+        "abandoned_games",
+        include_str!("../../../migrations/postgres/0004_abandoned_games.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -122,6 +127,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         3,
         "campaigns",
         include_str!("../../../migrations/sqlite/0003_campaigns.sql"),
+    ),
+    (
+        4,
+        "abandoned_games",
+        include_str!("../../../migrations/sqlite/0004_abandoned_games.sql"),
     ),
 ];
 
@@ -152,8 +162,8 @@ impl MigrationSource<'static> for Embedded {
     }
 }
 
-const GAME_COLUMNS: &str =
-    "code, options, seed, created_at, lobby, setup, started_at, finished_at, result, campaign";
+const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
+     finished_at, result, campaign, active_at, abandoned_at";
 const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
 
 /// Postgres or SQLite behind the [`Store`] trait.
@@ -549,6 +559,8 @@ fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
         finished_at: get(row, "finished_at")?,
         result: get(row, "result")?,
         campaign: get(row, "campaign")?,
+        active_at: get(row, "active_at")?,
+        abandoned_at: get(row, "abandoned_at")?,
     })
 }
 
@@ -618,7 +630,8 @@ fn name_key(name: &str) -> String {
 impl Store for SqlStore {
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            "INSERT INTO games ({GAME_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
         ))
         .bind(&g.code)
         .bind(&g.options)
@@ -630,6 +643,8 @@ impl Store for SqlStore {
         .bind(g.finished_at)
         .bind(&g.result)
         .bind(&g.campaign)
+        .bind(g.active_at)
+        .bind(g.abandoned_at)
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("game {}", g.code), &g.code))?;
@@ -745,6 +760,62 @@ impl Store for SqlStore {
         .await
         .map_err(backend_err)?;
         rows(found, game_from_row)
+    }
+
+    async fn touch_game(&self, code: &str, at: Millis) -> Result<(), StoreError> {
+        // The comparison is in the SET, not the WHERE, so that a missing
+        // game (an error) is told apart from an older time (no change).
+        let done = sqlx::query(
+            "UPDATE games SET active_at = CASE WHEN active_at < $2 THEN $2 ELSE active_at END \
+             WHERE code = $1",
+        )
+        .bind(code)
+        .bind(at)
+        .execute(&self.writer)
+        .await
+        .map_err(backend_err)?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound(code.into()));
+        }
+        Ok(())
+    }
+
+    async fn idle_games(
+        &self,
+        lobby_before: Millis,
+        started_before: Millis,
+    ) -> Result<Vec<String>, StoreError> {
+        let found = sqlx::query(
+            "SELECT code FROM games WHERE finished_at IS NULL AND ( \
+                (started_at IS NULL AND active_at < $1) \
+                OR (started_at IS NOT NULL AND active_at < $2)) \
+             ORDER BY active_at, code",
+        )
+        .bind(lobby_before)
+        .bind(started_before)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, |row| get(row, "code"))
+    }
+
+    async fn abandon_game(&self, code: &str, at: Millis) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE games SET finished_at = $2, abandoned_at = $2 \
+             WHERE code = $1 AND finished_at IS NULL",
+        )
+        .bind(code)
+        .bind(at)
+        .execute(&self.writer)
+        .await
+        .map_err(backend_err)?;
+        if done.rows_affected() == 1 {
+            return Ok(true);
+        }
+        match self.game(code).await? {
+            Some(_) => Ok(false),
+            None => Err(StoreError::NotFound(code.into())),
+        }
     }
 
     async fn link_player(&self, code: &str, seat: u8, account_id: &str) -> Result<(), StoreError> {

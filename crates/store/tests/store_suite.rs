@@ -36,6 +36,8 @@ fn game(code: &str, created_at: i64) -> GameRecord {
         finished_at: None,
         result: None,
         campaign: None,
+        active_at: created_at,
+        abandoned_at: None,
     }
 }
 
@@ -303,6 +305,61 @@ async fn unfinished_games_oldest_first(s: &dyn Store) {
     s.finish_game("MID", "{}", 41).await.unwrap();
     let got = s.unfinished_games().await.unwrap();
     assert_eq!(codes(&got), ["EARLY", "MIDB", "LATE"]);
+}
+
+/// Abandonment: `active_at` only moves forward; idle lobbies and idle
+/// started games are found by their own cutoffs; an abandoned game is
+/// finished with no result, leaves the unfinished and idle lists, and is
+/// closed once.
+async fn games_touched_idle_and_abandoned(s: &dyn Store) {
+    // Lobbies active at 100 and 300; started games active at 100 and 300.
+    s.create_game(&game("LOBBYOLD", 100)).await.unwrap();
+    s.create_game(&game("LOBBYNEW", 300)).await.unwrap();
+    s.create_game(&game("PLAYOLD", 50)).await.unwrap();
+    s.create_game(&game("PLAYNEW", 60)).await.unwrap();
+    s.start_game("PLAYOLD", "{}", "{}", 70).await.unwrap();
+    s.start_game("PLAYNEW", "{}", "{}", 70).await.unwrap();
+    s.touch_game("PLAYOLD", 100).await.unwrap();
+    s.touch_game("PLAYNEW", 300).await.unwrap();
+    // Never backwards.
+    s.touch_game("PLAYNEW", 200).await.unwrap();
+    assert_eq!(s.game("PLAYNEW").await.unwrap().unwrap().active_at, 300);
+    assert!(is_not_found(s.touch_game("NONE", 1).await));
+    // A finished game is never idle.
+    s.create_game(&game("DONE", 10)).await.unwrap();
+    s.finish_game("DONE", "{}", 20).await.unwrap();
+
+    // Lobby cutoff 200, started cutoff 150: the old lobby and the old
+    // started game; then a wider started cutoff adds the new one.
+    assert_eq!(
+        s.idle_games(200, 150).await.unwrap(),
+        ["LOBBYOLD", "PLAYOLD"]
+    );
+    assert_eq!(s.idle_games(200, 400).await.unwrap().len(), 3);
+    assert_eq!(s.idle_games(0, 0).await.unwrap(), Vec::<String>::new());
+
+    assert!(s.abandon_game("LOBBYOLD", 500).await.unwrap());
+    assert!(s.abandon_game("PLAYOLD", 501).await.unwrap());
+    let g = s.game("PLAYOLD").await.unwrap().unwrap();
+    assert_eq!(g.finished_at, Some(501));
+    assert_eq!(g.abandoned_at, Some(501));
+    assert_eq!(g.result, None);
+    assert_eq!(g.started_at, Some(70));
+    // Once only; a played-out game is not abandoned; unknown is an error.
+    assert!(!s.abandon_game("PLAYOLD", 600).await.unwrap());
+    assert_eq!(
+        s.game("PLAYOLD").await.unwrap().unwrap().finished_at,
+        Some(501)
+    );
+    assert!(!s.abandon_game("DONE", 600).await.unwrap());
+    assert_eq!(s.game("DONE").await.unwrap().unwrap().abandoned_at, None);
+    assert!(is_not_found(s.abandon_game("NONE", 1).await));
+
+    assert_eq!(
+        codes(&s.unfinished_games().await.unwrap()),
+        ["PLAYNEW", "LOBBYNEW"]
+    );
+    assert_eq!(s.idle_games(200, 150).await.unwrap(), Vec::<String>::new());
 }
 
 async fn games_of_account_newest_first(s: &dyn Store) {
@@ -637,6 +694,7 @@ suite!(
     commands_unknown_game_not_found,
     commands_large_batch_all_or_nothing,
     unfinished_games_oldest_first,
+    games_touched_idle_and_abandoned,
     games_of_account_newest_first,
     accounts_case_insensitive,
     sessions_create_get_delete,
@@ -662,7 +720,7 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4]);
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -686,7 +744,11 @@ async fn reopen_keeps_data(db: &Db) {
 
     for round in 0..2 {
         let store = db.open().await;
-        assert_eq!(applied_migrations(&store).await, [1, 2, 3], "round {round}");
+        assert_eq!(
+            applied_migrations(&store).await,
+            [1, 2, 3, 4],
+            "round {round}"
+        );
         let g = store.game("KEEP").await.unwrap().unwrap();
         assert_eq!(g.started_at, Some(11));
         assert_eq!(g.seed, game("KEEP", 10).seed);
@@ -706,6 +768,54 @@ async fn reopen_keeps_data(db: &Db) {
             .unwrap();
         store.close().await;
     }
+}
+
+/// Migration 0004 on a database made before it: every game gets the last
+/// sign of life the tables hold as `active_at` (its last command, else its
+/// start, else its creation), and nothing is abandoned.
+async fn migration_4_backfills_active_at(db: &Db) {
+    // Take the schema back to before 0004.
+    let store = db.open().await;
+    for sql in [
+        "DELETE FROM _sqlx_migrations WHERE version = 4",
+        "ALTER TABLE games DROP COLUMN abandoned_at",
+        "ALTER TABLE games DROP COLUMN active_at",
+        "INSERT INTO games (code, options, seed, created_at, lobby, setup, started_at, \
+         finished_at, result, campaign) VALUES \
+         ('LOBBY', '{}', 1, 100, '{}', NULL, NULL, NULL, NULL, NULL), \
+         ('START', '{}', 2, 100, '{}', '{}', 200, NULL, NULL, NULL), \
+         ('PLAY', '{}', 3, 100, '{}', '{}', 200, NULL, NULL, NULL)",
+        "INSERT INTO commands (code, idx, seat, command, at) VALUES \
+         ('PLAY', 0, 0, '{}', 300), ('PLAY', 1, 1, '{}', 400)",
+    ] {
+        sqlx::query(sql).execute(store.pool()).await.unwrap();
+    }
+    store.close().await;
+
+    let store = db.open().await;
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4]);
+    for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
+        let g = store.game(code).await.unwrap().unwrap();
+        assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));
+    }
+    assert_eq!(store.unfinished_games().await.unwrap().len(), 3);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_migration_4_backfills_active_at() {
+    let db = Db::sqlite();
+    migration_4_backfills_active_at(&db).await;
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn postgres_migration_4_backfills_active_at() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    migration_4_backfills_active_at(&db).await;
+    db.cleanup().await;
 }
 
 /// Many writers at once (several games, one connection pool): no "database

@@ -116,6 +116,11 @@ impl Content {
         Content::from_files(&files)
     }
 
+    /// The data files compiled into the binary, as (name, text).
+    pub fn embedded_files() -> &'static [(&'static str, &'static str)] {
+        EMBEDDED
+    }
+
     /// Parse and validate a full set of files (names as in `EMBEDDED`).
     ///
     /// # Errors

@@ -736,7 +736,7 @@ impl Game {
                 )
             };
             if !alive(a) && !alive(b) {
-                self.markers.retain(|m| *m != Side::Team(team));
+                self.edition.rules_mut().leave_pool(Side::Team(team));
             }
         }
         if self.active == Some(id) {

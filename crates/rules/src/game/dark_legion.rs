@@ -21,7 +21,7 @@ impl Game {
                 };
             }
             DlStep::Reinforcements => {
-                if let Some(card) = self.current_event {
+                if let Some(card) = self.edition.rules().current_event() {
                     let (fixed, force_draw) = self
                         .rules
                         .tables
@@ -110,9 +110,7 @@ impl Game {
 
     /// DL step 5 and the end of the DL turn.
     pub(crate) fn end_dl_turn(&mut self, events: &mut Vec<Event>) {
-        if let Some(card) = self.current_event.take() {
-            self.event_discard.push(card);
-        }
+        self.edition.rules_mut().discard_event();
         let e = &mut self.effects;
         e.cc_frenzy = false;
         e.fa_wave = false;
@@ -162,13 +160,13 @@ impl Game {
 
     /// DL-3 step 1: draw the top event (EVT-2) and resolve what is instant.
     fn draw_event(&mut self, events: &mut Vec<Event>) {
-        let Some(card) = self.event_deck.pop() else {
+        let Some(super::ruleset::EventDraw { card, last }) = self.edition.rules_mut().draw_event()
+        else {
             return;
         };
-        if self.event_deck.is_empty() {
+        if last {
             self.final_round = true;
         }
-        self.current_event = Some(card);
         events.push(Event::EventDrawn {
             card,
             final_round: self.final_round,

@@ -513,13 +513,16 @@ impl Game {
             })
     }
 
-    /// DOR-2: draw a door card, reveal it, put it back and reshuffle.
+    /// DOR-2: the edition's door card, revealed; an edition without door
+    /// cards opens every door as if "all clear" were drawn, with no event.
     fn door_card(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) -> DoorCardKind {
-        let card = self.door_deck.pop().unwrap_or(DoorCardKind::AllClear);
-        events.push(Event::DoorCard { card });
-        self.door_deck.push(card);
-        crate::dice::shuffle_with(dice, &mut self.door_deck);
-        card
+        match self.edition.rules_mut().door_card(dice) {
+            Some(card) => {
+                events.push(Event::DoorCard { card });
+                card
+            }
+            None => DoorCardKind::AllClear,
+        }
     }
 }
 

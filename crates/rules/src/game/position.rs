@@ -239,11 +239,17 @@ impl Game {
         if let Some(v) = &p.force_pile {
             self.force_pile = v.clone();
         }
-        if let Some(v) = &p.event_deck {
-            self.event_deck = v.clone();
-        }
-        if let Some(v) = &p.door_deck {
-            self.door_deck = v.clone();
+        if p.event_deck.is_some() || p.door_deck.is_some() {
+            let ce = self
+                .edition
+                .ce_mut()
+                .ok_or("event and door decks are Collectors Edition parts")?;
+            if let Some(v) = &p.event_deck {
+                ce.event_deck = v.clone();
+            }
+            if let Some(v) = &p.door_deck {
+                ce.door_deck = v.clone();
+            }
         }
         for (tile, corps) in &p.marked {
             let teams = corps
@@ -258,13 +264,16 @@ impl Game {
                 TurnSpecMarker::Corporation(c) => Side::Team(g.team_of(*c)?),
             })
         };
-        self.markers = match &p.markers {
+        let markers: Vec<Side> = match &p.markers {
             Some(v) => v
                 .iter()
                 .map(|m| marker(self, m))
                 .collect::<Result<_, _>>()?,
             None => Vec::new(),
         };
+        let round = self.round;
+        let rounds = self.rules.mission.rounds;
+        self.edition.rules_mut().begin_round(round, rounds, markers);
         let turn = p
             .turn
             .clone()

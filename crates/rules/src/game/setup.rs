@@ -1,5 +1,6 @@
 //! The unchecked description of a game, validated into a [`super::Game`].
 
+use super::ruleset::RulesetId;
 use crate::content::{Corporation, Specialty};
 use serde::{Deserialize, Serialize};
 
@@ -33,6 +34,10 @@ pub enum DarkLegionSetup {
 /// commands, a game always replays identically.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
+    /// The ruleset the game is played by. Records stored before rulesets
+    /// existed have no field and are Collectors Edition games.
+    #[serde(default)]
+    pub ruleset: RulesetId,
     /// Mission id, e.g. `ce-c1m1`.
     pub mission: String,
     /// Seats in seat order.
@@ -50,10 +55,25 @@ fn default_rank() -> u8 {
     1
 }
 
+/// SET-12: how many players a game may seat — 1 to 5 against the AI
+/// Dark Legion, 2 to 5 when a player commands it. The one home of this
+/// rule: the server's option checks and campaigns ask here.
+pub fn player_counts(ai_dark_legion: bool) -> std::ops::RangeInclusive<u8> {
+    if ai_dark_legion {
+        1..=5
+    } else {
+        2..=5
+    }
+}
+
+/// RNK-4: the starting ranks R0 a game or campaign may agree on.
+pub const STARTING_RANKS: std::ops::RangeInclusive<u8> = 1..=12;
+
 impl Setup {
     /// A single mission with default choices.
     pub fn new(mission: &str, corporations: &[Corporation], dark_legion: DarkLegionSetup) -> Self {
         Setup {
+            ruleset: RulesetId::Ce,
             mission: mission.to_string(),
             seats: corporations
                 .iter()
@@ -67,6 +87,12 @@ impl Setup {
             starting_rank: 1,
             seed: 0,
         }
+    }
+
+    /// The same setup under another ruleset.
+    pub fn with_ruleset(mut self, ruleset: RulesetId) -> Self {
+        self.ruleset = ruleset;
+        self
     }
 
     /// The same setup with another seed.

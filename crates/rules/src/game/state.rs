@@ -2,10 +2,11 @@
 
 use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
+use super::ruleset::EditionState;
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::missions::{Entrance, MissionDef, TokenKind};
-use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
-use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
+use crate::content::tables::{CeTables, DtCardKind};
+use crate::content::{Content, Corporation, CreatureKind, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use crate::geometry::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
@@ -477,13 +478,11 @@ pub struct Game {
     pub(crate) tiles: Vec<TileState>,
     pub(crate) force_pile: Vec<u32>,
     pub(crate) force_discard: Vec<u32>,
-    pub(crate) event_deck: Vec<u32>,
-    pub(crate) event_discard: Vec<u32>,
-    pub(crate) current_event: Option<u32>,
-    pub(crate) door_deck: Vec<DoorCardKind>,
-    pub(crate) dt_deck: Vec<DtCardKind>,
-    /// Markers not yet drawn this round (hidden order: drawn at random).
-    pub(crate) markers: Vec<Side>,
+    /// What the ruleset adds to the shared core (turn order, event, door
+    /// and Doomtrooper decks): see [`super::ruleset`]. Flattened, so the
+    /// serialized state keeps one level of keys whatever the ruleset.
+    #[serde(flatten)]
+    pub(crate) edition: EditionState,
     pub(crate) pending: VecDeque<Pending>,
     /// The figure acting now.
     pub(crate) active: Option<FigureId>,
@@ -530,7 +529,9 @@ impl Game {
             .mission(&setup.mission)
             .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
             .clone();
-        if mission.edition != Edition::Ce || !PLAYABLE_MISSIONS.contains(&mission.id.as_str()) {
+        if mission.edition != setup.ruleset.content_edition()
+            || !PLAYABLE_MISSIONS.contains(&mission.id.as_str())
+        {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
         validate_seats(&setup)?;
@@ -589,7 +590,7 @@ impl Game {
             DarkLegionSetup::Seat(s) => (Seat(s), false),
             DarkLegionSetup::Drawn => (Seat(dice.below(u32::from(players)) as u8), false),
         };
-        let start_pp = 10 * (i32::from(setup.starting_rank) - 1);
+        let start_pp = starting_pp(setup.starting_rank);
         let tables = &rules.tables;
 
         // Figures: the DTs of each corporation team, then the DL pool (DL-1).
@@ -712,10 +713,9 @@ impl Game {
             None
         };
 
-        // SET-4: event deck (EVT-1).
-        let mut event_deck: Vec<u32> = rules.mission.events.clone();
-        shuffle_with(dice, &mut event_deck);
-        event_deck.truncate(rules.mission.rounds as usize);
+        // SET-4: the edition's event deck (EVT-1).
+        let mut edition = EditionState::new(setup.ruleset);
+        edition.rules_mut().deal_events(&rules.mission, dice);
         // SET-5: force cards (FOR-1): all of a tile's cards at once, tiles
         // in layout order, from the top of the shuffled deck.
         let mut force: Vec<u32> = rules.mission.force_cards.clone();
@@ -732,19 +732,8 @@ impl Game {
             tiles[t].face_down = force.split_off(force.len() - n);
             deal.push((t, n as u8));
         }
-        // Door and DT card decks (DOR-2, DTC-CE-2).
-        let mut door_deck: Vec<DoorCardKind> = tables
-            .door_cards
-            .iter()
-            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
-            .collect();
-        shuffle_with(dice, &mut door_deck);
-        let mut dt_deck: Vec<DtCardKind> = tables
-            .dt_cards
-            .iter()
-            .flat_map(|d| std::iter::repeat_n(d.kind, usize::from(d.copies)))
-            .collect();
-        shuffle_with(dice, &mut dt_deck);
+        // The edition's other decks (DOR-2, DTC-CE-2).
+        edition.rules_mut().deal_decks(tables, dice);
 
         // Mission tokens (desks are features, not tokens).
         let tokens = rules
@@ -794,12 +783,7 @@ impl Game {
             tiles,
             force_pile: force,
             force_discard: Vec::new(),
-            event_deck,
-            event_discard: Vec::new(),
-            current_event: None,
-            door_deck,
-            dt_deck,
-            markers: Vec::new(),
+            edition,
             pending: VecDeque::new(),
             active: None,
             card_played: false,
@@ -831,24 +815,14 @@ impl Game {
 
 fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
     let n = setup.seats.len();
-    match setup.dark_legion {
-        DarkLegionSetup::Ai => {
-            if !(1..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
-        }
-        DarkLegionSetup::Seat(s) => {
-            if !(2..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
-            if usize::from(s) >= n {
-                return Err(SetupError::BadDarkLegionSeat);
-            }
-        }
-        DarkLegionSetup::Drawn => {
-            if !(2..=5).contains(&n) {
-                return Err(SetupError::PlayerCount);
-            }
+    let ai = setup.dark_legion == DarkLegionSetup::Ai;
+    let allowed = super::setup::player_counts(ai);
+    if !u8::try_from(n).is_ok_and(|n| allowed.contains(&n)) {
+        return Err(SetupError::PlayerCount);
+    }
+    if let DarkLegionSetup::Seat(s) = setup.dark_legion {
+        if usize::from(s) >= n {
+            return Err(SetupError::BadDarkLegionSeat);
         }
     }
     for (i, a) in setup.seats.iter().enumerate() {
@@ -864,7 +838,7 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
             }
         }
     }
-    if !(1..=12).contains(&setup.starting_rank) {
+    if !super::setup::STARTING_RANKS.contains(&setup.starting_rank) {
         return Err(SetupError::BadRank);
     }
     Ok(())
@@ -873,6 +847,12 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
 /// RNK-1: rank from PP.
 pub fn rank_for(pp: i32) -> u8 {
     (1 + pp.max(0) / 10).min(12) as u8
+}
+
+/// RNK-4 / CMP-1: the PP a side starts with at starting rank R0, the
+/// lowest PP of that rank (`10·(R0−1)`).
+pub fn starting_pp(starting_rank: u8) -> i32 {
+    10 * (i32::from(starting_rank) - 1)
 }
 
 /// COR-1: N by rank.

@@ -71,28 +71,27 @@ impl Game {
     fn start_round(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         self.round += 1;
         events.push(Event::RoundStarted { round: self.round });
-        self.markers = self.pool_markers();
+        let pool = self.pool_markers();
+        let rounds = self.rules.mission.rounds;
+        if self
+            .edition
+            .rules_mut()
+            .begin_round(self.round, rounds, pool)
+        {
+            self.final_round = true;
+        }
         self.next_marker(dice, events);
     }
 
-    /// The marker's id for CONV-5 ordering.
-    fn marker_id(&self, side: Side) -> &'static str {
-        match side {
-            Side::DarkLegion => "dark_legion",
-            Side::Team(t) => self.teams[usize::from(t)].corporation.id(),
-        }
-    }
-
-    /// TRN-3: draw the next marker at random, or end the round.
+    /// The next side's turn as the ruleset orders it (CE: TRN-3, a marker
+    /// at random), or the end of the round.
     pub(crate) fn next_marker(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-        if self.markers.is_empty() {
+        let teams = &self.teams;
+        let key = |side: Side| marker_id(teams, side);
+        let Some(side) = self.edition.rules_mut().next_side(dice, &key) else {
             self.end_of_round(dice, events);
             return;
-        }
-        let mut markers = std::mem::take(&mut self.markers);
-        markers.sort_by_key(|m| self.marker_id(*m));
-        let side = markers.remove(dice.below(markers.len() as u32) as usize);
-        self.markers = markers;
+        };
         self.active = None;
         self.card_played = false;
         self.overrun = None;
@@ -335,7 +334,7 @@ impl Game {
         for round in 0..max {
             for (i, &t) in order.iter().enumerate() {
                 if round < counts[i] {
-                    if let Some(card) = self.dt_deck.pop() {
+                    if let Some(card) = self.edition.rules_mut().draw_dt_card() {
                         self.teams[usize::from(t)].hand.push(card);
                     }
                 }
@@ -349,5 +348,13 @@ impl Game {
                 cards: Some(team.hand.clone()),
             });
         }
+    }
+}
+
+/// A side's marker id, for CONV-5 ordering.
+fn marker_id(teams: &[super::state::Team], side: Side) -> &'static str {
+    match side {
+        Side::DarkLegion => "dark_legion",
+        Side::Team(t) => teams[usize::from(t)].corporation.id(),
     }
 }

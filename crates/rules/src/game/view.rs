@@ -303,10 +303,10 @@ impl Game {
             tiles,
             force_pile: self.force_pile.len(),
             force_discard: self.force_discard.clone(),
-            event_deck: self.event_deck.len(),
-            current_event: self.current_event,
-            event_discard: self.event_discard.clone(),
-            markers_left: self.markers.len(),
+            event_deck: self.edition.rules().events_left(),
+            current_event: self.edition.rules().current_event(),
+            event_discard: self.edition.rules().event_discard().to_vec(),
+            markers_left: self.edition.rules().sides_left(),
             effects: self.effects.clone(),
             specials: self.specials.clone(),
             card_played: self.card_played,
@@ -329,7 +329,12 @@ impl Game {
         &self.rules.mission
     }
 
-    /// The setup this game started from.
+    /// The ruleset the game is played by.
+    pub fn ruleset(&self) -> super::ruleset::RulesetId {
+        self.edition.id()
+    }
+
+    /// The setup the game was started from.
     pub fn setup(&self) -> &super::setup::Setup {
         &self.setup
     }

@@ -19,10 +19,18 @@
 //!   engine can play are offered.
 //! - CMP-6 / SCR-3: after mission M the highest PP wins, ties joint (the AI's
 //!   PP track counts in an AI campaign).
-//! - RNK-1: rank = `min(12, 1 + floor(PP/10))` ([`rank`]).
+//! - RNK-1: rank = `min(12, 1 + floor(PP/10))` (the rules crate's
+//!   `rank_for`, like `starting_pp` and the SET-12 player counts: this
+//!   module asks the rules rather than restating them).
+//!
+//! The HTTP side is [`crate::campaign_api`]; storing documents and
+//! applying finished games is [`crate::campaign_ledger`].
 
+use crate::outcome::GameSummary;
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup};
+use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
+use citadel_rules::game::state::starting_pp;
+use citadel_rules::game::{DarkLegionSetup, MissionResult, SeatSetup, Setup};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -34,16 +42,6 @@ pub const CE_SEQUENCE: [&str; 10] = [
 
 /// Longest campaign accepted.
 pub const MAX_MISSIONS: u32 = 100;
-
-/// RNK-1: rank from PP.
-pub fn rank(pp: i32) -> u8 {
-    (1 + pp.max(0) / 10).min(12) as u8
-}
-
-/// CMP-1 (CE): the lowest PP of rank R0.
-pub fn starting_pp(starting_rank: u8) -> i32 {
-    10 * (i32::from(starting_rank) - 1)
-}
 
 /// Who is the Dark Legion in this campaign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -94,7 +92,8 @@ pub struct HistoryEntry {
     /// The DL player (index into the players); `None` with the AI.
     pub dark_legion: Option<usize>,
     /// The mission's result, as the engine reported it.
-    pub result: serde_json::Value,
+    #[serde(default)]
+    pub result: Option<MissionResult>,
     /// Each player's PP, in player order.
     pub pp: Vec<PpChange>,
     /// The AI Dark Legion's PP (AI campaigns).
@@ -155,30 +154,6 @@ pub enum CampaignError {
     Conflict(String),
 }
 
-/// One corporation team's end of a mission, from the game's result summary.
-#[derive(Clone, Debug, Deserialize)]
-pub struct TeamResult {
-    /// Rules seat (= player index).
-    pub seat: u8,
-    /// PP at the end.
-    pub pp: i32,
-}
-
-/// The game's result summary (`Output::Finished`), as far as campaigns read it.
-#[derive(Clone, Debug, Deserialize)]
-pub struct MissionSummary {
-    /// Corporation teams.
-    pub teams: Vec<TeamResult>,
-    /// The DL player's seat; `None` with the AI.
-    #[serde(default)]
-    pub dark_legion_seat: Option<u8>,
-    /// The DL's PP at the end.
-    pub dark_legion_pp: i32,
-    /// The mission result.
-    #[serde(default)]
-    pub result: serde_json::Value,
-}
-
 impl CampaignDoc {
     /// A new campaign with no players yet (CMP-1).
     ///
@@ -202,17 +177,13 @@ impl CampaignDoc {
         if name.is_empty() {
             return bad("a campaign needs a name");
         }
-        let counts = match dark_legion {
-            DarkLegionMode::Rotate => 2..=5,
-            DarkLegionMode::Ai => 1..=5,
-        };
-        if !counts.contains(&players) {
+        if !player_counts(dark_legion == DarkLegionMode::Ai).contains(&players) {
             return bad("players must be 2-5 with a rotating Dark Legion, 1-5 with the AI");
         }
         if !(1..=MAX_MISSIONS).contains(&missions) {
             return bad("missions must be 1-100");
         }
-        if !(1..=12).contains(&starting_rank) {
+        if !STARTING_RANKS.contains(&starting_rank) {
             return bad("starting rank must be 1-12");
         }
         Ok(CampaignDoc {
@@ -339,6 +310,7 @@ impl CampaignDoc {
     /// player's seat too (its DTs sit out, SET-2; its PP are the DL's).
     pub fn setup_for_next(&self, mission: &str, dl: Option<usize>, seed: u64) -> Setup {
         Setup {
+            ruleset: Default::default(),
             mission: mission.to_string(),
             seats: self
                 .players
@@ -367,6 +339,19 @@ impl CampaignDoc {
         });
     }
 
+    /// The mission's game was abandoned (nobody played it for too long):
+    /// it is no longer in play, leaves no history and changes no PP, and
+    /// the next mission may start. Returns false if `game` was not the
+    /// mission in play.
+    pub fn mission_abandoned(&mut self, game: &str) -> bool {
+        if self.current.as_ref().is_some_and(|c| c.game == game) {
+            self.current = None;
+            true
+        } else {
+            false
+        }
+    }
+
     /// CMP-3/CMP-4: a mission ended (the engine already applied SCR-1 and
     /// CMD-2). Every player's PP becomes their PP at its end — the DL
     /// player's the DL's, a corporation player's their team's — floored at
@@ -378,7 +363,7 @@ impl CampaignDoc {
     pub fn apply_result(
         &mut self,
         game: &str,
-        summary: &MissionSummary,
+        summary: &GameSummary,
     ) -> Result<HistoryEntry, CampaignError> {
         let Some(current) = self.current.clone().filter(|c| c.game == game) else {
             return Err(CampaignError::Conflict(format!(
@@ -387,13 +372,13 @@ impl CampaignDoc {
         };
         let before: Vec<i32> = self.players.iter().map(|p| p.pp).collect();
         for t in &summary.teams {
-            if let Some(p) = self.players.get_mut(usize::from(t.seat)) {
+            if let Some(p) = self.players.get_mut(usize::from(t.seat.0)) {
                 p.pp = t.pp.max(0);
             }
         }
         let dl = summary
             .dark_legion_seat
-            .map(usize::from)
+            .map(|s| usize::from(s.0))
             .or(current.dark_legion);
         let mut ai_pp = None;
         match dl {
@@ -421,7 +406,7 @@ impl CampaignDoc {
             mission: current.mission,
             game: game.to_string(),
             dark_legion: dl,
-            result: summary.result.clone(),
+            result: summary.result,
             pp: before
                 .iter()
                 .zip(&self.players)
@@ -461,6 +446,9 @@ impl CampaignDoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::TeamSummary;
+    use citadel_rules::game::state::rank_for as rank;
+    use citadel_rules::game::Seat;
     use rand::rngs::mock::StepRng;
     use rand::rngs::StdRng;
     use rand::SeedableRng;
@@ -482,20 +470,26 @@ mod tests {
     ];
 
     /// A summary: the DL seat and PP, then each corporation seat's PP.
-    fn summary(dl: Option<u8>, dl_pp: i32, teams: &[(u8, i32)]) -> MissionSummary {
-        MissionSummary {
+    fn summary(dl: Option<u8>, dl_pp: i32, teams: &[(u8, i32)]) -> GameSummary {
+        GameSummary {
             teams: teams
                 .iter()
-                .map(|&(seat, pp)| TeamResult { seat, pp })
+                .map(|&(seat, pp)| TeamSummary {
+                    seat: Seat(seat),
+                    corporation: Corporation::ALL[usize::from(seat)],
+                    pp,
+                })
                 .collect(),
-            dark_legion_seat: dl,
+            dark_legion_seat: dl.map(Seat),
             dark_legion_pp: dl_pp,
-            result: serde_json::json!("success"),
+            result: Some(MissionResult::Success),
+            corporations_won: false,
+            dark_legion_won: false,
         }
     }
 
     /// Start the next mission with a given DL and end it with `s`.
-    fn play(c: &mut CampaignDoc, game: &str, dl: Option<usize>, s: &MissionSummary) {
+    fn play(c: &mut CampaignDoc, game: &str, dl: Option<usize>, s: &GameSummary) {
         c.can_start_next().expect("can start");
         c.begin(game, "ce-c1m1", dl);
         c.apply_result(game, s).expect("applies");
@@ -729,6 +723,19 @@ mod tests {
         // C1M2 is next in the list, but only C1M1 is playable today.
         assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
         assert_eq!(c.default_mission(&["ce-c1m1", "ce-c1m2"]), "ce-c1m2");
+    }
+
+    #[test]
+    fn an_abandoned_mission_frees_the_campaign_and_changes_nothing_else() {
+        let mut c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        c.begin("G1", "ce-c1m1", Some(0));
+        assert!(c.can_start_next().is_err());
+        assert!(!c.mission_abandoned("OTHER"));
+        let before = c.players.clone();
+        assert!(c.mission_abandoned("G1"));
+        assert!(c.can_start_next().is_ok());
+        assert!(c.history.is_empty());
+        assert_eq!(c.players, before);
     }
 
     #[test]

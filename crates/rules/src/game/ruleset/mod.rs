@@ -1,0 +1,167 @@
+//! The ruleset seam: what an edition decides that the shared core does not.
+//!
+//! The core of [`Game`](super::Game) — figures, movement, attacks, line of
+//! sight, force cards, the decision queue, scoring — is the same for every
+//! ruleset. What differs between editions lives behind [`EditionRules`]:
+//! how the next side to act in a round is chosen (CE: markers drawn at
+//! random, TRN-3), the event deck (EVT), door cards (DOR-2) and Doomtrooper
+//! cards (DTC-CE-2). Each ruleset keeps its own state in one variant of
+//! [`EditionState`], in the manner of shakmaty's `VariantPosition`: the game
+//! holds the enum, the enum hands out the trait object, and no core file
+//! asks which edition it is playing.
+//!
+//! Two rulesets exist: [`RulesetId::Ce`], the Collectors Edition, and
+//! [`RulesetId::Skirmish`], a minimal ruleset that exists to prove the seam
+//! (tests use it; the server does not offer it). Adding a ruleset means a
+//! new [`RulesetId`] variant, a state type implementing [`EditionRules`]
+//! and its arm in [`EditionState`] — see docs/ARCHITECTURE.md.
+
+mod ce;
+mod skirmish;
+
+pub(crate) use ce::CeState;
+pub(crate) use skirmish::SkirmishState;
+
+use super::ids::Side;
+use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
+use crate::content::{Edition, MissionDef};
+use crate::dice::Dice;
+use serde::{Deserialize, Serialize};
+
+/// Which rules a game is played by. A stored [`Setup`](super::Setup) without
+/// the field is a Collectors Edition game, so records made before rulesets
+/// existed still load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum RulesetId {
+    /// The Collectors Edition (ce.md).
+    #[default]
+    Ce,
+    /// A minimal ruleset over the CE board and tables: a fixed turn order
+    /// (the teams in team order, then the Dark Legion), no event cards, no
+    /// door cards, no Doomtrooper cards; the mission ends after its rounds.
+    /// It exists to show that the core runs without the CE parts.
+    Skirmish,
+}
+
+impl RulesetId {
+    /// The ruleset's id as stored and sent (`ce`, `skirmish`).
+    pub fn id(self) -> &'static str {
+        match self {
+            RulesetId::Ce => "ce",
+            RulesetId::Skirmish => "skirmish",
+        }
+    }
+
+    /// The edition whose content (missions, tiles, tables) the ruleset
+    /// plays on.
+    pub fn content_edition(self) -> Edition {
+        match self {
+            RulesetId::Ce | RulesetId::Skirmish => Edition::Ce,
+        }
+    }
+}
+
+/// An event card drawn at the start of a Dark Legion turn (EVT-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EventDraw {
+    /// The card's number.
+    pub card: u32,
+    /// The deck is empty now: this round is the last (EVT-1).
+    pub last: bool,
+}
+
+/// The parts of the rules an edition supplies. Every method has a meaning
+/// in every edition; an edition without a deck answers "none left".
+pub(crate) trait EditionRules {
+    /// SET-4: prepare the event deck for the mission.
+    fn deal_events(&mut self, mission: &MissionDef, dice: &mut dyn Dice);
+    /// After the force cards are dealt: prepare the door and Doomtrooper
+    /// card decks (DOR-2, DTC-CE-2).
+    fn deal_decks(&mut self, tables: &CeTables, dice: &mut dyn Dice);
+
+    /// A round begins with these sides in the pool. Returns whether this
+    /// round is known to be the last one already.
+    fn begin_round(&mut self, round: u32, mission_rounds: u32, pool: Vec<Side>) -> bool;
+    /// The next side to take a turn this round, or `None` when the round is
+    /// over. `order_key` names each side for a stable order (CONV-5).
+    fn next_side(
+        &mut self,
+        dice: &mut dyn Dice,
+        order_key: &dyn Fn(Side) -> &'static str,
+    ) -> Option<Side>;
+    /// A side leaves the pool at once (TRN-2).
+    fn leave_pool(&mut self, side: Side);
+    /// Sides still to act this round.
+    fn sides_left(&self) -> usize;
+
+    /// DL-3 step 1: draw the next event card, if the edition has them.
+    fn draw_event(&mut self) -> Option<EventDraw>;
+    /// The event card in force this Dark Legion turn.
+    fn current_event(&self) -> Option<u32>;
+    /// DL-3 step 5: the current event goes to the discards.
+    fn discard_event(&mut self);
+    /// Event cards left in the deck.
+    fn events_left(&self) -> usize;
+    /// Event cards played, in order.
+    fn event_discard(&self) -> &[u32];
+
+    /// DOR-2: draw a door card when a door opens; `None` if the edition
+    /// has no door cards (the door simply opens).
+    fn door_card(&mut self, dice: &mut dyn Dice) -> Option<DoorCardKind>;
+    /// SET-11: the next Doomtrooper card, if any are left.
+    fn draw_dt_card(&mut self) -> Option<DtCardKind>;
+}
+
+/// The edition-specific part of a game's state, one variant per ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "ruleset", rename_all = "snake_case")]
+pub(crate) enum EditionState {
+    /// Collectors Edition.
+    Ce(CeState),
+    /// The minimal test ruleset.
+    Skirmish(SkirmishState),
+}
+
+impl EditionState {
+    /// The empty state of `ruleset`, before anything is dealt.
+    pub(crate) fn new(ruleset: RulesetId) -> EditionState {
+        match ruleset {
+            RulesetId::Ce => EditionState::Ce(CeState::default()),
+            RulesetId::Skirmish => EditionState::Skirmish(SkirmishState::default()),
+        }
+    }
+
+    /// The ruleset this state belongs to.
+    pub(crate) fn id(&self) -> RulesetId {
+        match self {
+            EditionState::Ce(_) => RulesetId::Ce,
+            EditionState::Skirmish(_) => RulesetId::Skirmish,
+        }
+    }
+
+    /// The edition's rules, to read.
+    pub(crate) fn rules(&self) -> &dyn EditionRules {
+        match self {
+            EditionState::Ce(s) => s,
+            EditionState::Skirmish(s) => s,
+        }
+    }
+
+    /// The edition's rules, to change.
+    pub(crate) fn rules_mut(&mut self) -> &mut dyn EditionRules {
+        match self {
+            EditionState::Ce(s) => s,
+            EditionState::Skirmish(s) => s,
+        }
+    }
+
+    /// The CE state, for test positions that set CE decks directly.
+    pub(crate) fn ce_mut(&mut self) -> Option<&mut CeState> {
+        match self {
+            EditionState::Ce(s) => Some(s),
+            EditionState::Skirmish(_) => None,
+        }
+    }
+}

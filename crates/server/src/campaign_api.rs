@@ -1,0 +1,288 @@
+//! The campaign HTTP API: create, join, start the next mission, and
+//! standings. The rules are [`crate::campaign_rules`]; loading, saving and
+//! applying results are [`crate::campaign_ledger`]; the mission games are
+//! made by the [`crate::registry::Registry`].
+
+use crate::campaign_rules::{CurrentGame, DarkLegionMode, HistoryEntry};
+use crate::error::ServerError;
+use crate::secrets::{bearer, random_hex, token_hash};
+use crate::session::ReservedSeat;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use citadel_protocol::{DarkLegionChoice, GameOptions};
+use citadel_rules::content::Corporation;
+use citadel_rules::game::state::{rank_for, PLAYABLE_MISSIONS};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The campaign routes, merged into the app's router.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/campaigns", post(create))
+        .route("/api/campaigns/{code}", get(standings))
+        .route("/api/campaigns/{code}/join", post(join))
+        .route("/api/campaigns/{code}/next", post(next))
+}
+
+/// `POST /api/campaigns`.
+#[derive(Debug, Deserialize)]
+struct CreateReq {
+    name: String,
+    players: u8,
+    missions: u32,
+    #[serde(default = "one")]
+    starting_rank: u8,
+    dark_legion: DarkLegionMode,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Debug, Serialize)]
+struct Created {
+    id: String,
+    code: String,
+}
+
+async fn create(
+    State(app): State<AppState>,
+    Json(req): Json<CreateReq>,
+) -> Result<(StatusCode, Json<Created>), ServerError> {
+    let doc = crate::campaign_rules::CampaignDoc::create(
+        &req.name,
+        req.players,
+        req.missions,
+        req.starting_rank,
+        req.dark_legion,
+    )?;
+    let record = app.campaigns.create(random_hex(16), &doc).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id: record.id,
+            code: record.code,
+        }),
+    ))
+}
+
+/// `POST /api/campaigns/{code}/join`.
+#[derive(Debug, Deserialize)]
+struct JoinReq {
+    name: String,
+    corporation: Corporation,
+}
+
+#[derive(Debug, Serialize)]
+struct Joined {
+    /// The player's campaign token: resumes every mission's seat.
+    token: String,
+    /// The player's index (= seat in every mission).
+    player: usize,
+}
+
+async fn join(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Json(req): Json<JoinReq>,
+) -> Result<Json<Joined>, ServerError> {
+    let account = joining_account(&app, &headers).await?;
+    let ledger = &app.campaigns;
+    let guard = ledger.lock().await;
+    let mut c = ledger.load(&guard, &code).await?;
+    let token = random_hex(16);
+    let player = c.doc.join(
+        &req.name,
+        req.corporation,
+        token_hash(&token),
+        account.clone(),
+    )?;
+    ledger.save(&guard, &mut c).await?;
+    if let Some(account) = account {
+        ledger.link_member(&c.record.id, &account).await?;
+    }
+    Ok(Json(Joined { token, player }))
+}
+
+/// The account joining a campaign: the login session of the
+/// `Authorization: Bearer` header (a player who joins while logged in
+/// finds the campaign in `GET /api/me`), or `None` for a guest. A token
+/// that is not a live session is refused rather than joined as a guest.
+async fn joining_account(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<String>, ServerError> {
+    let Some(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    let account = crate::accounts::account_for_token(app.store.as_ref(), token).await?;
+    account.map(|a| Some(a.id)).ok_or(ServerError::Unauthorized)
+}
+
+/// `POST /api/campaigns/{code}/next`.
+#[derive(Debug, Default, Deserialize)]
+struct NextReq {
+    #[serde(default)]
+    mission: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct NextGame {
+    game: String,
+    mission: String,
+    /// The DL player's index; `null` with the AI.
+    dark_legion: Option<usize>,
+}
+
+async fn next(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    body: Option<Json<NextReq>>,
+) -> Result<Json<NextGame>, ServerError> {
+    let req = body.map(|Json(b)| b).unwrap_or_default();
+    let token = bearer(&headers)
+        .ok_or_else(|| ServerError::BadToken("a campaign player's token is needed".into()))?
+        .to_string();
+    let ledger = &app.campaigns;
+    let guard = ledger.lock().await;
+    let mut c = ledger.load(&guard, &code).await?;
+    let doc = &mut c.doc;
+    if doc.player_by_token_hash(&token_hash(&token)).is_none() {
+        return Err(ServerError::BadToken(
+            "that token is not a player of this campaign".into(),
+        ));
+    }
+    doc.can_start_next()?;
+    let mission = match req.mission {
+        Some(m) if PLAYABLE_MISSIONS.contains(&m.as_str()) => m,
+        Some(_) => {
+            return Err(ServerError::BadRequest(
+                "unknown or unplayable mission".into(),
+            ))
+        }
+        None => doc.default_mission(PLAYABLE_MISSIONS),
+    };
+    let (dl, seed) = {
+        let mut rng = rand::thread_rng();
+        (doc.choose_dl(&mut rng), rng.gen::<u64>())
+    };
+    let setup = doc.setup_for_next(&mission, dl, seed);
+    let options = GameOptions {
+        mission: mission.clone(),
+        seats: doc.players.len() as u8,
+        dark_legion: match dl {
+            Some(d) => DarkLegionChoice::Seat(d as u8),
+            None => DarkLegionChoice::Ai,
+        },
+        starting_rank: doc.starting_rank,
+        turn_seconds: None,
+    };
+    let seats = doc
+        .players
+        .iter()
+        .map(|p| ReservedSeat {
+            name: p.name.clone(),
+            corporation: p.corporation,
+            token_hash: p.token_hash.clone(),
+            account: p.account.clone(),
+        })
+        .collect();
+    let game = app
+        .registry
+        .create_reserved(options, seats, setup, &c.record.id)
+        .await?;
+    c.doc.begin(&game, &mission, dl);
+    ledger.save(&guard, &mut c).await?;
+    Ok(Json(NextGame {
+        game,
+        mission,
+        dark_legion: dl,
+    }))
+}
+
+/// One player in the standings.
+#[derive(Debug, Serialize)]
+struct PlayerView {
+    player: usize,
+    name: String,
+    corporation: Corporation,
+    pp: i32,
+    rank: u8,
+    times_dl: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct AiView {
+    pp: i32,
+    rank: u8,
+}
+
+/// `GET /api/campaigns/{code}`.
+#[derive(Debug, Serialize)]
+struct Standings {
+    id: String,
+    code: String,
+    name: String,
+    players_planned: u8,
+    missions: u32,
+    starting_rank: u8,
+    dark_legion: DarkLegionMode,
+    players: Vec<PlayerView>,
+    ai: Option<AiView>,
+    history: Vec<HistoryEntry>,
+    current_game: Option<CurrentGame>,
+    next_mission: Option<String>,
+    finished: bool,
+    winners: Vec<usize>,
+    ai_wins: bool,
+}
+
+async fn standings(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+) -> Result<Json<Standings>, ServerError> {
+    let ledger = &app.campaigns;
+    let guard = ledger.lock().await;
+    let c = ledger.load(&guard, &code).await?;
+    drop(guard);
+    let (record, doc) = (c.record, c.doc);
+    let next_mission =
+        (!doc.finished && doc.current.is_none()).then(|| doc.default_mission(PLAYABLE_MISSIONS));
+    Ok(Json(Standings {
+        id: record.id,
+        code: record.code,
+        name: doc.name,
+        players_planned: doc.planned_players,
+        missions: doc.missions,
+        starting_rank: doc.starting_rank,
+        dark_legion: doc.dark_legion,
+        players: doc
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlayerView {
+                player: i,
+                name: p.name.clone(),
+                corporation: p.corporation,
+                pp: p.pp,
+                rank: rank_for(p.pp),
+                times_dl: p.times_dl,
+            })
+            .collect(),
+        ai: doc.ai_pp.map(|pp| AiView {
+            pp,
+            rank: rank_for(pp),
+        }),
+        history: doc.history,
+        current_game: doc.current,
+        next_mission,
+        finished: doc.finished,
+        winners: doc.winners,
+        ai_wins: doc.ai_wins,
+    }))
+}

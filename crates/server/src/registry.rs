@@ -1,0 +1,487 @@
+//! The registry of live games: join codes to game tasks, the cap on
+//! games, creating and restoring games, and the tasks' lifetimes.
+//!
+//! Every game task is spawned on a [`TaskTracker`], so shutdown can wait
+//! for all of them (mini-redis: a broadcast tells every task to stop, then
+//! the server waits until each has finished its batch and closed its
+//! connections). Each task carries a guard that removes its game from the
+//! registry however the task ends, a panic included.
+//!
+//! At start the registry first closes the games nobody has played for too
+//! long ([`crate::abandonment`]), then restores the live ones, the most
+//! recently active first, up to the cap on games; while it runs, a sweep
+//! closes idle games that are in the store but not in memory.
+
+use crate::abandonment::AbandonLimits;
+use crate::campaign_ledger::CampaignLedger;
+use crate::clock::wall_clock_ms;
+use crate::codes;
+use crate::error::ServerError;
+use crate::game_task::{self, GameContext, ToGame};
+use crate::metrics::Metrics;
+use crate::options;
+use crate::persistence::{GameStore, NewGame, RestoreError};
+use crate::session::{ReservedSeat, Session, SessionConfig};
+use citadel_protocol::GameOptions;
+use citadel_rules::game::Setup;
+use citadel_store::GameRecord;
+use rand::Rng;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::task::TaskTracker;
+
+/// Messages queued for one game before senders wait.
+const GAME_QUEUE: usize = 1024;
+
+/// Live games, by join code.
+#[derive(Debug)]
+pub struct Registry {
+    /// A std Mutex: held for a lookup or an insert, never across an await.
+    games: Mutex<HashMap<String, mpsc::Sender<ToGame>>>,
+    store: Arc<GameStore>,
+    campaigns: Arc<CampaignLedger>,
+    metrics: Arc<Metrics>,
+    session: SessionConfig,
+    max_games: usize,
+    shutdown: broadcast::Sender<()>,
+    tasks: TaskTracker,
+    limits: AbandonLimits,
+}
+
+/// Removes a game from the registry when its task ends, however it ends.
+struct Registration {
+    registry: Arc<Registry>,
+    code: String,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        self.registry.remove(&self.code);
+    }
+}
+
+impl Registry {
+    /// An empty registry.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        store: Arc<GameStore>,
+        campaigns: Arc<CampaignLedger>,
+        metrics: Arc<Metrics>,
+        session: SessionConfig,
+        max_games: usize,
+        limits: AbandonLimits,
+        shutdown: broadcast::Sender<()>,
+    ) -> Self {
+        Registry {
+            games: Mutex::new(HashMap::new()),
+            store,
+            campaigns,
+            metrics,
+            session,
+            max_games,
+            shutdown,
+            tasks: TaskTracker::new(),
+            limits,
+        }
+    }
+
+    /// The game with this code.
+    pub fn get(&self, code: &str) -> Option<mpsc::Sender<ToGame>> {
+        let code = codes::normalize(code);
+        self.games.lock().ok()?.get(&code).cloned()
+    }
+
+    /// Fires when the server shuts down.
+    pub fn shutdown_signal(&self) -> broadcast::Receiver<()> {
+        self.shutdown.subscribe()
+    }
+
+    /// Games live now.
+    pub fn len(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.len())
+    }
+
+    /// True if no game is live.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Validate options, create the lobby, store it and start its task.
+    ///
+    /// # Errors
+    /// [`ServerError::BadRequest`] for bad options, [`ServerError::Full`],
+    /// or a store failure.
+    pub async fn create(self: &Arc<Self>, options: GameOptions) -> Result<String, ServerError> {
+        options::validate(&options)?;
+        let seed: u64 = rand::thread_rng().gen();
+        let (tx, rx) = mpsc::channel(GAME_QUEUE);
+        let code = self.reserve_code(tx)?;
+        let session = Session::new(code.clone(), options.clone(), seed, self.session.clone());
+        let new = NewGame {
+            code: &code,
+            options: &options,
+            seed,
+            lobby: &session.lobby_document(),
+            started: None,
+            campaign: None,
+        };
+        if let Err(e) = self.store.create(new).await {
+            self.remove(&code);
+            return Err(e.into());
+        }
+        self.spawn(session, rx, None, Duration::ZERO);
+        Ok(code)
+    }
+
+    /// Create a campaign mission's game: seats reserved for the campaign's
+    /// players, started at once from `setup`, marked with the campaign.
+    ///
+    /// # Errors
+    /// [`ServerError::Full`], a setup the rules refuse, or a store failure.
+    pub async fn create_reserved(
+        self: &Arc<Self>,
+        options: GameOptions,
+        seats: Vec<ReservedSeat>,
+        setup: Setup,
+        campaign: &str,
+    ) -> Result<String, ServerError> {
+        let (tx, rx) = mpsc::channel(GAME_QUEUE);
+        let code = self.reserve_code(tx)?;
+        let seed = setup.seed;
+        let reserved = Session::reserved(
+            code.clone(),
+            options.clone(),
+            self.session.clone(),
+            seats,
+            setup,
+            0,
+        );
+        let session = match reserved {
+            // Its first outputs (`Started`, the lobby) are the record
+            // stored below.
+            Ok((session, _)) => session,
+            Err(e) => {
+                self.remove(&code);
+                return Err(ServerError::Internal(anyhow::anyhow!("campaign game: {e}")));
+            }
+        };
+        let stored = match session.game() {
+            Some(game) => {
+                let new = NewGame {
+                    code: &code,
+                    options: &options,
+                    seed,
+                    lobby: &session.lobby_document(),
+                    started: Some(game.setup()),
+                    campaign: Some(campaign),
+                };
+                self.store.create(new).await
+            }
+            None => Err(citadel_store::StoreError::Backend(
+                "a reserved game did not start".into(),
+            )),
+        };
+        if let Err(e) = stored {
+            self.remove(&code);
+            return Err(e.into());
+        }
+        self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
+        Ok(code)
+    }
+
+    /// A fresh unique code, registered to `tx`.
+    fn reserve_code(&self, tx: mpsc::Sender<ToGame>) -> Result<String, ServerError> {
+        let mut rng = rand::thread_rng();
+        let mut games = self
+            .games
+            .lock()
+            .map_err(|_| ServerError::Internal(anyhow::anyhow!("registry lock poisoned")))?;
+        if games.len() >= self.max_games {
+            return Err(ServerError::Full);
+        }
+        let code = loop {
+            let c = codes::random_code(&mut rng);
+            if !games.contains_key(&c) {
+                break c;
+            }
+        };
+        games.insert(code.clone(), tx);
+        self.metrics.games.inc();
+        Ok(code)
+    }
+
+    /// Start a game's task, with the guard that deregisters it. No player
+    /// has been connected for `idle_before`.
+    fn spawn(
+        self: &Arc<Self>,
+        session: Session,
+        rx: mpsc::Receiver<ToGame>,
+        campaign: Option<String>,
+        idle_before: Duration,
+    ) {
+        let registration = Registration {
+            registry: Arc::clone(self),
+            code: session.code().to_string(),
+        };
+        let ctx = GameContext {
+            games: Arc::clone(&self.store),
+            campaigns: Arc::clone(&self.campaigns),
+            campaign,
+            metrics: Arc::clone(&self.metrics),
+            shutdown: self.shutdown.subscribe(),
+            limits: self.limits,
+            idle_before,
+        };
+        self.tasks.spawn(async move {
+            // Dropped when the task ends, also when it panics (tokio drops
+            // a panicked task's future).
+            let _registration = registration;
+            game_task::run(session, rx, ctx).await;
+        });
+    }
+
+    /// After a restart or a crash: close the games abandoned meanwhile,
+    /// then bring back the live ones, the most recently active first, up
+    /// to the cap on games (the rest stay in the store, unfinished).
+    /// Returns how many came back; a game whose data cannot be replayed
+    /// is logged and skipped.
+    ///
+    /// # Errors
+    /// If the store cannot list the games.
+    pub async fn restore_all(self: &Arc<Self>) -> Result<usize, ServerError> {
+        let abandoned = self.sweep().await?;
+        if abandoned > 0 {
+            tracing::info!(
+                abandoned,
+                "games nobody played for too long closed as abandoned"
+            );
+        }
+        let mut games = self.store.store().unfinished_games().await?;
+        games.sort_by_key(|g| std::cmp::Reverse(g.active_at));
+        let room = self.max_games.saturating_sub(self.len());
+        if games.len() > room {
+            tracing::warn!(
+                unfinished = games.len(),
+                max_games = self.max_games,
+                "more unfinished games than the cap; the least recently active stay in the store"
+            );
+            games.truncate(room);
+        }
+        let mut restored = 0;
+        for g in games {
+            match self.restore_one(&g).await {
+                Ok(()) => restored += 1,
+                Err(e) => tracing::error!(code = %g.code, error = %e, "cannot restore game"),
+            }
+        }
+        Ok(restored)
+    }
+
+    async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> Result<(), RestoreError> {
+        let session = self.store.restore(g, self.session.clone()).await?;
+        let (tx, rx) = mpsc::channel(GAME_QUEUE);
+        if let Ok(mut games) = self.games.lock() {
+            games.insert(g.code.clone(), tx);
+        }
+        self.metrics.games.inc();
+        let idle = wall_clock_ms().saturating_sub(g.active_at).max(0);
+        let idle = Duration::from_millis(u64::try_from(idle).unwrap_or(0));
+        self.spawn(session, rx, g.campaign.clone(), idle);
+        Ok(())
+    }
+
+    /// Close as abandoned every game in the store that nobody has played
+    /// for its limit and that is not in memory (a game in memory keeps
+    /// its own clock). Returns how many were closed.
+    ///
+    /// # Errors
+    /// If the store cannot list the idle games; a game that cannot be
+    /// closed is logged and left for the next sweep.
+    pub async fn sweep(&self) -> Result<usize, ServerError> {
+        let (lobby_before, started_before) = self.limits.cutoffs(wall_clock_ms());
+        let idle = self
+            .store
+            .store()
+            .idle_games(lobby_before, started_before)
+            .await?;
+        let mut closed = 0;
+        for code in idle {
+            if self.get(&code).is_some() {
+                continue;
+            }
+            match self.store.abandon(&code).await {
+                Ok(true) => closed += 1,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(code, error = %e, "cannot close an abandoned game"),
+            }
+        }
+        Ok(closed)
+    }
+
+    /// Sweep the store every [`AbandonLimits::sweep_every`] until the
+    /// server shuts down.
+    pub fn start_sweeping(self: &Arc<Self>) {
+        let registry = Arc::clone(self);
+        let mut stop = self.shutdown.subscribe();
+        self.tasks.spawn(async move {
+            let mut every = tokio::time::interval(registry.limits.sweep_every());
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every.tick().await; // The first tick is now, and start has swept.
+            loop {
+                tokio::select! {
+                    _ = every.tick() => match registry.sweep().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(abandoned = n, "idle games closed as abandoned"),
+                        Err(e) => tracing::warn!(error = %e, "cannot sweep for abandoned games"),
+                    },
+                    _ = stop.recv() => break,
+                }
+            }
+        });
+    }
+
+    fn remove(&self, code: &str) {
+        if let Ok(mut g) = self.games.lock() {
+            if g.remove(code).is_some() {
+                self.metrics.games.dec();
+            }
+        }
+    }
+
+    /// Tell every game the server is stopping and wait up to `limit` for
+    /// their tasks to end (each finishes the batch in hand, stores it and
+    /// closes its connections). Returns whether all ended in time.
+    pub async fn shut_down(&self, limit: Duration) -> bool {
+        let _ = self.shutdown.send(());
+        self.tasks.close();
+        tokio::time::timeout(limit, self.tasks.wait()).await.is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::delivery::{ConnSink, Outgoing, INTERNAL_ERROR};
+    use crate::session::Hello;
+    use citadel_protocol::{DarkLegionChoice, Join};
+    use tokio::sync::Notify;
+
+    fn registry() -> Arc<Registry> {
+        let store: Arc<dyn citadel_store::Store> = Arc::new(citadel_store::MemStore::new());
+        let (shutdown, _) = broadcast::channel(1);
+        Arc::new(Registry::new(
+            Arc::new(GameStore::new(Arc::clone(&store))),
+            Arc::new(CampaignLedger::new(store)),
+            Arc::new(Metrics::new()),
+            SessionConfig::default(),
+            10,
+            AbandonLimits::default(),
+            shutdown,
+        ))
+    }
+
+    fn options() -> GameOptions {
+        GameOptions {
+            mission: "ce-c1m1".into(),
+            seats: 2,
+            dark_legion: DarkLegionChoice::Seat(1),
+            starting_rank: 1,
+            turn_seconds: None,
+        }
+    }
+
+    /// Join `code` as a player; returns the connection's queue.
+    async fn join(registry: &Registry, code: &str, conn: u64) -> mpsc::Receiver<Outgoing> {
+        let (tx, mut rx) = mpsc::channel(64);
+        let to_game = registry.get(code).expect("live");
+        let hello = Hello {
+            conn,
+            join: Join::Player {
+                name: format!("P{conn}"),
+            },
+            last_seq: None,
+            fresh_token: format!("token{conn}"),
+            account: None,
+        };
+        let sink = ConnSink {
+            tx,
+            too_slow: Arc::new(Notify::new()),
+        };
+        to_game
+            .send(ToGame::Hello { hello, sink })
+            .await
+            .expect("sent");
+        // The welcome shows the game took the connection.
+        match rx.recv().await {
+            Some(Outgoing::Text(t)) => assert!(t.as_str().contains("welcome"), "{t}"),
+            other => panic!("expected a welcome, got {other:?}"),
+        }
+        rx
+    }
+
+    /// The next close a connection gets (messages before it skipped).
+    async fn close_of(rx: &mut mpsc::Receiver<Outgoing>) -> Option<(u16, String)> {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
+                Ok(Some(Outgoing::Close(code, reason))) => return Some((code, reason)),
+                Ok(Some(Outgoing::Text(_))) => continue,
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_game_leaves_the_registry_and_its_players_are_told() {
+        let registry = registry();
+        let crashing = registry.create(options()).await.expect("created");
+        let other = registry.create(options()).await.expect("created");
+        let mut a = join(&registry, &crashing, 1).await;
+        let mut b = join(&registry, &crashing, 2).await;
+        let mut c = join(&registry, &other, 3).await;
+        assert_eq!(registry.len(), 2);
+
+        let to_game = registry.get(&crashing).expect("live");
+        to_game.send(ToGame::Panic).await.expect("sent");
+
+        for rx in [&mut a, &mut b] {
+            let (code, reason) = close_of(rx).await.expect("told");
+            assert_eq!(code, INTERNAL_ERROR);
+            assert!(reason.contains("server error"), "{reason}");
+        }
+        // The registration guard runs when tokio drops the panicked
+        // task's future, which may be just after the close is queued.
+        let gone = async {
+            while registry.get(&crashing).is_some() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(5), gone)
+            .await
+            .expect("removed from the registry");
+        assert_eq!(registry.len(), 1);
+        assert_eq!(registry.metrics.games.get(), 1);
+        // The other game plays on.
+        let to_other = registry.get(&other).expect("still live");
+        to_other
+            .send(ToGame::Message {
+                conn: 3,
+                msg: citadel_protocol::ClientMsg::Ping,
+                received: std::time::Instant::now(),
+            })
+            .await
+            .expect("sent");
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), c.recv()).await {
+                Ok(Some(Outgoing::Text(t))) if t.as_str().contains("pong") => break,
+                Ok(Some(Outgoing::Text(_))) => continue,
+                other => panic!("expected a pong, got {other:?}"),
+            }
+        }
+        // And shutdown still joins every task, the panicked one included.
+        assert!(registry.shut_down(Duration::from_secs(5)).await);
+        assert_eq!(close_of(&mut c).await.map(|(code, _)| code), Some(1001));
+        assert!(registry.is_empty());
+    }
+}

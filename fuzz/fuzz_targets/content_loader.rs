@@ -1,0 +1,8 @@
+//! cargo-fuzz target `content_loader`: see `citadel_rules::fuzzing::content_from_bytes` for what it checks.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Err(broken) = citadel_rules::fuzzing::content_from_bytes(data) {
+        panic!("{broken}");
+    }
+});
