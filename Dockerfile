@@ -7,10 +7,13 @@
 FROM rust:1.95-slim-bookworm AS builder
 WORKDIR /src
 # Everything the release build reads: the workspace, its crates (with the
-# game data they embed) and the SQL migrations the store embeds.
+# game data they embed), the SQL migrations the store embeds and the
+# browser client the server embeds.
 COPY Cargo.toml Cargo.lock rustfmt.toml ./
 COPY crates ./crates
 COPY migrations ./migrations
+# The browser client, built into the binary (crates/server/src/web_assets.rs).
+COPY web-client ./web-client
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
     cargo build --release --locked -p citadel-server \

@@ -3,8 +3,10 @@
 // Plain ES modules, no build step; types come from protocol.ts (JSDoc).
 // @ts-check
 import { Board, key } from "./board.js";
+import { CloseCode, PROTOCOL_VERSION } from "./protocol.js";
 import {
-  CORPS, CORP_COLOR, DL_COLOR, describeCommand, describeEvent, figLabel, figName, prettyName, words,
+  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
+  dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
 } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
@@ -13,10 +15,17 @@ import {
 /** @typedef {import("./protocol").LobbyView} LobbyView */
 /** @typedef {import("./protocol").MapData} MapData */
 
-const PROTOCOL = 1;
-const FATAL = { 4001: "This client speaks another protocol version.", 4002: "The server did not accept our hello.",
-  4003: "No game with that code (or it has ended).", 4004: "That seat's token is no longer valid.",
-  4005: "That game is full or has already started.", 4006: "Your login session has expired: please log in again.", 4011: "You connected to this game from another tab or device.", 4012: "This game was made by an older version and cannot continue. Its replay is still available." };
+const PROTOCOL = PROTOCOL_VERSION;
+const FATAL = {
+  [CloseCode.PROTOCOL_MISMATCH]: "This page is out of date: reload it to play.",
+  [CloseCode.HELLO_REQUIRED]: "The server did not accept our hello.",
+  [CloseCode.UNKNOWN_GAME]: "No game with that code (or it has ended).",
+  [CloseCode.BAD_TOKEN]: "That seat's token is no longer valid.",
+  [CloseCode.GAME_FULL]: "That game is full or has already started.",
+  [CloseCode.BAD_SESSION]: "Your login session has expired: please log in again.",
+  [CloseCode.REPLACED]: "You connected to this game from another tab or device.",
+  [CloseCode.OUTDATED]: "This game was made by an older version and cannot continue. Its replay is still available.",
+};
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "choose_tile", "choose_figure",
   "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
@@ -52,6 +61,13 @@ Object.defineProperty(window, "citadel", {
   value: {
     get view() { return state.view; }, get legal() { return state.legal; }, get lastSeq() { return state.lastSeq; },
     get seat() { return state.seat; }, get ws() { return state.ws; }, get lobby() { return state.lobby; },
+    get map() { return state.map; },
+    /** Every message the page tried to send, newest last (tests read it). */
+    sent: [],
+    /** How many "your turn" chimes were played. */
+    chimes: 0,
+    /** Feed a server message as if it came from the socket (tests show edited states with it). */
+    receive(msg) { handle(msg); },
   },
 });
 
@@ -71,11 +87,12 @@ function saveGame(code, token, seat, name, campaign = null) {
 function forgetGame(code) {
   localStorage.setItem("citadel:games", JSON.stringify(myGames().filter((g) => g.code !== code)));
 }
-function markFinished(code) {
+function markFinished(code, outcome = null) {
   const games = myGames();
   const g = games.find((x) => x.code === code);
-  if (!g || g.finished) return;
+  if (!g || (g.finished && (g.outcome || !outcome))) return;
   g.finished = true;
+  if (outcome) g.outcome = outcome;
   localStorage.setItem("citadel:games", JSON.stringify(games));
 }
 /** The logged-in account's session: {token, name}, or null. */
@@ -134,6 +151,9 @@ function toast(text, kind = "error") {
 }
 
 function send(msg) {
+  const sent = /** @type {any} */ (window).citadel.sent;
+  sent.push(msg);
+  if (sent.length > 50) sent.shift();
   if (state.ws && state.ws.readyState === WebSocket.OPEN) { state.ws.send(JSON.stringify(msg)); return true; }
   toast("Not connected — the message was not sent.");
   return false;
@@ -155,7 +175,10 @@ function connect(code, join) {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   state.ws = ws;
   ws.onopen = () => {
-    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : null };
+    // Without a view yet (a fresh page, a reopened tab) ask for every event
+    // from the start: the server's history rebuilds the log; a `resync`
+    // then brings the map (see the `events` case).
+    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : 0 };
     const account = session();
     if (account && join.as === "player") hello.account = account.token;
     ws.send(JSON.stringify(hello));
@@ -170,10 +193,10 @@ function connect(code, join) {
     state.ws = null;
     if (FATAL[e.code]) {
       setStatus("offline", "not connected");
-      if (e.code === 4003 || e.code === 4004) forgetGame(state.code);
-      if (e.code === 4006) setSession(null);
-      toast(FATAL[e.code] + (e.reason ? ` (${e.reason})` : ""));
-      if (!state.view && !state.lobby || e.code !== 4011) goHome();
+      if (e.code === CloseCode.UNKNOWN_GAME || e.code === CloseCode.BAD_TOKEN) forgetGame(state.code);
+      if (e.code === CloseCode.BAD_SESSION) setSession(null);
+      toast(FATAL[e.code]); // the close reason says the same for the server's logs
+      if (!state.view && !state.lobby || e.code !== CloseCode.REPLACED) goHome();
       return;
     }
     state.attempt++;
@@ -201,9 +224,9 @@ function handle(msg) {
       state.spectator = msg.seat === null;
       if (msg.token) state.token = msg.token;
       if (msg.seat !== null && state.token) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
-      setStatus("connected", state.spectator ? "connected (spectating)" : `connected — seat ${Number(msg.seat) + 1}`);
-      if (location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
-      $("where").textContent = `Game ${state.code}`;
+      setStatus("connected", state.spectator ? "connected (spectating)" : "connected");
+      if (state.code && location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
+      $("where").textContent = state.code ? `Game ${state.code}` : "";
       $("chat").hidden = false;
       break;
     case "lobby":
@@ -213,20 +236,27 @@ function handle(msg) {
       if (state.view) renderGame();
       break;
     case "snapshot":
+      if (!$("log").children.length) {
+        const m = missionDef(msg.view.mission);
+        if (m) logLine(`Mission: ${m.name}. ${briefingText(m)}`, "sys");
+      }
+      if (!state.view && msg.view.round <= 1 && state.lobby?.options.dark_legion.mode === "drawn") announceDraw(msg.view);
       state.view = msg.view; state.map = msg.map; state.legal = msg.legal; state.lastSeq = msg.seq;
       board.setMap(msg.map);
-      logLine(`— Up to date at event ${msg.seq} —`, "sys");
+      setPlaces(msg.map);
       show("game");
       renderGame();
       break;
     case "events": {
       const evs = msg.events.filter((e) => e.seq > state.lastSeq);
       if (evs.length && evs[0].seq !== state.lastSeq + 1) { send({ type: "resync" }); return; }
+      const quiet = !state.map; // the history after a reload: the log only, no toasts
       for (const { seq, event } of evs) {
         state.lastSeq = seq;
-        onEvent(msg.view, event);
+        onEvent(msg.view, event, quiet);
       }
       state.view = msg.view; state.legal = msg.legal;
+      if (!state.map) { send({ type: "resync" }); break; }
       if (!$("game").hidden || state.map) show("game");
       renderGame();
       break;
@@ -247,19 +277,74 @@ function handle(msg) {
       break;
     }
     case "pong": break;
+    case "timed_out":
+      if (msg.seq === state.lastSeq) logLine(`Time ran out for ${seatName(msg.seat)}: the game chose for ${msg.seat === state.seat ? "you" : "them"}.`, "timed_out");
+      break;
   }
+  trackWait();
+}
+
+// The turn limit: the server's clock starts when the game starts waiting
+// for another seat; the page counts down from the moment it saw that.
+const wait = { seat: /** @type {number|null} */ (null), since: 0 };
+function trackWait() {
+  const seat = state.view && state.view.phase.phase !== "finished" ? state.view.to_act : null;
+  if (seat !== wait.seat) { wait.seat = seat; wait.since = Date.now(); }
+  renderClock();
+}
+function renderClock() {
+  const el = $("clock");
+  const limit = state.lobby?.options.turn_seconds;
+  if (!limit || wait.seat === null || $("game").hidden) { el.hidden = true; return; }
+  const left = Math.max(0, Math.ceil(limit - (Date.now() - wait.since) / 1000));
+  el.hidden = false;
+  el.textContent = `Time: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left${wait.seat === state.seat ? " for you" : ` for ${seatName(wait.seat)}`}`;
+  el.classList.toggle("urgent", left <= 10);
+}
+setInterval(renderClock, 1000);
+
+/** "Drawn at random": say who the draw made the Dark Legion, loudly if it is you. */
+function announceDraw(view) {
+  const dl = view.dark_legion.seat;
+  if (dl === null) return;
+  const text = dl === state.seat ? "The draw made you the Dark Legion: you play the creatures against the corporations."
+    : `The draw made ${seatName(dl)} the Dark Legion.`;
+  logLine(text, "sys");
+  toast(text, "info");
 }
 
 function seatName(seat) {
   if (seat === null || seat === undefined) return "the AI";
+  if (state.view && state.view.dark_legion.seat === null && seat === state.view.dark_legion.ai_seat) return "the Dark Legion AI";
   const s = state.lobby?.seats[seat];
-  const n = s?.name ?? (s?.controller === "bot" ? "Bot" : null);
-  return n ? `${n}${seat === state.seat ? " (you)" : ""}` : `Seat ${seat + 1}`;
+  const n = s?.name ?? (s?.controller === "bot" ? "the computer" : null);
+  if (n) return `${n}${seat === state.seat ? " (you)" : ""}`;
+  const corp = state.view?.teams.find((t) => t.seat === seat)?.corporation;
+  return corp ? `the ${words(corp)} player` : "another player";
 }
 
-function onEvent(view, event) {
-  const line = describeEvent(view, event, seatName);
-  if (line) logLine(line, event.type);
+const rollCtx = { roll: null };
+const trail = { figure: /** @type {number|null} */ (null), squares: /** @type {{x:number,y:number}[]} */ ([]) };
+function onEvent(view, event, quiet = false) {
+  const line = describeEvent(view, event, seatName, rollCtx);
+  const last = /** @type {HTMLElement|null} */ ($("log").lastElementChild);
+  if (event.type === "stepped" && last?.classList.contains("stepped") && last.dataset.figure === String(event.figure)) {
+    // One line per move, not per square: "moves 3 squares to the Cross Corridor, C4".
+    const n = Number(last.dataset.steps ?? 1) + 1;
+    last.dataset.steps = String(n);
+    last.textContent = `${figName(view, event.figure)} moves ${plural(n, "square")} to ${sq(event.to, view)}.`;
+  } else if (line) {
+    logLine(line, event.type);
+    if (event.type === "stepped") /** @type {HTMLElement} */ ($("log").lastElementChild).dataset.figure = String(event.figure);
+  }
+  if (event.type === "mission_ended") state.ended = event;
+  // The last move's path stays marked on the board until the next one.
+  if (event.type === "stepped") {
+    // A figure entering from its entrance has no `from` square.
+    if (trail.figure !== event.figure || !event.from) { trail.figure = event.figure; trail.squares = event.from ? [event.from] : []; }
+    if (event.to) trail.squares.push(event.to);
+  } else if (event.type === "activated" && event.figure !== trail.figure) { trail.figure = null; trail.squares = []; }
+  if (quiet) return;
   if (event.type === "attack_rolled") {
     const box = $("dice");
     box.replaceChildren(h("span", { text: `${figName(view, event.attacker)} → ${figName(view, event.target)}: ` }),
@@ -282,7 +367,7 @@ function logLine(text, kind) {
   const log = $("log");
   const li = h("li", { class: kind, text });
   log.append(li);
-  while (log.children.length > 400) log.firstElementChild?.remove();
+  while (log.children.length > 5000) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
 }
 
@@ -308,6 +393,7 @@ function leaveGame() {
   Object.assign(state, { ws: null, code: null, token: null, seat: null, view: null, map: null, legal: [], lobby: null,
     lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null });
   $("where").textContent = "";
+  trail.figure = null; trail.squares = []; rollCtx.roll = null;
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
   $("scoreboard").hidden = true;
   if ($("toast").dataset.kind === "info") $("toast").hidden = true; // the game's news, not for the next screen
@@ -363,16 +449,27 @@ function renderMyGames(accountGames) {
   const byCode = new Map();
   for (const g of accountGames ?? []) {
     byCode.set(g.code, { code: g.code, at: g.finished_at ?? g.started_at ?? g.created_at, finished: g.finished_at !== null && g.finished_at !== undefined,
-      started: !!g.started_at, result: g.result?.result ?? null, mission: g.options?.mission ?? null, campaign: g.campaign ?? null });
+      started: !!g.started_at, result: g.result?.result ?? null, summary: g.result ?? null, mission: g.options?.mission ?? null, campaign: g.campaign ?? null });
   }
   for (const g of local) {
     const a = byCode.get(g.code);
-    byCode.set(g.code, { ...g, ...(a ?? {}), token: g.token, seat: g.seat, name: g.name, finished: a ? a.finished : !!g.finished, at: a?.at ?? g.at });
+    byCode.set(g.code, { ...g, ...(a ?? {}), token: g.token, seat: g.seat, name: g.name, finished: a ? a.finished : !!g.finished, at: a?.at ?? g.at,
+      outcome: g.outcome ?? null });
   }
+  // Won or lost from the player's side: the Dark Legion's player wins when the corporations lose.
+  const outcomeOf = (g) => {
+    if (g.outcome) return g.outcome;
+    const r = g.summary;
+    if (!r || g.seat === undefined || g.seat === null) return null;
+    return (r.dark_legion_seat === g.seat ? r.dark_legion_won : r.corporations_won) ? "won" : "lost";
+  };
   const games = [...byCode.values()].sort((x, y) => (y.at ?? 0) - (x.at ?? 0));
   const list = $("my-games");
   list.replaceChildren(...games.map((g) => {
-    const bits = [g.seat !== undefined && g.seat !== null ? `seat ${Number(g.seat) + 1}` : null, g.finished ? (g.result ? `finished: ${words(g.result)}` : "finished") : g.started === false ? "not started" : null,
+    const outcome = outcomeOf(g);
+    const bits = [g.name ? `as ${g.name}` : null,
+      g.finished ? (outcome ? `finished: you ${outcome}` : g.result ? `finished: mission ${g.result === "success" ? "accomplished" : "failed"}` : "finished")
+        : g.started === false ? "not started" : null,
       g.at ? when(g.at) : null].filter(Boolean);
     return h("li", { "data-code": g.code, "data-finished": String(!!g.finished) },
       h("span", { class: "code-sm", text: g.code }),
@@ -542,7 +639,8 @@ $("join-campaign").onsubmit = async (e) => {
   const code = String(f.get("code")).trim().toUpperCase();
   const name = String(f.get("name")).trim();
   try {
-    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) });
+    // Logged in: the campaign is linked to the account (listed in "My campaigns" on any device).
+    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) }, session()?.token);
     localStorage.setItem("citadel:name", name);
     saveCampaign({ code, token: joined.token, player: joined.player, name });
     openCampaign(code);
@@ -624,6 +722,7 @@ async function openReplay(code) {
     await loadReplayPage(0);
     if (code !== replay.code) return;
     board.setMap(replay.map);
+    setPlaces(replay.map);
     const slider = /** @type {HTMLInputElement} */ ($("replay-slider"));
     slider.max = String(Math.max(0, replay.total - 1));
     await replayGo(0);
@@ -671,7 +770,8 @@ function renderReplayStep(i) {
   $("replay-command").textContent = st.command
     ? `${replaySeatName(st.seat).replace(/^./, (ch) => ch.toUpperCase())}: ${describeCommand(before, st.command)}`
     : "The mission is set up.";
-  const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName) })).filter((x) => x.text);
+  const ctx = { roll: null };
+  const lines = st.events.map(({ seq, event }) => ({ seq, event, text: describeEvent(view, event, replaySeatName, ctx) })).filter((x) => x.text);
   $("replay-events").replaceChildren(...lines.map((x) => h("li", { class: x.event.type, "data-seq": x.seq, text: x.text })));
   if (!lines.length) $("replay-events").append(h("li", { class: "muted", text: "(nothing visible happens)" }));
   /** @type {HTMLButtonElement} */ ($("replay-prev")).disabled = i <= 0;
@@ -698,10 +798,14 @@ function renderLobby() {
   if (!l) return;
   $("code").textContent = l.code;
   const dl = l.options.dark_legion;
-  $("lobby-options").textContent = `${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
-    dl.mode === "ai" ? "AI" : dl.mode === "seat" ? `seat ${dl.seat + 1}` : "drawn at random"} · turn limit: ${
+  const m = missionDef(l.options.mission);
+  $("lobby-options").textContent = `${m ? `${m.name} · ` : ""}${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
+    dl.mode === "ai" ? "the AI" : dl.mode === "seat" ? (l.seats[dl.seat]?.name ?? "the host") : "drawn at random among the players"} · turn limit: ${
     l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · ${l.spectators} watching`;
   const host = state.seat === l.host;
+  const link = `${location.origin}/#${l.code}`;
+  $("copy-invite").dataset.link = link;
+  $("invite-link").textContent = link;
   $("seats").querySelector("tbody")?.replaceChildren(...l.seats.map((s) => {
     const who = s.controller === "open" ? "open" : s.controller === "bot" ? "Bot" : (s.name ?? "?");
     const tags = [s.seat === l.host ? "host" : null, s.seat === state.seat ? "you" : null,
@@ -720,6 +824,11 @@ function renderLobby() {
   }));
   const mine = l.seats[state.seat ?? -1];
   $("lobby-me").hidden = state.spectator;
+  // The Dark Legion's player has no corporation (and must not block one for others).
+  const iAmDl = dl.mode === "seat" && dl.seat === state.seat;
+  $("corps").hidden = iAmDl;
+  $("team-label").hidden = iAmDl;
+  $("lobby-me").querySelector("h3").textContent = iAmDl ? "You play the Dark Legion" : "Your corporation";
   $("corps").replaceChildren(...CORPS.map((c) => {
     const takenBy = l.seats.find((s) => s.corporation === c);
     return h("button", {
@@ -822,6 +931,7 @@ function renderGame() {
     figureChoices: new Set(a.decisions.filter((c) => c.type === "choose_figure").map((c) => /** @type {any} */ (c).figure)),
     entranceChoices: new Set(a.decisions.filter((c) => c.type === "choose_entrance").map((c) => /** @type {any} */ (c).entrance)),
     tileChoices: new Set(a.decisions.filter((c) => c.type === "choose_tile").map((c) => /** @type {any} */ (c).tile)),
+    trail: trail.squares,
   });
   for (const g of board.svg.querySelectorAll("[data-figure]")) {
     if (a.byFig.has(Number(g.getAttribute("data-figure")))) g.classList.add("can-act");
@@ -833,13 +943,95 @@ function renderGame() {
   renderDecision(view, a, kinds);
   renderActions(view, a, sel);
   renderPanel(view);
+  renderBriefing(view);
+  renderLegend(view);
   renderScoreboard(view);
+  scheduleAutoPass();
+}
+
+// Reaction windows open on public facts only, so that opponents learn
+// nothing about a hand; the page answers "pass" by itself when no card in
+// hand can be played (or always, with the auto-pass setting), after the
+// same short delay either way so the timing tells nothing either.
+const AUTO_PASS_MS = 1200;
+const autoPass = { key: /** @type {string|null} */ (null), timer: 0 };
+const autoPassOn = () => localStorage.getItem("citadel:auto-pass") === "1";
+
+function scheduleAutoPass() {
+  const reacts = state.legal.filter((c) => c.type === "react");
+  const pass = reacts.find((c) => /** @type {any} */ (c).card === null);
+  const auto = !!pass && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn());
+  const key = auto ? `${state.code}:${state.lastSeq}` : null;
+  if (key === autoPass.key) return;
+  clearTimeout(autoPass.timer);
+  autoPass.key = key;
+  if (!auto || !pass) return;
+  autoPass.timer = setTimeout(() => {
+    if (autoPass.key !== key) return;
+    autoPass.key = null;
+    sendCommand(pass);
+  }, AUTO_PASS_MS);
+}
+
+/** The mission: its name, goal and length, from the content. */
+function briefingText(m) {
+  return `Goal: ${goalText(m)}, within ${plural(m.rounds, "round")}${m.ends_early ? "; the mission ends as soon as the goal is met" : ""}.`;
+}
+function renderBriefing(view) {
+  const m = missionDef(view.mission);
+  $("briefing").hidden = !m;
+  if (!m) return;
+  $("briefing-name").textContent = m.name;
+  $("briefing-goal").textContent = briefingText(m);
+}
+
+/** The "?" panel: every creature's stats at the current band, from the content. */
+function renderRules() {
+  const band = state.view?.dark_legion.band ?? 1;
+  const dice = (xs) => (xs.length ? xs.map(words).join(" ") : "—");
+  const rows = (content.data?.creatures ?? []).map((c) => {
+    const st = c.bands[band - 1];
+    return h("tr", {}, h("td", {}, h("span", { class: "icon", text: CREATURE_LETTER[c.kind] ?? "?" }), document.createTextNode(c.name)),
+      h("td", { text: dice(st.cc) }), h("td", { text: dice(st.fa) }), h("td", { text: String(st.dv) }),
+      h("td", { text: st.defense_die ? words(st.defense_die) : "—" }), h("td", { text: String(c.actions) }), h("td", { text: String(st.pp) }));
+  });
+  const m = state.view ? missionDef(state.view.mission) : null;
+  $("rules-body").replaceChildren(
+    ...(m ? [h("p", {}, h("b", { text: `${m.name}. ` }), document.createTextNode(briefingText(m)))] : []),
+    h("h3", { text: `Dark Legion creatures (band ${band})` }),
+    h("table", {}, h("thead", {}, h("tr", {}, ...["Creature", "Close combat dice", "Firearm dice", "Defence value", "Defence die", "Actions", "PP for eliminating"].map((t) => h("th", { text: t })))),
+      h("tbody", {}, ...rows)),
+    h("p", { class: "muted", text: "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }));
+}
+
+/** The creatures on the board: icon, name and this band's stats. */
+function renderLegend(view) {
+  const kinds = [...new Set(view.figures.filter((f) => f.kind.kind === "creature" && (f.place.at === "board" || f.place.at === "waiting"))
+    .map((f) => /** @type {any} */ (f.kind).creature))];
+  const band = view.dark_legion.band;
+  $("legend").replaceChildren(...kinds.map((k) => {
+    const def = content.data?.creatures?.find((c) => c.kind === k);
+    const st = def?.bands?.[band - 1];
+    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, defence ${st.dv}, ${`${st.pp} PP`}` : "";
+    return h("li", { "data-creature": k }, h("span", { class: "icon", text: CREATURE_LETTER[k] ?? "?" }),
+      h("span", { text: `${creatureName(k)}${stats}` }));
+  }));
+  $("legend-box").hidden = kinds.length === 0;
+}
+
+/** Is it my side's own turn (not a decision asked of me in another's turn)? */
+function myOwnTurn(view) {
+  const team = myTeam();
+  if (view.phase.phase === "dark_legion") return state.seat !== null && view.dark_legion.seat === state.seat;
+  if (view.phase.phase === "corporation" || view.phase.phase === "equipment") return !!team && /** @type {any} */ (view.phase).team === team.team;
+  return false;
 }
 
 function renderTurnInfo(view) {
   const me = state.seat !== null && view.to_act === state.seat;
   let t;
   if (view.phase.phase === "finished") t = "The mission is over.";
+  else if (me && (view.pending?.decision === "reaction" || !myOwnTurn(view))) t = "Your decision";
   else if (me) t = state.selected !== null ? `Your turn — ${figName(view, state.selected)} selected` : "Your turn";
   else if (view.to_act === null) t = "Waiting…";
   else if (view.dark_legion.seat === null && view.to_act === view.dark_legion.ai_seat) t = "The Dark Legion AI is playing…";
@@ -852,23 +1044,61 @@ function renderTurnInfo(view) {
       f.weapon ? ", " + words(f.weapon) : ""}${f.items.length ? ", carries " + f.items.map(words).join(", ") : ""}` }));
   }
   el.classList.toggle("mine", me);
+  // The tab's title tells a player in another tab that the game waits for them.
+  const waitsForMe = me && view.phase.phase !== "finished";
+  document.title = waitsForMe ? `● ${t.split(" — ")[0]} — Citadel` : "Citadel";
+  if (waitsForMe && !alerted) chime();
+  alerted = waitsForMe;
+}
+
+let alerted = false;
+/** A short chime when the game starts waiting for you (the "Sound" setting). */
+function chime() {
+  if (localStorage.getItem("citadel:sound") !== "1") return;
+  /** @type {any} */ (window).citadel.chimes++;
+  try {
+    const ac = new AudioContext();
+    const osc = ac.createOscillator();
+    const gain = ac.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, ac.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ac.currentTime + 0.4);
+    osc.connect(gain).connect(ac.destination);
+    osc.start();
+    osc.stop(ac.currentTime + 0.4);
+  } catch { /* no audio: the title still says it */ }
 }
 
 function decisionTitle(view, p) {
-  if (!p) return view.phase.phase === "equipment" ? `Equipment draft — ${myTeam()?.credits ?? 0} credits left` : "Choose";
+  if (!p) return view.phase.phase === "equipment" ? `Equipment draft — ${plural(myTeam()?.credits ?? 0, "credit")} left` : "Choose";
   switch (p.decision) {
     case "white_entrance": return "Choose your entrance (click a white marker or a button)";
-    case "red_entrance": return `Choose a red entrance for the ${words(p.kind)}`;
-    case "force_option": return `Force card #${p.card}: choose an option`;
-    case "place_figures": return `Place the Dark Legion on ${view.tiles[p.tile]?.name ?? "the tile"}: ${p.kinds.map(words).join(", ")}`;
+    case "red_entrance": return `Choose a red entrance for the ${creatureName(p.kind)}`;
+    case "force_option": return `${forceCard(p.card)?.name ?? "Force card"}: choose which creatures arrive`;
+    case "place_figures": return `Place the Dark Legion on ${view.tiles[p.tile]?.name ?? "the tile"}: ${p.kinds.map(creatureName).join(", ")}`;
     case "reveal_tile": return "Choose a tile to reveal";
-    case "event_figure": return `Event #${p.card}: choose a figure`;
-    case "event_tile": return `Event #${p.card}: choose a tile`;
-    case "event_square": return `Event #${p.card}: choose a square`;
-    case "event_corporation": return `Event #${p.card}: choose a corporation`;
+    case "event_figure": return `${eventName(p.card)}: choose a figure`;
+    case "event_tile": return `${eventName(p.card)}: choose a tile`;
+    case "event_square": return `${eventName(p.card)}: choose a square`;
+    case "event_corporation": return `${eventName(p.card)}: choose a corporation`;
     case "discard_item": return `${figName(view, p.figure)} must discard an item`;
     case "reaction": return `React to the roll${p.dice.length ? ` [${p.dice.map((d) => d.face).join(", ")}]` : ""} for ${figName(view, p.figure)}?`;
     default: return words(p.decision);
+  }
+}
+
+/** What another player is deciding, in words everyone may read. */
+function publicDecision(p) {
+  if (!p) return "to decide";
+  switch (p.decision) {
+    case "white_entrance": return "to choose an entrance";
+    case "red_entrance": return "to choose where the creature enters";
+    case "force_option": return "to choose a force card's creatures";
+    case "place_figures": return "to place the Dark Legion";
+    case "reveal_tile": return "to choose a tile to reveal";
+    case "discard_item": return "to discard an item";
+    case "reaction": return "to react";
+    default: return "to decide on an event";
   }
 }
 
@@ -877,7 +1107,7 @@ function renderDecision(view, a, kinds) {
   const mineToAnswer = a.decisions.length > 0;
   if (!mineToAnswer && !view.pending) { box.hidden = true; box.replaceChildren(); return; }
   box.hidden = false;
-  const kids = [h("h3", { text: mineToAnswer ? decisionTitle(view, view.pending) : `Waiting for ${seatName(view.to_act)}: ${decisionTitle(view, view.pending)}` })];
+  const kids = [h("h3", { text: mineToAnswer ? decisionTitle(view, view.pending) : `Waiting for ${seatName(view.to_act)} ${publicDecision(view.pending)}…` })];
   if (mineToAnswer) {
     if (kinds.length > 1) {
       kids.push(h("div", { class: "row" }, h("span", { text: "Placing: " }), ...kinds.map((k) =>
@@ -886,6 +1116,10 @@ function renderDecision(view, a, kinds) {
     }
     const shown = a.decisions.filter((c) => c.type !== "place" || (c.kind === state.placeKind && a.decisions.length <= 40));
     if (a.decisions.some((c) => c.type === "place")) kids.push(h("p", { class: "muted", text: "Click a highlighted square to place." }));
+    const reacts = a.decisions.filter((c) => c.type === "react");
+    if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
+      kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
+    }
     kids.push(h("div", { class: "row options" }, ...shown.map((c, i) =>
       h("button", { type: "button", "data-option": i, text: `${i < 9 ? i + 1 + ". " : ""}${describeCommand(view, c)}`,
         onclick: () => sendCommand(c) }))));
@@ -926,7 +1160,8 @@ function renderActions(view, a, sel) {
 }
 
 function renderPanel(view) {
-  $("round").textContent = `Round ${view.round}${view.final_round ? " · FINAL ROUND" : ""} · ${
+  const rounds = content.data?.missions?.find((m) => m.id === view.mission)?.rounds;
+  $("round").textContent = `${view.round === 0 ? "Before round 1" : `Round ${view.round}${rounds ? ` of ${rounds}` : ""}`}${view.final_round ? " · FINAL ROUND" : ""} · ${
     view.phase.phase === "equipment" ? "equipment draft" : view.phase.phase === "corporation" ? `${words(view.teams.find((t) => t.team === /** @type {any} */ (view.phase).team)?.corporation ?? "")} turn`
       : view.phase.phase === "dark_legion" ? "Dark Legion turn" : "finished"}`;
   $("round").classList.toggle("final", view.final_round);
@@ -935,10 +1170,11 @@ function renderPanel(view) {
     const figs = t.figures.map((id) => view.figures.find((f) => f.id === id)).filter(Boolean);
     return h("tr", { class: acting ? "acting" : "", "data-team": t.team },
       h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[t.corporation]}` }),
-        h("b", { text: words(t.corporation) }), h("br"), h("span", { class: "muted", text: seatName(t.seat) })),
+        h("b", { text: words(t.corporation) }), h("br"), presence(t.seat), h("span", { class: "muted", text: seatName(t.seat) })),
       h("td", { text: `${t.pp} PP`, title: "promotion points" }),
       h("td", { text: `rank ${t.rank}` }),
-      h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
+      h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
+        f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
       h("td", { title: "reckless tokens · cards in hand", text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}` }));
   });
   const dl = view.dark_legion;
@@ -946,20 +1182,33 @@ function renderPanel(view) {
     h("td", {}, h("span", { class: "chip", style: `background:${DL_COLOR}` }), h("b", { text: "Dark Legion" }), h("br"),
       h("span", { class: "muted", text: dl.seat === null ? "AI" : seatName(dl.seat) })),
     h("td", { text: `${dl.pp} PP` }), h("td", { text: `band ${dl.band}` }),
-    h("td", { text: `force pile ${view.force_pile}` }), h("td", { text: "" })));
+    h("td", { title: "force cards left to draw", text: `${plural(view.force_pile, "force card")} left` }), h("td", { text: "" })));
   $("sides").replaceChildren(h("tbody", {}, ...rows));
   const hand = myTeam()?.hand ?? null;
   $("hand-box").hidden = state.spectator || !hand;
-  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, text: words(c) }))));
+  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i,
+    text: `${dtCardName(c)}${content.data?.dt_cards?.find((d) => d.kind === c)?.reaction ? " (played in answer to a roll)" : ""}` }))));
   $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
+}
+
+/** A dot: the seat's player is online, away, or played by the computer. */
+function presence(seat) {
+  const s = state.lobby?.seats[seat];
+  if (!s || s.controller !== "human") return null;
+  const st = s.bot_playing ? "bot" : s.connected ? "online" : "away";
+  const label = { online: "online", away: "away", bot: "away: the computer plays for now" }[st];
+  return h("span", { class: `presence ${st}`, title: label, role: "img", "aria-label": label });
 }
 
 function renderScoreboard(view) {
   const box = $("scoreboard");
   if (view.phase.phase !== "finished" || state.scoreboardClosed) { box.hidden = true; return; }
   box.hidden = false;
-  if (state.code) markFinished(state.code);
   const e = state.ended;
+  if (state.code) {
+    const mine = state.seat === null || !e ? null : view.dark_legion.seat === state.seat ? e.dl_wins : e.winners.includes(state.seat);
+    markFinished(state.code, mine === null ? null : mine ? "won" : "lost");
+  }
   const result = e?.result ?? view.phase.result;
   const winners = new Set(e?.winners ?? []);
   const rows = view.teams.map((t) => h("tr", { class: winners.has(t.seat) ? "winner" : "" },
@@ -993,7 +1242,7 @@ $("create").onsubmit = async (e) => {
   const dl = f.get("dl");
   const name = String(f.get("name")).trim();
   const options = {
-    mission: "ce-c1m1", seats: Number(f.get("seats")), starting_rank: 1,
+    mission: String(f.get("mission") || "ce-c1m1"), seats: Number(f.get("seats")), starting_rank: 1,
     dark_legion: dl === "ai" ? { mode: "ai" } : dl === "host" ? { mode: "seat", seat: 0 } : { mode: "drawn" },
     turn_seconds: f.get("turn") ? Number(f.get("turn")) : null,
   };
@@ -1030,6 +1279,22 @@ $("chat-form").onsubmit = (e) => {
   input.value = "";
 };
 
+const soundBox = /** @type {HTMLInputElement} */ ($("sound"));
+soundBox.checked = localStorage.getItem("citadel:sound") === "1";
+soundBox.onchange = () => {
+  if (soundBox.checked) localStorage.setItem("citadel:sound", "1");
+  else localStorage.removeItem("citadel:sound");
+};
+
+const autoPassBox = /** @type {HTMLInputElement} */ ($("auto-pass"));
+autoPassBox.checked = autoPassOn();
+autoPassBox.onchange = () => {
+  if (autoPassBox.checked) localStorage.setItem("citadel:auto-pass", "1");
+  else localStorage.removeItem("citadel:auto-pass");
+  autoPass.key = null;
+  renderGame();
+};
+
 $("home-link").onclick = (e) => { e.preventDefault(); goHome(); };
 
 document.addEventListener("keydown", (e) => {
@@ -1056,16 +1321,84 @@ window.addEventListener("hashchange", () => {
   const [kind, arg] = location.hash.slice(1).split("/", 2);
   if (kind === "campaign" && arg && (arg.toUpperCase() !== campaign.code || $("campaign").hidden)) openCampaign(arg);
   else if (kind === "replay" && arg && (arg.toUpperCase() !== replay.code || $("replay").hidden)) openReplay(arg);
+  else if (!arg && kind && kind.toUpperCase() !== state.code) openGameLink(kind.toUpperCase());
 });
+
+/** `#CODE`: resume the seat this browser has there, or join as a player. */
+function openGameLink(code) {
+  const saved = myGames().find((g) => g.code === code);
+  if (saved) {
+    leaveGame();
+    state.token = saved.token; state.name = saved.name ?? ""; state.campaign = saved.campaign ?? null;
+    connect(code, { as: "resume", token: saved.token });
+    return;
+  }
+  if (!/^[23456789A-HJKMNP-Z]{6}$/.test(code)) return;
+  // An invite link: join at once under the name this browser knows, or
+  // open the join form with the code filled in.
+  const name = localStorage.getItem("citadel:name") ?? session()?.name ?? "";
+  if (name) { leaveGame(); state.name = name; connect(code, { as: "player", name }); return; }
+  const form = /** @type {HTMLFormElement} */ ($("join"));
+  /** @type {HTMLInputElement} */ (form.querySelector("input[name=code]")).value = code;
+  /** @type {HTMLInputElement} */ (form.querySelector("input[name=name]")).focus();
+  toast(`You are invited to game ${code}: enter your name and join.`, "info");
+}
+
+/** The create form's missions: names and briefings from the content. */
+function fillMissionPicker() {
+  const select = /** @type {HTMLSelectElement} */ ($("create").querySelector("select[name=mission]"));
+  const missions = content.data?.missions ?? [];
+  if (!missions.length) return;
+  const old = select.value;
+  select.replaceChildren(...missions.map((m) => h("option", { value: m.id, text: `${m.name} (${plural(m.rounds, "round")})` })));
+  if (missions.some((m) => m.id === old)) select.value = old;
+  const show = () => { const m = missionDef(select.value); $("mission-brief").textContent = m ? briefingText(m) : ""; };
+  select.onchange = show;
+  show();
+}
+
+$("zoom").onclick = () => {
+  const zoomed = $("board-wrap").classList.toggle("zoomed");
+  $("zoom").textContent = zoomed ? "Fit board" : "Zoom in";
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+};
+
+$("rules-open").onclick = () => {
+  renderRules();
+  /** @type {HTMLDialogElement} */ ($("rules")).showModal();
+};
+$("rules-close").onclick = () => /** @type {HTMLDialogElement} */ ($("rules")).close();
+
+$("copy-invite").onclick = async () => {
+  const link = $("copy-invite").dataset.link ?? "";
+  try {
+    await navigator.clipboard.writeText(link);
+    toast("Invite link copied: send it to the other players.", "info");
+  } catch {
+    // No clipboard (plain http, or refused): select the link so it can be copied by hand.
+    const r = document.createRange();
+    r.selectNodeContents($("invite-link"));
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(r);
+    toast("Copy the selected link and send it to the other players.", "info");
+  }
+};
+
+// The content tables (card, item and creature names) for every screen.
+fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((data) => {
+  if (!data) return;
+  content.data = data;
+  fillMissionPicker();
+  if (state.view) renderGame();
+  if (state.lobby) renderLobby();
+}, () => {});
 
 (function boot() {
   const hash = location.hash.slice(1);
   const [kind, arg] = hash.includes("/") ? hash.split("/", 2) : ["game", hash];
   if (kind === "campaign" && arg) return openCampaign(arg);
   if (kind === "replay" && arg) return openReplay(arg);
-  const code = arg.toUpperCase();
-  const saved = code && myGames().find((g) => g.code === code);
   show("home");
   renderHome();
-  if (saved) { state.token = saved.token; state.name = saved.name ?? ""; state.campaign = saved.campaign ?? null; connect(code, { as: "resume", token: saved.token }); }
+  if (arg) openGameLink(arg.toUpperCase());
 })();

@@ -94,14 +94,12 @@ export class Board {
     for (const [, b] of bounds) {
       el("rect", { x: b.x0 * S, y: b.y0 * S, width: (b.x1 - b.x0 + 1) * S, height: (b.y1 - b.y0 + 1) * S, class: "tile-outline" }, this.tilesLayer);
     }
-    const walls = el("g", { class: "walls" }, svg);
-    for (const w of map.walls) {
-      const [x1, y1, x2, y2] = edgeLine(w);
-      el("line", { x1, y1, x2, y2, class: "wall" }, walls);
-    }
     const ents = el("g", { class: "entrances" }, svg);
     this.entranceCells = [];
-    this.waitingCells = map.entrances.map((ent) => outside(map, ent, 2));
+    // A waiting figure's entrance is an index into the white list (for
+    // Doomtroopers) or the red list (for creatures), not the full list.
+    const cellsOf = (kind) => map.entrances.filter((e) => e.kind === kind).map((ent) => outside(map, ent, 2));
+    this.waitingCells = { white: cellsOf("white"), red: cellsOf("red") };
     map.entrances.forEach((ent) => {
       const cells = outside(map, ent);
       this.entranceCells.push(cells);
@@ -112,19 +110,28 @@ export class Board {
       text(g, (x0 + (Math.max(...xs) - x0 + 1) / 2) * S, (y0 + (Math.max(...ys) - y0 + 1) / 2) * S + 5, ent.id, { class: "entrance-id" });
     });
     this.dyn = el("g", { class: "dynamic" }, svg);
+    // Doors and walls above the figures, so a wall between two occupied
+    // squares stays visible; they take no clicks (the squares do).
+    this.doorsLayer = el("g", { class: "doors" }, svg);
+    const walls = el("g", { class: "walls" }, svg);
+    for (const w of map.walls) {
+      const [x1, y1, x2, y2] = edgeLine(w);
+      el("line", { x1, y1, x2, y2, class: "wall" }, walls);
+    }
   }
 
   /**
    * @param {GameView} view
    * @param {{mine: Set<number>, selected: number|null, moveTargets: Map<string, any>,
    *   squareTargets: Map<string, any>, squareClass: string, attackTargets: Set<number>,
-   *   figureChoices: Set<number>, entranceChoices: Set<string>, tileChoices: Set<number>}} ui
+   *   figureChoices: Set<number>, entranceChoices: Set<string>, tileChoices: Set<number>, trail?: {x:number,y:number}[]}} ui
    */
   render(view, ui) {
     const map = this.map;
     if (!map) return;
     const dyn = this.dyn;
     dyn.replaceChildren();
+    this.doorsLayer.replaceChildren();
     for (const r of this.squares.values()) r.classList.remove("move-target", "place-target", "item-target");
     // Smoke and tile badges.
     view.tiles.forEach((t, i) => {
@@ -152,7 +159,7 @@ export class Board {
       const state = view.doors[i]?.state ?? "closed";
       for (const e of edges) {
         const [x1, y1, x2, y2] = edgeLine(e);
-        el("line", { x1, y1, x2, y2, class: `door ${state}`, stroke: DOOR_COLOR[state] }, dyn);
+        el("line", { x1, y1, x2, y2, class: `door ${state}`, stroke: DOOR_COLOR[state] }, this.doorsLayer);
       }
     });
     // Tokens.
@@ -176,6 +183,12 @@ export class Board {
       r.classList.add(cls);
     };
     for (const k of ui.moveTargets.keys()) mark(k, "move-target");
+    // The last move's path, under the figures.
+    (ui.trail ?? []).forEach((s, i, all) => {
+      if (i === 0) return;
+      const p = all[i - 1];
+      el("line", { x1: p.x * S + S / 2, y1: p.y * S + S / 2, x2: s.x * S + S / 2, y2: s.y * S + S / 2, class: "trail" }, dyn);
+    });
     for (const k of ui.squareTargets.keys()) mark(k, ui.squareClass);
     // Entrances to choose.
     this.svg.querySelectorAll("[data-entrance]").forEach((g) =>
@@ -187,10 +200,11 @@ export class Board {
       if (f.place.at === "board") {
         cx = f.place.square.x * S + S / 2; cy = f.place.square.y * S + S / 2;
       } else if (f.place.at === "waiting") {
-        const cells = this.waitingCells[f.place.entrance];
+        const cells = this.waitingCells[f.kind.kind === "doomtrooper" ? "white" : "red"][f.place.entrance];
         if (!cells) continue;
-        const n = waitingCount.get(f.place.entrance) ?? 0;
-        waitingCount.set(f.place.entrance, n + 1);
+        const wk = `${f.kind.kind}:${f.place.entrance}`;
+        const n = waitingCount.get(wk) ?? 0;
+        waitingCount.set(wk, n + 1);
         const c = cells[n % cells.length];
         const shift = Math.floor(n / cells.length) * 10;
         cx = c.x * S + S / 2 + shift; cy = c.y * S + S / 2 + shift; r = S * 0.32;

@@ -1796,7 +1796,18 @@ export type ServerMsg =
      */
     message: string,
   }
-  | { "type": "pong" };
+  | { "type": "pong" }
+  | {
+    "type": "timed_out",
+    /**
+     * The seat whose time ran out.
+     */
+    seat: number,
+    /**
+     * The last event before the server's answer.
+     */
+    seq: number,
+  };
 
 /**
  * Which side acts: a corporation team or the Dark Legion.

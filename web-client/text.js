@@ -14,10 +14,66 @@ export const CORP_COLOR = {
 };
 export const CORP_LETTER = { bauhaus: "B", capitol: "C", cybertronic: "Cy", imperial: "I", mishima: "M" };
 export const DL_COLOR = "#6b2d8f";
+// Two letters each, none a corporation's letter (Capitol is "C").
 export const CREATURE_LETTER = {
-  legionnaire: "L", necromutant: "N", centurion: "C", razide: "R",
-  praetorian_stalker: "P", nepharite: "Ne", ezoghoul: "E",
+  legionnaire: "Lg", necromutant: "Nm", centurion: "Ct", razide: "Rz",
+  praetorian_stalker: "PS", nepharite: "Np", ezoghoul: "Ez",
 };
+
+/** The game's content tables from `GET /api/content` (names, options,
+ *  stats): every card and creature name shown comes from there. */
+export const content = { data: /** @type {any} */ (null) };
+
+/** Where squares are: the map (square → tile index), set with the board. */
+const places = { tileOf: new Map(), width: 0 };
+/** @param {import("./protocol").MapData} map */
+export function setPlaces(map) {
+  places.tileOf = new Map(map.squares.map((s) => [`${s.at.x},${s.at.y}`, s.tile]));
+  places.width = map.width;
+}
+
+/** "a Medkit", "an Explosive Ammunition". */
+export function withArticle(name) {
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
+}
+
+/** "1 credit", "2 credits". */
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A creature kind's name from the content ("praetorian_stalker" → "Praetorian Stalker"). */
+export function creatureName(kind) {
+  return content.data?.creatures?.find((c) => c.kind === kind)?.name ?? words(kind);
+}
+
+/** An item's name (weapon or equipment) from the content. */
+export function itemName(id) {
+  const d = content.data;
+  return d?.equipment?.find((e) => e.id === id)?.name ?? d?.weapons?.find((w) => w.id === id)?.name ?? words(id);
+}
+
+/** A Doomtrooper card's name from the content. */
+export function dtCardName(kind) {
+  return content.data?.dt_cards?.find((c) => c.kind === kind)?.name ?? words(kind);
+}
+
+/** A force card by number: {name, options: ["1 Razide", "1 Centurion + 1 Necromutant"]}. */
+export function forceCard(n) {
+  const c = content.data?.force_cards?.find((x) => x.number === n);
+  if (!c) return null;
+  const group = (kinds) => {
+    const counts = new Map();
+    for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+    return [...counts].map(([k, m]) => `${m} ${creatureName(k)}${m > 1 ? "s" : ""}`).join(" + ") || "nothing";
+  };
+  return { name: c.name, options: c.options.map(group) };
+}
+
+/** An event card's name by number. */
+export function eventName(n) {
+  return content.data?.events?.find((e) => e.number === n)?.name ?? "an event";
+}
 
 /** "smoke_grenade" → "Smoke Grenade" */
 export function words(id) {
@@ -76,10 +132,39 @@ export function tileName(view, tile) {
   return t ? t.name : `tile ${tile}`;
 }
 
-export function sq(s) { return s ? `(${s.x}, ${s.y})` : "off the board"; }
+/** A square for people: its area and a board-game grid name ("Sally Port, C4"). */
+export function sq(s, view = null) {
+  if (!s) return "off the board";
+  const tile = places.tileOf.get(`${s.x},${s.y}`);
+  const area = tile !== undefined ? view?.tiles?.[tile]?.name : null;
+  const cell = `${colName(s.x)}${s.y + 1}`;
+  return area ? `${area}, ${cell}` : cell;
+}
+/** Columns as letters: A…Z, then AA, AB… */
+function colName(x) {
+  let n = x, out = "";
+  do { out = String.fromCharCode(65 + (n % 26)) + out; n = Math.floor(n / 26) - 1; } while (n >= 0);
+  return out;
+}
+/** "into the Cross Corridor" for a step's destination, or "" off the map. */
+function intoArea(view, s) {
+  const tile = s ? places.tileOf.get(`${s.x},${s.y}`) : undefined;
+  const area = tile !== undefined ? view?.tiles?.[tile]?.name : null;
+  return area ? ` in the ${area}` : "";
+}
 
 export function diceText(dice) {
-  return dice.map((d) => `${d.color} ${d.face}${d.reroll ? " (re-roll)" : ""}`).join(", ");
+  return dice.map((d) => `${d.color} ${d.face}${d.hits ? ` (${plural(d.hits, "hit")})` : ""}${d.reroll ? " re-rolled" : ""}`).join(", ");
+}
+
+/** A figure's defence value: a creature's from the content at the Dark
+ *  Legion's band, 1 for a Doomtrooper (cover adds 1 against firearms). */
+export function defenceValue(view, id) {
+  const f = view?.figures.find((x) => x.id === id);
+  if (!f) return null;
+  if (f.kind.kind === "doomtrooper") return 1;
+  const def = content.data?.creatures?.find((c) => c.kind === /** @type {any} */ (f.kind).creature);
+  return def?.bands?.[(view.dark_legion.band ?? 1) - 1]?.dv ?? null;
 }
 
 const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" };
@@ -88,30 +173,36 @@ const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" 
 export function describeCommand(view, c) {
   const fig = (id) => figName(view, id);
   switch (c.type) {
-    case "pick_equipment": return `${words(c.item)} for ${fig(c.figure)}`;
+    case "pick_equipment": {
+      const d = content.data?.equipment?.find((e) => e.id === c.item) ?? content.data?.weapons?.find((w) => w.id === c.item);
+      return `${itemName(c.item)}${d ? ` (${plural(d.cost, "credit")})` : ""} for ${fig(c.figure)}`;
+    }
     case "pass_equipment": return "Done with equipment";
     case "choose_entrance": return `Entrance ${c.entrance}`;
-    case "choose_option": return `Option ${c.option + 1}`;
-    case "place": return `Place ${words(c.kind)} at ${sq(c.square)}`;
+    case "choose_option": {
+      const card = view.pending?.decision === "force_option" ? forceCard(view.pending.card) : null;
+      return card?.options[c.option] ?? `Option ${c.option + 1}`;
+    }
+    case "place": return `Place ${creatureName(c.kind)} at ${sq(c.square, view)}`;
     case "choose_tile": return `Tile: ${tileName(view, c.tile)}`;
     case "choose_figure": return fig(c.figure);
     case "choose_corporation": return words(c.corporation);
-    case "discard": return `Discard ${words(c.item)}`;
+    case "discard": return `Discard ${itemName(c.item)}`;
     case "react": {
       if (c.card === null) return "Pass";
       const hand = view.teams.find((t) => t.hand)?.hand;
-      return `Play ${words(hand?.[c.card] ?? `card ${c.card + 1}`)}`;
+      return `Play ${dtCardName(hand?.[c.card] ?? `card ${c.card + 1}`)}`;
     }
-    case "move": return `${fig(c.figure)} moves to ${sq(c.path[c.path.length - 1])}`;
+    case "move": return `${fig(c.figure)} moves to ${sq(c.path[c.path.length - 1], view)}`;
     case "attack": return `${fig(c.figure)}: ${ATTACK[c.attack]} attack on ${fig(c.target)}`;
     case "special": return `${fig(c.figure)}: ${words(c.action)}`;
-    case "use_item": return `${fig(c.figure)}: use ${words(c.item)}${c.square ? " at " + sq(c.square) : ""}`;
+    case "use_item": return `${fig(c.figure)}: use ${itemName(c.item)}${c.square ? " at " + sq(c.square, view) : ""}`;
     case "overrun": return `${fig(c.figure)}: overrun`;
     case "play_card": {
       const hand = view.teams.find((t) => t.hand)?.hand;
-      const card = words(hand?.[c.card] ?? `card ${c.card + 1}`);
+      const card = dtCardName(hand?.[c.card] ?? `card ${c.card + 1}`);
       if (c.play.as === "extra_action") return `${card}: +1 action for ${fig(c.figure)}`;
-      const on = c.play.target !== null ? ` on ${fig(c.play.target)}` : c.play.square ? ` at ${sq(c.play.square)}` : "";
+      const on = c.play.target !== null ? ` on ${fig(c.play.target)}` : c.play.square ? ` at ${sq(c.play.square, view)}` : "";
       return `${card} (${fig(c.figure)})${on}`;
     }
     case "set_allow_pass": return c.allow ? "Let others pass through" : "Block passing through";
@@ -124,33 +215,50 @@ export function describeCommand(view, c) {
 
 /** An event as a sentence, or null to leave it out of the log.
  * @param {GameView} view @param {Event} e @param {(seat:number|null)=>string} seatName */
-export function describeEvent(view, e, seatName) {
+export function describeEvent(view, e, seatName, ctx = { roll: null }) {
   const fig = (id) => figName(view, id);
+  // An attack is explained over three events: the roll, the defence die
+  // (if any), the damage; `ctx.roll` carries it from one to the next.
+  if (e.type === "attack_rolled") ctx.roll = { target: e.target, hits: e.hits, saves: 0, face: null };
+  else if (e.type === "defense_rolled" && ctx.roll?.target === e.figure) {
+    ctx.roll.saves = e.die.hits; ctx.roll.face = e.die.face;
+    return null;
+  } else if (e.type === "damage" && ctx.roll?.target === e.figure) {
+    const r = ctx.roll;
+    ctx.roll = null;
+    const dv = defenceValue(view, e.figure);
+    const parts = [plural(r.hits, "hit")];
+    if (dv !== null) parts.push(`defence value ${dv}`);
+    if (r.face !== null) parts.push(`defence die ${r.face} saves ${r.saves}`);
+    return `→ ${parts.join(" − ")} = ${e.amount} damage to ${fig(e.figure)}${e.amount && e.health ? ` (health ${e.health})` : ""}.`;
+  }
   switch (e.type) {
     case "hidden": return null;
     case "game_started":
       return `The game starts. Dark Legion: ${e.dark_legion === null ? "the AI" : seatName(e.dark_legion)} (band ${e.band}).`;
-    case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} a ${words(e.item)}.`;
+    case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} ${withArticle(itemName(e.item))}.`;
     case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
     case "cards_dealt":
-      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(words).join(", ") : ""}.`;
+      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
     case "round_started": return `— Round ${e.round} —`;
-    case "turn_started": return `Turn of ${sideName(view, e.side)}${e.seat !== null ? ` (${seatName(e.seat)})` : ""}.`;
+    case "turn_started": return `${words(sideName(view, e.side))}'s turn${e.seat !== null ? `: ${seatName(e.seat)}` : ""}.`;
     case "turn_ended": return `${words(sideName(view, e.side))} ends the turn.`;
     case "entrance_chosen": return `${teamName(view, e.team)} enters at ${e.entrance}.`;
     case "activated": return `${fig(e.figure)} activates.`;
-    case "stepped": return `${fig(e.figure)} steps to ${sq(e.to)}.`;
+    case "stepped": return `${fig(e.figure)} steps to ${sq(e.to, view)}.`;
     case "exited": return `${fig(e.figure)} leaves the board.`;
-    case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to) : "its entrance"}.`;
-    case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to)}.`;
+    case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to, view) : "its entrance"}.`;
+    case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to, view)}.`;
     case "ai_card_revealed": return e.tie_breaker ? `AI tie-breaker card: ${e.card}.` : `AI card revealed: ${e.card}.`;
     case "ai_deck_shuffled": return `The AI deck is shuffled.`;
     case "door_removed": return `A door is removed.`;
-    case "door_card": return `Door card: ${words(e.card)}.`;
+    case "door_card": return `Door card: ${content.data?.door_cards?.find((d) => d.kind === e.card)?.name ?? words(e.card)}.`;
     case "attack_rolled": {
       const who = e.attacker === null ? "A trap" : fig(e.attacker);
-      const how = e.attack ? ` (${ATTACK[e.attack]})` : "";
-      return `${who} attacks ${fig(e.target)}${how}: ${e.hits} hit${e.hits === 1 ? "" : "s"} [${diceText(e.dice)}].`;
+      const f = e.attacker === null ? null : view?.figures.find((x) => x.id === e.attacker);
+      const weapon = f?.weapon ? itemName(f.weapon) : null;
+      const how = e.attack ? ` with ${weapon ? `${weapon} (${ATTACK[e.attack]})` : ATTACK[e.attack]}` : "";
+      return `${who} attacks ${fig(e.target)}${how}: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}.`;
     }
     case "defense_rolled": return `${fig(e.figure)} rolls defense: ${e.die.face} (${e.die.hits} saved) [${e.die.color}].`;
     case "damage": return `${fig(e.figure)} takes ${e.amount} damage (health ${e.health}).`;
@@ -160,26 +268,26 @@ export function describeEvent(view, e, seatName) {
       return `${words(sideName(view, e.side))} ${e.delta >= 0 ? "gains" : "loses"} ${Math.abs(e.delta)} PP (${e.reason}); now ${e.total}.`;
     case "rank_changed": return `${teamName(view, e.team)} is now rank ${e.rank}.`;
     case "reckless_token": return `${teamName(view, e.team)} has ${e.total} reckless token${e.total === 1 ? "" : "s"}.`;
-    case "event_drawn": return `Event card #${e.card} drawn${e.final_round ? " — the final round begins" : ""}.`;
+    case "event_drawn": return `Event: ${eventName(e.card)}${e.final_round ? " — the final round begins" : ""}.`;
     case "event_target": {
       const t = e.figure !== null ? fig(e.figure) : e.tile !== null ? tileName(view, e.tile) : e.corporation ? words(e.corporation) : "nobody";
-      return `Event #${e.card} targets ${t}.`;
+      return `${eventName(e.card)} targets ${t}.`;
     }
-    case "force_card_drawn": return `Force card #${e.card} drawn.`;
+    case "force_card_drawn": return `Force card drawn: ${forceCard(e.card)?.name ?? "a force card"}.`;
     case "force_cards_dealt": return `${e.count} force card${e.count === 1 ? "" : "s"} dealt face down on ${tileName(view, e.tile)}.`;
-    case "force_card_revealed": return `Force card #${e.card} revealed on ${tileName(view, e.tile)}!`;
+    case "force_card_revealed": return `${forceCard(e.card)?.name ?? "A force card"} revealed in the ${tileName(view, e.tile)}!`;
     case "tile_marked": return `${teamName(view, e.team)} marks ${tileName(view, e.tile)}.`;
-    case "option_chosen": return `Option ${e.option + 1} of card #${e.card} chosen.`;
+    case "option_chosen": return `The Dark Legion chooses ${forceCard(e.card)?.options[e.option] ?? `option ${e.option + 1}`}.`;
     case "reinforcement": return `${fig(e.figure)} arrives as reinforcement at ${e.entrance}.`;
-    case "placed": return `${fig(e.figure)} is placed at ${sq(e.square)}.`;
-    case "not_placed": return `No room to place a ${words(e.kind)}.`;
-    case "trap_placed": return `A trap is set at ${sq(e.square)}.`;
-    case "token_removed": return `A token is removed from ${sq(e.square)}.`;
-    case "bomb_placed": return `${teamName(view, e.team)} plants a bomb at ${sq(e.square)}.`;
+    case "placed": return `${fig(e.figure)} is placed at ${sq(e.square, view)}.`;
+    case "not_placed": return `No room to place ${withArticle(creatureName(e.kind))}.`;
+    case "trap_placed": return `A trap is set at ${sq(e.square, view)}.`;
+    case "token_removed": return `A token is removed from ${sq(e.square, view)}.`;
+    case "bomb_placed": return `${teamName(view, e.team)} plants a bomb at ${sq(e.square, view)}.`;
     case "smoke": return `Smoke fills ${tileName(view, e.tile)}.`;
     case "card_played":
-      return `${seatName(e.seat)} plays ${words(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
-    case "item_used": return `${fig(e.figure)} uses ${words(e.item)}.`;
+      return `${seatName(e.seat)} plays ${dtCardName(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
+    case "item_used": return `${fig(e.figure)} uses ${itemName(e.item)}.`;
     case "special_done": return `${fig(e.figure)} does ${words(e.action)}.`;
     case "reaction_offered": return `${teamName(view, e.team)} may react.`;
     case "decision_requested": return `Waiting for ${e.seat === null ? "the AI" : seatName(e.seat)}: ${e.what}.`;
@@ -190,4 +298,34 @@ export function describeEvent(view, e, seatName) {
       ].join(", ") || "none"}.`;
     default: return words(/** @type {any} */ (e).type);
   }
+}
+
+/** A mission's goal as a sentence, from its content record (MSN-2). */
+export function goalText(mission, goal = mission?.goal) {
+  if (!goal) return "";
+  const list = (xs) => xs.map(words).join(", ");
+  if (typeof goal === "string") return goal === "all_dl_eliminated" ? "eliminate every Dark Legion figure" : words(goal).toLowerCase();
+  const [kind, v] = Object.entries(goal)[0];
+  switch (kind) {
+    case "and": return v.map((g) => goalText(mission, g)).join(" and ");
+    case "or": return v.map((g) => goalText(mission, g)).join(" or ");
+    case "special_done": {
+      const a = mission.special_actions?.find((x) => x.id === v.action);
+      const where = a?.adjacent_to ? ` next to ${withArticle(words(a.adjacent_to).toLowerCase())}` : "";
+      return `${a?.name ?? words(v.action)}${where} ${v.times === 1 ? "once" : `${v.times} times`}`;
+    }
+    case "exited": return `${v.count === 0 ? "one Doomtrooper of every corporation" : plural(v.count, "Doomtrooper")} must leave the board${v.exits.length ? ` by ${list(v.exits)}` : ""}`;
+    case "carried_out": return `carry the ${words(v.token)} off the board${v.exits.length ? ` by ${list(v.exits)}` : ""}`;
+    case "eliminated": return `eliminate the ${words(v)}`;
+    case "destroyed": return `destroy the ${list(v)}`;
+    case "hacked": return `hack the ${list(v)}`;
+    case "pp_earned": return `earn ${v} PP`;
+    case "alive": return `keep ${plural(v, "Doomtrooper")} alive`;
+    default: return words(kind).toLowerCase();
+  }
+}
+
+/** A mission's content record by id. */
+export function missionDef(id) {
+  return content.data?.missions?.find((m) => m.id === id) ?? null;
 }

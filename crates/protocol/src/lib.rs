@@ -20,7 +20,7 @@ pub mod map;
 mod typescript;
 
 pub use map::MapData;
-pub use typescript::typescript;
+pub use typescript::{javascript, typescript};
 
 /// The protocol version. Bump on any incompatible change.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -357,4 +357,14 @@ pub enum ServerMsg {
     },
     /// Keep-alive answer.
     Pong,
+    /// A seat's turn limit ran out: the server answers for it, and the
+    /// events that follow (from `seq + 1`) are that answer, not the
+    /// player's choice. Sent to everyone, live only (not replayed on a
+    /// reconnect).
+    TimedOut {
+        /// The seat whose time ran out.
+        seat: u8,
+        /// The last event before the server's answer.
+        seq: u64,
+    },
 }

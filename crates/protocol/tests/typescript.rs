@@ -26,3 +26,20 @@ fn protocol_ts_is_current() {
         );
     }
 }
+
+/// `web-client/protocol.js` (the constants the browser imports) must be
+/// what `citadel_protocol::javascript()` renders now.
+#[test]
+fn protocol_js_is_current() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web-client/protocol.js");
+    let fresh = citadel_protocol::javascript();
+    if std::env::var_os("CITADEL_UPDATE_TS").is_some_and(|v| !v.is_empty() && v != "0") {
+        std::fs::write(&path, &fresh).expect("write web-client/protocol.js");
+        return;
+    }
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        on_disk == fresh,
+        "web-client/protocol.js is stale; run `CITADEL_UPDATE_TS=1 cargo test -p citadel-protocol --test typescript` to update"
+    );
+}

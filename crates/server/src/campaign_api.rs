@@ -87,11 +87,10 @@ struct Joined {
 async fn join(
     State(app): State<AppState>,
     Path(code): Path<String>,
+    headers: HeaderMap,
     Json(req): Json<JoinReq>,
 ) -> Result<Json<Joined>, ServerError> {
-    // Accounts are resolved by the account layer; a campaign joined
-    // without one has no member link.
-    let account: Option<String> = None;
+    let account = joining_account(&app, &headers).await?;
     let ledger = &app.campaigns;
     let guard = ledger.lock().await;
     let mut c = ledger.load(&guard, &code).await?;
@@ -107,6 +106,21 @@ async fn join(
         ledger.link_member(&c.record.id, &account).await?;
     }
     Ok(Json(Joined { token, player }))
+}
+
+/// The account joining a campaign: the login session of the
+/// `Authorization: Bearer` header (a player who joins while logged in
+/// finds the campaign in `GET /api/me`), or `None` for a guest. A token
+/// that is not a live session is refused rather than joined as a guest.
+async fn joining_account(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<String>, ServerError> {
+    let Some(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    let account = crate::accounts::account_for_token(app.store.as_ref(), token).await?;
+    account.map(|a| Some(a.id)).ok_or(ServerError::Unauthorized)
 }
 
 /// `POST /api/campaigns/{code}/next`.

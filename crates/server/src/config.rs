@@ -5,10 +5,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The repository's `web-client/`, as seen from this crate at build time,
-/// so `cargo run` serves the client from any working directory.
-pub const DEFAULT_WEB_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web-client");
-
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -28,10 +24,10 @@ pub struct Config {
     /// Log format.
     #[arg(long, env = "CITADEL_LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Directory of the browser client (default: the repository's
-    /// `web-client/`, found from the build location).
-    #[arg(long, env = "CITADEL_WEB_DIR", default_value = DEFAULT_WEB_DIR)]
-    pub web_dir: PathBuf,
+    /// Serve the browser client from this directory (it must hold
+    /// `index.html`) instead of the copy built into the binary.
+    #[arg(long, env = "CITADEL_WEB_DIR")]
+    pub web_dir: Option<PathBuf>,
     /// Largest WebSocket message accepted, in bytes.
     #[arg(long, env = "CITADEL_MAX_FRAME_BYTES", default_value_t = 16 * 1024)]
     pub max_frame_bytes: usize,

@@ -15,7 +15,6 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::time::Duration;
-use tower_http::services::{ServeDir, ServeFile};
 use tower_http::timeout::TimeoutLayer;
 
 /// Largest request body the API reads (names, passwords, options: all
@@ -24,8 +23,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The whole app.
 pub fn router(state: AppState) -> Router {
-    let web = state.config.web_dir.clone();
-    let client = ServeDir::new(&web).fallback(ServeFile::new(web.join("index.html")));
+    let client = crate::web_assets::service(state.config.web_dir.as_ref());
     let config = Arc::clone(&state.config);
     let throttle = Arc::new(LoginThrottle::new(
         config.login_per_account,
@@ -47,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
         .merge(crate::campaign_api::routes())
+        .merge(crate::content_api::routes())
         // An API path that names no route is a JSON 404, not the client's
         // index page.
         .route("/api", any(layers::no_route))

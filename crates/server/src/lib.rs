@@ -13,6 +13,7 @@ pub mod campaign_rules;
 pub mod clock;
 pub mod codes;
 pub mod config;
+pub mod content_api;
 pub mod delivery;
 pub mod edge;
 pub mod error;
@@ -29,6 +30,7 @@ pub mod registry;
 pub mod replay;
 pub mod secrets;
 pub mod session;
+pub mod web_assets;
 pub mod ws;
 
 use anyhow::Context;
@@ -91,8 +93,11 @@ impl Server {
     /// Bind and start serving.
     ///
     /// # Errors
-    /// If the address cannot be bound.
+    /// If the address cannot be bound, or `--web-dir` has no `index.html`.
     pub async fn start(config: Config) -> anyhow::Result<Server> {
+        if let Some(dir) = &config.web_dir {
+            web_assets::check_web_dir(dir).map_err(anyhow::Error::msg)?;
+        }
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .with_context(|| format!("cannot listen on {}", config.addr))?;

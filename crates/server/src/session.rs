@@ -1226,6 +1226,10 @@ impl Session {
             } else {
                 timeout_default(&play.game.legal(seat))
             };
+            if !automatic && choice.is_some() {
+                let seq = play.log.len() as u64;
+                announce_timeout(&self.conns, seat.0, seq, out);
+            }
             let Some(command) = choice else {
                 return;
             };
@@ -1251,6 +1255,15 @@ impl Session {
             }
         }
     }
+}
+
+/// Tell everyone that `seat`'s time ran out, before the events of the
+/// server's answer for it, so the log can say so.
+fn announce_timeout(conns: &BTreeMap<ConnId, Conn>, seat: u8, seq: u64, out: &mut Vec<Output>) {
+    out.push(Output::Send {
+        to: conns.keys().copied().collect(),
+        msg: ServerMsg::TimedOut { seat, seq },
+    });
 }
 
 fn legal_for(game: &Game, role: Role) -> Vec<Command> {

@@ -6,7 +6,9 @@
 //!   and the harness work, against a fixture page of its own.
 //! - `citadel.test.mjs` (the DOM-contract tests: lobby, moves by clicking,
 //!   spectator, reconnect) and `screens.test.mjs` (accounts, my games,
-//!   campaigns, the replay viewer) run only once `web-client/index.html` carries
+//!   campaigns, the replay viewer), `player.test.mjs` (issue 16's defects,
+//!   one test each) and `a11y.test.mjs` (axe-core on home, lobby and game)
+//!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
 //!
@@ -24,7 +26,7 @@ use std::time::{Duration, Instant};
 /// The marker the board client puts on `<body>`.
 const MARKER: &str = r#"data-client="citadel-board""#;
 /// The longest the Node run may take before it is killed.
-const NODE_LIMIT: Duration = Duration::from_secs(120);
+const NODE_LIMIT: Duration = Duration::from_secs(240);
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -51,12 +53,15 @@ fn node_version() -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// `npm ci` in `tests/browser` unless playwright-core is already there.
+/// `npm ci` in `tests/browser` unless its packages are already there.
 fn ensure_node_modules(dir: &Path) -> Result<(), String> {
-    if dir
-        .join("node_modules/playwright-core/package.json")
-        .exists()
-    {
+    let installed = ["playwright-core", "axe-core"].iter().all(|m| {
+        dir.join("node_modules")
+            .join(m)
+            .join("package.json")
+            .exists()
+    });
+    if installed {
         return Ok(());
     }
     notice(&format!("browser tests: npm ci in {}", dir.display()));
@@ -129,6 +134,8 @@ async fn the_web_client_works_in_headless_chromium() {
     if index.contains(MARKER) {
         files.push("citadel.test.mjs");
         files.push("screens.test.mjs");
+        files.push("player.test.mjs");
+        files.push("a11y.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \
@@ -137,7 +144,7 @@ async fn the_web_client_works_in_headless_chromium() {
     }
 
     let mut config = Config::for_tests();
-    config.web_dir = web_dir;
+    config.web_dir = Some(web_dir);
     config.bot_delay_ms = 50;
     config.grace_secs = 30;
     let server = Server::start(config).await.expect("server starts");

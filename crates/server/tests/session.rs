@@ -461,8 +461,23 @@ fn trn_11_an_expired_turn_timer_passes_the_turn() {
     let before = s.event_count();
     s.handle(Input::Tick, 59_000);
     assert_eq!(s.event_count(), before, "acted before the limit");
-    s.handle(Input::Tick, 60_000);
+    let out = s.handle(Input::Tick, 60_000);
     assert!(s.event_count() > before, "the timer did nothing");
+    // Everyone is told the seat timed out, before the events of the answer.
+    for conn in [1, 2] {
+        let msgs = sent(&out, conn);
+        let told = msgs.iter().position(|m| {
+            matches!(m, ServerMsg::TimedOut { seat, seq } if Some(*seat) == waiting.map(|w| w.0) && *seq == before)
+        });
+        let events = msgs
+            .iter()
+            .position(|m| matches!(m, ServerMsg::Events { .. }));
+        assert!(
+            told.is_some(),
+            "connection {conn} is told about the timeout"
+        );
+        assert!(told < events, "the notice comes before the events");
+    }
     assert_ne!(
         s.game().and_then(|g| g.seat_to_act()),
         waiting.filter(|_| false)

@@ -1,0 +1,75 @@
+// Accessibility: axe-core (pinned in package.json) on the home page, the
+// lobby and the game screen of a real game; no serious or critical
+// violation may remain. Each violation is printed with its nodes, so a
+// failure says what to fix.
+//
+// Like citadel.test.mjs these run once web-client/index.html carries the
+// board client's marker `data-client="citadel-board"`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { launch, person, shot, until, waitForState } from './lib/harness.mjs';
+
+const URL = process.env.CITADEL_URL;
+const MARKER = 'data-client="citadel-board"';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+let pending = URL ? null : 'CITADEL_URL is not set';
+if (!pending) {
+  const index = await fetch(`${URL}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
+  if (!index.includes(MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') pending = `the page at ${URL}/ lacks the board client's marker ${MARKER}`;
+}
+if (pending) console.log(`# PENDING: accessibility tests not run: ${pending}`);
+const check = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+
+let browser;
+let who;
+
+before(async () => {
+  if (pending) return;
+  browser = await launch();
+  who = await person(browser, 'axe');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Run axe on the page; fail on serious or critical violations. */
+async function audit(page, screen) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  console.log(`# ${screen}: axe found ${result.violations.length} violation(s): ${result.violations.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`);
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  for (const v of bad) {
+    console.log(`# ${screen}: ${v.impact} ${v.id}: ${v.help}`);
+    for (const n of v.nodes.slice(0, 5)) console.log(`#   ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1).join('; ')}`);
+  }
+  assert.deepEqual(bad.map((v) => v.id), [], `${screen}: no serious or critical accessibility violations`);
+}
+
+check('home, lobby and game have no serious or critical accessibility violations', async () => {
+  const { page } = who;
+  await page.goto(URL);
+  await page.locator('form#create').waitFor();
+  await audit(page, 'home');
+
+  await page.fill('form#create [name=name]', 'Ada');
+  await page.fill('form#create [name=seats]', '1');
+  await page.selectOption('form#create select[name=dl]', 'ai');
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitForState(page, 'connected');
+  await page.click('button[data-corp=imperial]');
+  await audit(page, 'lobby');
+
+  await page.click('#ready');
+  await until('the game to start', async () => {
+    if (await page.locator('#board').isVisible()) return true;
+    await page.click('#start').catch(() => {});
+    return page.locator('#board').isVisible();
+  }, 15_000, 300);
+  await page.locator('#decision button').first().waitFor();
+  await audit(page, 'game');
+  await shot(page, 'game-a11y');
+});
