@@ -403,6 +403,9 @@ async fn a_logged_in_player_is_linked_and_the_game_shows_in_me_but_a_guests_does
         let api = Api::new(addr);
         let (_, token) = api.account("Bauhaus").await;
         let older = api.create_game().await;
+        // Two games made in the same millisecond tie on `created_at` (and
+        // are then ordered by code): let the clock move on.
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         let newer = api.create_game().await;
         let guest_game = api.create_game().await;
 
