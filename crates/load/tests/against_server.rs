@@ -50,7 +50,15 @@ async fn a_short_run_plays_every_game_and_measures_every_viewer() {
         "only {} commands",
         report.stats.commands
     );
-    assert_eq!(report.stats.ack.len(), report.stats.commands);
+    // A command counts once every viewer has its events; when the run
+    // stops, each game may hold one command that is acked but not yet seen
+    // by all its viewers.
+    let acks = report.stats.ack.len();
+    assert!(
+        (report.stats.commands..=report.stats.commands + 3).contains(&acks),
+        "{acks} acks for {} commands",
+        report.stats.commands
+    );
     // Each command that caused events was seen by all 3 viewers of its game.
     assert!(report.stats.broadcast.len() >= report.stats.commands);
     assert_eq!(report.stats.broadcast.len() % 3, 0);
