@@ -70,6 +70,7 @@ pub struct PlacedTile {
 impl PlacedTile {
     /// Centre point `(ox+3.5, oy+3.5)` as doubled integer coordinates
     /// `(2ox+7, 2oy+7)`, for compass scoring without floats (core AI-2).
+    #[inline]
     pub fn centre_doubled(&self) -> (i32, i32) {
         (2 * self.origin.x + 7, 2 * self.origin.y + 7)
     }
@@ -185,16 +186,19 @@ impl Board {
     }
 
     /// Width of the bounding box in squares.
+    #[inline]
     pub fn width(&self) -> i32 {
         self.width
     }
 
     /// Height of the bounding box in squares.
+    #[inline]
     pub fn height(&self) -> i32 {
         self.height
     }
 
     /// The cell of an on-board square.
+    #[inline]
     pub fn cell(&self, s: Square) -> Option<&Cell> {
         if s.x < 0 || s.y < 0 || s.x >= self.width || s.y >= self.height {
             return None;
@@ -203,22 +207,26 @@ impl Board {
     }
 
     /// On-board (BRD-1).
+    #[inline]
     pub fn on_board(&self, s: Square) -> bool {
         self.cell(s).is_some()
     }
 
     /// Passable ignoring tokens (BRD-2): on-board and [`Terrain::Open`].
+    #[inline]
     pub fn passable(&self, s: Square) -> bool {
         self.cell(s).is_some_and(|c| c.terrain == Terrain::Open)
     }
 
     /// Stops line of sight when entered (LOS-5, leaving figures aside):
     /// off-board or [`Terrain::Solid`].
+    #[inline]
     pub fn blocks_sight(&self, s: Square) -> bool {
         self.cell(s).is_none_or(|c| c.terrain == Terrain::Solid)
     }
 
     /// Index of the tile holding `s`.
+    #[inline]
     pub fn tile_of(&self, s: Square) -> Option<usize> {
         self.cell(s).map(|c| c.tile)
     }
@@ -248,11 +256,13 @@ impl Board {
     }
 
     /// Level of a square (only on a stairs tile).
+    #[inline]
     pub fn level(&self, s: Square) -> Option<Level> {
         self.cell(s).and_then(|c| c.level)
     }
 
     /// ADJ-8: at least one of the square's 4 sides is in W.
+    #[inline]
     pub fn adjacent_to_wall(&self, s: Square) -> bool {
         Side::ALL
             .iter()
@@ -271,6 +281,7 @@ impl Board {
 
     /// MOV-2 (5): on a stairs tile a step may change level by at most one
     /// in the order L–S1–S2–S3–U. Squares without a level never restrict.
+    #[inline]
     pub fn levels_step_ok(&self, a: Square, b: Square) -> bool {
         match (self.level(a), self.level(b)) {
             (Some(la), Some(lb)) => (la as i32 - lb as i32).abs() <= 1,
@@ -280,6 +291,7 @@ impl Board {
 
     /// Index `y * width + x` of an on-board square, the order of
     /// [`Board::new`]'s cells.
+    #[inline]
     pub fn index(&self, s: Square) -> Option<usize> {
         self.cell(s)?;
         usize::try_from(s.y * self.width + s.x).ok()

@@ -31,6 +31,7 @@ pub enum Edge {
 
 impl Edge {
     /// The edge on the given side of square `s`.
+    #[inline]
     pub const fn side_of(s: Square, side: Side) -> Edge {
         match side {
             Side::N => Edge::H { x: s.x, y: s.y },
@@ -41,6 +42,7 @@ impl Edge {
     }
 
     /// The shared edge of two orthogonal neighbours, `None` otherwise.
+    #[inline]
     pub fn between(a: Square, b: Square) -> Option<Edge> {
         match (b.x - a.x, b.y - a.y) {
             (1, 0) => Some(Edge::side_of(a, Side::E)),
@@ -52,6 +54,7 @@ impl Edge {
     }
 
     /// The two squares the edge separates (west/north one first).
+    #[inline]
     pub const fn squares(self) -> (Square, Square) {
         match self {
             Edge::V { x, y } => (Square::new(x - 1, y), Square::new(x, y)),
@@ -60,6 +63,7 @@ impl Edge {
     }
 
     /// The edge shifted by a tile origin (MAP-4).
+    #[inline]
     pub const fn translate(self, ox: i32, oy: i32) -> Edge {
         match self {
             Edge::V { x, y } => Edge::V {
@@ -75,6 +79,7 @@ impl Edge {
 }
 
 impl fmt::Display for Edge {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Edge::V { x, y } => write!(f, "V,{x},{y}"),
@@ -88,6 +93,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[inline]
     fn map_3_edge_sides() {
         let s = Square::new(2, 3);
         assert_eq!(Edge::side_of(s, Side::W), Edge::V { x: 2, y: 3 });

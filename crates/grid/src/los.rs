@@ -38,6 +38,7 @@ pub enum Sight {
 
 impl Sight {
     /// True if not blocked.
+    #[inline]
     pub fn is_clear(self) -> bool {
         matches!(self, Sight::Clear { .. })
     }

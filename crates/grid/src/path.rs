@@ -71,6 +71,7 @@ impl StepMap {
     }
 
     /// Steps to `s`; `None` if it is off-board or cannot be reached.
+    #[inline]
     pub fn get(&self, s: Square) -> Option<u32> {
         if s.x < 0 || s.y < 0 || s.x >= self.width {
             return None;
@@ -80,6 +81,7 @@ impl StepMap {
     }
 
     /// Can `s` be reached at all?
+    #[inline]
     pub fn reaches(&self, s: Square) -> bool {
         self.get(s).is_some()
     }

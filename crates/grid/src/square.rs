@@ -19,11 +19,13 @@ pub struct Square {
 
 impl Square {
     /// The square at `(x, y)`.
+    #[inline]
     pub const fn new(x: i32, y: i32) -> Self {
         Square { x, y }
     }
 
     /// The square moved by `(dx, dy)`.
+    #[inline]
     pub const fn offset(self, dx: i32, dy: i32) -> Self {
         Square {
             x: self.x + dx,
@@ -32,16 +34,19 @@ impl Square {
     }
 
     /// Chebyshev distance (core ADJ-6): every range in the rules uses it.
+    #[inline]
     pub fn dist(self, other: Square) -> i32 {
         (self.x - other.x).abs().max((self.y - other.y).abs())
     }
 
     /// True if `other` is one of the 8 neighbours (core ADJ-1).
+    #[inline]
     pub fn is_neighbour8(self, other: Square) -> bool {
         self != other && self.dist(other) == 1
     }
 
     /// True if `other` is an orthogonal neighbour.
+    #[inline]
     pub fn is_orthogonal_neighbour(self, other: Square) -> bool {
         (self.x - other.x).abs() + (self.y - other.y).abs() == 1
     }
@@ -49,24 +54,28 @@ impl Square {
     /// The 8 neighbours in clockwise order from north (N, NE, E, SE, S, SW,
     /// W, NW), the ring order of WPN-4 and the "clockwise from north" order
     /// of area effects (core ATK-13).
+    #[inline]
     pub fn ring(self) -> [Square; 8] {
         Direction::ALL.map(|d| d.step(self))
     }
 }
 
 impl Ord for Square {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         (self.y, self.x).cmp(&(other.y, other.x))
     }
 }
 
 impl PartialOrd for Square {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl fmt::Display for Square {
+    #[inline]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "({},{})", self.x, self.y)
     }
@@ -108,6 +117,7 @@ impl Direction {
     ];
 
     /// `(dx, dy)` of one step.
+    #[inline]
     pub const fn delta(self) -> (i32, i32) {
         match self {
             Direction::N => (0, -1),
@@ -122,6 +132,7 @@ impl Direction {
     }
 
     /// The neighbour of `s` in this direction.
+    #[inline]
     pub const fn step(self, s: Square) -> Square {
         let (dx, dy) = self.delta();
         s.offset(dx, dy)
@@ -146,6 +157,7 @@ impl Side {
     pub const ALL: [Side; 4] = [Side::N, Side::E, Side::S, Side::W];
 
     /// The side after turning clockwise by 90°.
+    #[inline]
     pub const fn clockwise(self) -> Side {
         match self {
             Side::N => Side::E,
@@ -156,6 +168,7 @@ impl Side {
     }
 
     /// The orthogonal neighbour of `s` across this side.
+    #[inline]
     pub const fn step(self, s: Square) -> Square {
         match self {
             Side::N => s.offset(0, -1),
@@ -171,6 +184,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[inline]
     fn squares_order_by_row_then_column() {
         let mut v = vec![Square::new(5, 1), Square::new(0, 2), Square::new(3, 1)];
         v.sort();
@@ -181,6 +195,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn adj_6_distance_is_chebyshev() {
         assert_eq!(Square::new(0, 0).dist(Square::new(3, -2)), 3);
         assert!(Square::new(0, 0).is_neighbour8(Square::new(1, 1)));
@@ -188,6 +203,7 @@ mod tests {
     }
 
     #[test]
+    #[inline]
     fn ring_is_clockwise_from_north() {
         let r = Square::new(5, 5).ring();
         assert_eq!(r[0], Square::new(5, 4));
