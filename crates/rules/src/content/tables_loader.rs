@@ -125,7 +125,13 @@ impl Src<'_> {
     fn parse<T: DeserializeOwned>(&self) -> Result<T, ContentError> {
         toml::from_str(self.text).map_err(|e| {
             let line = e.span().map_or(1, |s| self.line_of(s.start));
-            ContentError::new(self.file, line, e.message().trim().to_string())
+            // The TOML parser leaves the message empty for some inputs
+            // (control characters): a load error must still say something.
+            let message = match e.message().trim() {
+                "" => "not valid TOML".to_string(),
+                m => m.to_string(),
+            };
+            ContentError::new(self.file, line, message)
         })
     }
 }
