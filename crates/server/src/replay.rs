@@ -330,9 +330,28 @@ mod tests {
         for msg in [ready, ClientMsg::Start] {
             out.extend(s.handle(Input::Message { conn: PLAYER, msg }, 0));
         }
-        out.extend(s.handle(Input::Closed { conn: PLAYER }, 0));
-        for now in 1..100 {
-            out.extend(s.handle(Input::Tick, now));
+        // Ann plays her seat as the heuristic bot would, and stays
+        // connected: bots and the AI play only while a player is.
+        let mut ann = citadel_bots::HeuristicCorporation::new();
+        for now in 1..100_000 {
+            let mine = s
+                .game()
+                .filter(|g| g.seat_to_act() == Some(citadel_rules::game::Seat(0)))
+                .and_then(|g| {
+                    use citadel_bots::Bot;
+                    ann.choose(&citadel_bots::Seen::of(g, citadel_rules::game::Seat(0)))
+                });
+            let input = match mine {
+                Some(command) => Input::Message {
+                    conn: PLAYER,
+                    msg: ClientMsg::Command {
+                        client_ref: None,
+                        command,
+                    },
+                },
+                None => Input::Tick,
+            };
+            out.extend(s.handle(input, now));
             if s.game().is_some_and(Game::is_finished) {
                 break;
             }

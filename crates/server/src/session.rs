@@ -325,7 +325,8 @@ impl Session {
     /// corporation and token hash (the player resumes it with
     /// `Join::Resume`), and the rules setup is given whole (campaign PP,
     /// the chosen Dark Legion). Every player counts as disconnected since
-    /// `now` (after the grace period a bot plays an absent player's seat).
+    /// `now`: the game is paused until one of them connects; then, after
+    /// the grace period, a bot plays the seat of a player still away.
     /// Returns the session and its first outputs (`Started`, the lobby) to
     /// persist.
     ///
@@ -363,7 +364,8 @@ impl Session {
     /// stored, and, if the game had started, the game replayed command by
     /// command from its setup and seed (the rules are deterministic, so it
     /// is exactly where the last acknowledged command left it). Every
-    /// player counts as disconnected since `now`.
+    /// player counts as disconnected since `now`, so the game is paused:
+    /// nothing plays until a player reconnects.
     ///
     /// # Errors
     /// The rules refuse the setup, or a stored command is rejected on
@@ -521,6 +523,10 @@ impl Session {
     /// means a tick is due now.
     pub fn next_wake(&self) -> Option<Millis> {
         let play = self.play.as_ref()?;
+        if self.paused() {
+            // Nothing runs until a player comes back (a message).
+            return None;
+        }
         let grace = self
             .seats
             .iter()
@@ -548,7 +554,7 @@ impl Session {
     pub fn handle(&mut self, input: Input, now: Millis) -> Vec<Output> {
         let mut out = Vec::new();
         match input {
-            Input::Hello(hello) => self.on_hello(hello, &mut out),
+            Input::Hello(hello) => self.on_hello(hello, now, &mut out),
             Input::Message { conn, msg } => self.on_message(conn, msg, now, &mut out),
             Input::Closed { conn } => self.on_closed(conn, now, &mut out),
             Input::Tick => self.on_tick(now, &mut out),
@@ -666,7 +672,7 @@ impl Session {
         }
     }
 
-    fn on_hello(&mut self, hello: Hello, out: &mut Vec<Output>) {
+    fn on_hello(&mut self, hello: Hello, now: Millis, out: &mut Vec<Output>) {
         let Hello {
             conn,
             join,
@@ -731,6 +737,9 @@ impl Session {
                     });
                     return;
                 };
+                if self.paused() {
+                    self.resume_play(now);
+                }
                 let slot = &mut self.seats[i];
                 if let Some(old) = slot.conn.replace(conn) {
                     self.conns.remove(&old);
@@ -832,7 +841,7 @@ impl Session {
     }
 
     fn on_tick(&mut self, now: Millis, out: &mut Vec<Output>) {
-        if self.play.is_none() {
+        if self.play.is_none() || self.paused() {
             return;
         }
         let mut changed = false;
@@ -1192,8 +1201,37 @@ impl Session {
         }
     }
 
+    /// Is the game paused? A started game with no seat's player connected
+    /// waits for one: no bot plays (not a leaver's seat, a bot seat or the
+    /// AI Dark Legion), no grace period runs out and no turn timer
+    /// expires. Otherwise a game everyone left — or every game after a
+    /// restart — would be played out by bots overnight. Spectators do not
+    /// count.
+    fn paused(&self) -> bool {
+        self.play.is_some() && !self.players_connected()
+    }
+
+    /// A player comes back to a paused game: the clocks that stood still
+    /// start again from `now` — the turn timer, and the grace period of
+    /// every player still away (each gets the whole grace period to come
+    /// back too before a bot stands in).
+    fn resume_play(&mut self, now: Millis) {
+        for slot in &mut self.seats {
+            if slot.left_at.is_some() && !slot.bot_playing {
+                slot.left_at = Some(now);
+            }
+        }
+        if let Some(play) = &mut self.play {
+            play.waiting.1 = now;
+            play.next_bot_at = play.next_bot_at.max(now);
+        }
+    }
+
     /// Let bots (and expired turn timers) act until a person must.
     fn drive_bots(&mut self, now: Millis, out: &mut Vec<Output>) {
+        if self.paused() {
+            return;
+        }
         for _ in 0..self.config.max_bot_steps {
             let Some(play) = &self.play else {
                 return;

@@ -5,7 +5,7 @@ use citadel_protocol::{
     ServerMsg,
 };
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Command, Event, Rejection, Setup, Viewer};
+use citadel_rules::game::{Command, Event, Rejection, Seat, Setup, Viewer};
 use citadel_server::session::{ConnId, Hello, Input, LobbyDoc, Output, Session, SessionConfig};
 
 fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
@@ -59,12 +59,12 @@ fn player(name: &str) -> Join {
 /// Two humans (seat 0 host, seat 1) and a spectator (conn 9); the DL is
 /// seat 1 so seat 0 plays Bauhaus against a human Dark Legion.
 fn started_game() -> (Session, Vec<Output>) {
-    let mut s = Session::new(
-        "ABCDEF".into(),
-        options(2, DarkLegionChoice::Seat(1)),
-        11,
-        config(),
-    );
+    started_game_with(options(2, DarkLegionChoice::Seat(1)))
+}
+
+/// [`started_game`] with these options.
+fn started_game_with(options: GameOptions) -> (Session, Vec<Output>) {
+    let mut s = Session::new("ABCDEF".into(), options, 11, config());
     hello(&mut s, 1, player("Ann"), 0);
     hello(&mut s, 2, player("Bob"), 0);
     hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
@@ -348,8 +348,8 @@ fn bots_fill_every_seat_and_finish_the_game() {
     hello(&mut s, 1, player("Ann"), 0);
     msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
     msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
-    // Seat 0 hands over to a bot by leaving; after the grace period the
-    // bot plays it and, with the AI DL and a bot seat, the game ends.
+    // Seat 0 leaves: with nobody left to play, the bot seat and the AI
+    // DL wait too, however long (the game is paused, not played out).
     msg(&mut s, 1, ClientMsg::Start, 0);
     let out = s.handle(Input::Closed { conn: 1 }, 10);
     assert!(
@@ -358,16 +358,180 @@ fn bots_fill_every_seat_and_finish_the_game() {
                 .iter()
                 .any(|o| matches!(o, Output::Send { to, .. } if to.contains(&1)))
     );
-    s.handle(Input::Tick, 4_000);
-    assert!(
-        !s.game().is_some_and(|g| g.is_finished()),
-        "bot took over before the grace period"
-    );
-    s.handle(Input::Tick, 6_000);
+    let out = s.handle(Input::Tick, DAY);
+    assert!(applied(&out).is_empty(), "bots played a paused game");
+    assert!(!s.game().is_some_and(|g| g.is_finished()));
+    // Back, Ann plays her seat; the bot seat and the AI DL play theirs
+    // to the end.
+    resume(&mut s, 5, "token-1", DAY + 1);
+    ann_plays_like_a_bot(&mut s, 5, DAY + 1);
     assert!(
         s.game().is_some_and(|g| g.is_finished()),
         "bots did not finish the game"
     );
+}
+
+const DAY: u64 = 24 * 60 * 60 * 1000;
+
+/// Connection `conn` resumes the seat of `token`.
+fn resume(s: &mut Session, conn: ConnId, token: &str, now: u64) -> Vec<Output> {
+    s.handle(
+        Input::Hello(Hello {
+            conn,
+            join: Join::Resume {
+                token: token.into(),
+            },
+            last_seq: None,
+            fresh_token: "unused".into(),
+            account: None,
+        }),
+        now,
+    )
+}
+
+/// Ann (seat 0, on `conn`) plays her seat with the heuristic corporation
+/// bot, ticking when another seat is to act, until the game ends or
+/// nothing moves. Returns every output.
+fn ann_plays_like_a_bot(s: &mut Session, conn: ConnId, now: u64) -> Vec<Output> {
+    use citadel_bots::{Bot, HeuristicCorporation, Seen};
+    use citadel_rules::game::Seat;
+    let mut bot = HeuristicCorporation::new();
+    let mut all = Vec::new();
+    for _ in 0..20_000 {
+        let Some(g) = s.game() else { break };
+        if g.is_finished() {
+            break;
+        }
+        let out = if g.seat_to_act() == Some(Seat(0)) {
+            let Some(command) = bot.choose(&Seen::of(g, Seat(0))) else {
+                break;
+            };
+            let m = ClientMsg::Command {
+                client_ref: None,
+                command,
+            };
+            msg(s, conn, m, now)
+        } else {
+            s.handle(Input::Tick, now)
+        };
+        if applied(&out).is_empty() {
+            break;
+        }
+        all.extend(out);
+    }
+    all
+}
+
+/// Is `seat` shown as played by a bot in a lobby message to `conn`?
+fn shown_bot_playing(out: &[Output], conn: ConnId, seat: usize) -> Option<bool> {
+    sent(out, conn).iter().rev().find_map(|m| match m {
+        ServerMsg::Lobby { lobby } => Some(lobby.seats[seat].bot_playing),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_game_every_player_left_pauses_until_one_comes_back() {
+    let mut o = options(2, DarkLegionChoice::Seat(1));
+    o.turn_seconds = Some(60);
+    let (mut s, _) = started_game_with(o);
+    let before = s.event_count();
+    // Ann (seat 0) acts first: her turn timer is the one that runs.
+    assert_eq!(s.game().and_then(|g| g.seat_to_act()), Some(Seat(0)));
+    s.handle(Input::Closed { conn: 1 }, 100);
+    s.handle(Input::Closed { conn: 2 }, 100);
+    // The spectator (conn 9) stays: watching is not playing. Far past
+    // the grace period and the turn limit, nothing is played.
+    for t in [5_100, 60_100, 3_600_000, DAY] {
+        let out = s.handle(Input::Tick, t);
+        assert!(applied(&out).is_empty(), "a command was applied at {t}");
+        assert_eq!(shown_bot_playing(&out, 9, 0), None, "a bot took a seat");
+        assert_eq!(s.next_wake(), None, "a paused game needs no tick");
+    }
+    assert_eq!(s.event_count(), before);
+
+    // Ann comes back a day later. Bob gets the whole grace period from
+    // then, and Ann's turn timer starts again.
+    let back = DAY + 1_000;
+    let out = resume(&mut s, 5, "token-1", back);
+    assert!(applied(&out).is_empty());
+    let out = s.handle(Input::Tick, back + 4_999);
+    assert!(applied(&out).is_empty());
+    assert_eq!(shown_bot_playing(&out, 5, 1), None, "Bob's bot came early");
+    let out = s.handle(Input::Tick, back + 5_000);
+    assert_eq!(shown_bot_playing(&out, 5, 1), Some(true), "no bot for Bob");
+    let out = s.handle(Input::Tick, back + 59_999);
+    assert!(applied(&out).is_empty(), "the turn timer did not restart");
+    // Play goes on: Ann's turn times out, and Bob's bot plays his seat.
+    let out = s.handle(Input::Tick, back + 60_000);
+    let seats: Vec<u8> = applied(&out).iter().map(|(seat, _)| *seat).collect();
+    assert_eq!(seats.first(), Some(&0), "Ann's turn did not time out");
+    let mut more = out;
+    more.extend(ann_plays_like_a_bot(&mut s, 5, back + 60_000));
+    assert!(
+        applied(&more).iter().any(|(seat, _)| *seat == 1),
+        "no bot played Bob's seat"
+    );
+}
+
+#[test]
+fn a_leavers_bot_plays_only_while_another_player_is_connected() {
+    let (mut s, _) = started_game();
+    // Ann leaves; Bob stays: after the grace period a bot plays Ann's
+    // seat (it is Ann's turn).
+    assert_eq!(s.game().and_then(|g| g.seat_to_act()), Some(Seat(0)));
+    s.handle(Input::Closed { conn: 1 }, 100);
+    let out = s.handle(Input::Tick, 5_099);
+    assert!(applied(&out).is_empty(), "the bot came before the grace");
+    let out = s.handle(Input::Tick, 5_100);
+    assert_eq!(shown_bot_playing(&out, 2, 0), Some(true));
+    assert!(
+        applied(&out).iter().any(|(seat, _)| *seat == 0),
+        "no bot played Ann's seat"
+    );
+    // Bob leaves too: the bot standing in for Ann stops, and none
+    // comes for Bob.
+    s.handle(Input::Closed { conn: 2 }, 7_000);
+    let before = s.event_count();
+    let out = s.handle(Input::Tick, DAY);
+    assert!(applied(&out).is_empty(), "a bot played with nobody there");
+    assert_eq!(s.event_count(), before);
+}
+
+#[test]
+fn a_restored_game_waits_for_a_player_however_long_it_ticks() {
+    // Before the restart: Ann left long ago, so her seat is stored as
+    // played by a bot; Bob was playing.
+    let (mut s, start) = started_game();
+    let setup = start
+        .iter()
+        .find_map(|o| match o {
+            Output::Started { setup, .. } => Some(setup.clone()),
+            _ => None,
+        })
+        .expect("started");
+    let mut out = s.handle(Input::Closed { conn: 1 }, 100);
+    out.extend(s.handle(Input::Tick, 5_100));
+    let commands = applied(&out);
+    assert!(!commands.is_empty(), "Ann's bot did not play");
+    let mut r = Session::restore(
+        "ABCDEF".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        11,
+        &s.lobby_document(),
+        Some(&setup),
+        &commands,
+        0,
+        config(),
+    )
+    .expect("restore");
+    let before = r.event_count();
+    for t in [0, 5_000, 60_000, DAY, 30 * DAY] {
+        let out = r.handle(Input::Tick, t);
+        assert!(applied(&out).is_empty(), "a command was applied at {t}");
+        assert_eq!(r.next_wake(), None, "a paused game needs no tick");
+    }
+    assert_eq!(r.event_count(), before);
 }
 
 #[test]
@@ -773,8 +937,9 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
     out.extend(msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0));
     out.extend(msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0));
     out.extend(msg(&mut s, 1, ClientMsg::Start, 0));
-    out.extend(s.handle(Input::Closed { conn: 1 }, 10));
-    out.extend(s.handle(Input::Tick, 6_000));
+    // Ann plays her seat as the heuristic bot would (bots play only while
+    // a player is connected).
+    out.extend(ann_plays_like_a_bot(&mut s, 1, 10));
     assert!(s.game().is_some_and(|g| g.is_finished()), "not finished");
     let setup = out
         .iter()
@@ -802,7 +967,12 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
         config(),
     )
     .expect("restore");
-    let more = r.handle(Input::Tick, 30_000);
+    // Nothing plays until Ann is back.
+    let idle = r.handle(Input::Tick, 30_000);
+    assert!(applied(&idle).is_empty(), "bots played a restored game");
+    // Ann back, the bots play on at once (their answer comes with hers).
+    let mut more = resume(&mut r, 5, "token-1", 30_000);
+    more.extend(ann_plays_like_a_bot(&mut r, 5, 30_000));
     assert!(
         r.game().is_some_and(|g| g.is_finished()),
         "restored game not finished"
@@ -911,6 +1081,7 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
 
 #[test]
 fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
+    use citadel_bots::{Bot, HeuristicCorporation, Seen};
     let delay = 1_000;
     let cfg = SessionConfig {
         bot_delay_ms: delay,
@@ -921,11 +1092,29 @@ fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
     let _ = msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
     let _ = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
     let _ = msg(&mut s, 1, ClientMsg::Start, 0);
-    let _ = s.handle(Input::Closed { conn: 1 }, 10);
     let mut reveals = 0;
     let mut now = 6_000;
+    let mut ann = HeuristicCorporation::new();
     while !s.game().is_some_and(|g| g.is_finished()) && now < 5_000_000 {
-        let cmds = applied(&s.handle(Input::Tick, now));
+        // Ann (still connected) plays her seat when it is her turn.
+        let mine = s
+            .game()
+            .filter(|g| g.seat_to_act() == Some(Seat(0)))
+            .and_then(|g| ann.choose(&Seen::of(g, Seat(0))));
+        let out = match mine {
+            Some(command) => {
+                let m = ClientMsg::Command {
+                    client_ref: None,
+                    command,
+                };
+                msg(&mut s, 1, m, now)
+            }
+            None => s.handle(Input::Tick, now),
+        };
+        let cmds: Vec<_> = applied(&out)
+            .into_iter()
+            .filter(|(seat, _)| *seat != 0)
+            .collect();
         // One paced command per delay; a reveal goes straight on to the
         // AI's answer, so it never ends a batch.
         let paced = cmds
