@@ -23,7 +23,7 @@ use crate::{
     ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
-use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::any::{AnyPoolOptions, AnyQueryResult, AnyRow};
 use sqlx::error::{BoxDynError, ErrorKind};
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
@@ -523,6 +523,14 @@ fn is_memory(url: &str) -> bool {
 }
 
 /// Any database failure, as a backend error with its message.
+/// An UPDATE of one row by its key: `NotFound` if no row had that key.
+fn updated(done: &AnyQueryResult, key: &str) -> Result<(), StoreError> {
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound(key.into()));
+    }
+    Ok(())
+}
+
 fn backend_err(e: sqlx::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
@@ -678,10 +686,7 @@ impl Store for SqlStore {
             .execute(&self.writer)
             .await
             .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(code.into()));
-        }
-        Ok(())
+        updated(&done, code)
     }
 
     async fn start_game(
@@ -700,10 +705,7 @@ impl Store for SqlStore {
                 .execute(&self.writer)
                 .await
                 .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(code.into()));
-        }
-        Ok(())
+        updated(&done, code)
     }
 
     async fn append_commands(&self, commands: &[CommandRecord]) -> Result<(), StoreError> {
@@ -744,10 +746,7 @@ impl Store for SqlStore {
             .execute(&self.writer)
             .await
             .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(code.into()));
-        }
-        Ok(())
+        updated(&done, code)
     }
 
     async fn game(&self, code: &str) -> Result<Option<GameRecord>, StoreError> {
@@ -787,10 +786,7 @@ impl Store for SqlStore {
                 .execute(&self.writer)
                 .await
                 .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(code.into()));
-        }
-        Ok(())
+        updated(&done, code)
     }
 
     async fn save_replay(&self, code: &str, replay: &ReplayRecord) -> Result<(), StoreError> {
@@ -884,10 +880,7 @@ impl Store for SqlStore {
         .execute(&self.writer)
         .await
         .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(code.into()));
-        }
-        Ok(())
+        updated(&done, code)
     }
 
     async fn idle_games(
@@ -1062,10 +1055,7 @@ impl Store for SqlStore {
         .execute(&self.writer)
         .await
         .map_err(backend_err)?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NotFound(c.id.clone()));
-        }
-        Ok(())
+        updated(&done, &c.id)
     }
 
     async fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError> {
