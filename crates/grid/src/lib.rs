@@ -22,7 +22,7 @@ pub mod walls;
 
 pub use board::{Board, BoardError, Cell, Level, PlacedTile, Terrain};
 pub use edge::Edge;
-pub use los::{line_of_sight, traverse, Crossing, Sight, SightBlockers};
+pub use los::{line_of_sight, line_of_sight_to_square, traverse, Crossing, Sight, SightBlockers};
 pub use path::StepMap;
 pub use square::{Direction, Side, Square};
 pub use walls::Walls;

@@ -220,3 +220,20 @@ pub fn line_of_sight(
     }
     Sight::Clear { cover }
 }
+
+/// LOS-9: line of sight from `a` to the centre of the square `target`
+/// (a grenade's target square, a hack target). The same test as
+/// [`line_of_sight`]: the target square itself never blocks, so it may be
+/// empty, hold a figure or a token. A target off the board is never seen.
+pub fn line_of_sight_to_square(
+    board: &Board,
+    walls: &Walls,
+    blockers: &impl SightBlockers,
+    a: Square,
+    target: Square,
+) -> Sight {
+    if !board.on_board(target) {
+        return Sight::Blocked;
+    }
+    line_of_sight(board, walls, blockers, a, target)
+}

@@ -81,9 +81,11 @@ impl fmt::Display for Square {
     }
 }
 
-/// One of the 8 compass directions, clockwise from north.
+/// One of the 8 compass directions, clockwise from north. Written in
+/// lower case on the wire (`"n"`, `"ne"`, ... `"nw"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// North, `-y`.
     N,

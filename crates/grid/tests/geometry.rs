@@ -5,8 +5,8 @@
 
 use citadel_grid::los::Traversal;
 use citadel_grid::{
-    line_of_sight, traverse, Board, BoardError, Cell, Crossing, Edge, Level, PlacedTile, Sight,
-    SightBlockers, Square, StepMap, Terrain, Walls,
+    line_of_sight, line_of_sight_to_square, traverse, Board, BoardError, Cell, Crossing, Edge,
+    Level, PlacedTile, Sight, SightBlockers, Square, StepMap, Terrain, Walls,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -651,4 +651,70 @@ fn mov_2_step_map_honours_blocked_squares_doors_and_levels() {
     let stairs = Board::new(8, 8, b.tiles.clone(), cells, []).expect("board");
     let m = StepMap::new(&stairs, &Walls::new(&stairs), &[sq(0, 0)], |_| false, false);
     assert!(m.reaches(sq(3, 7)) && !m.reaches(sq(4, 0)));
+}
+
+#[test]
+fn los_9_square_target_empty_or_occupied_is_seen_like_a_figure() {
+    // LOS-9: the same test to the square's centre; the target square may
+    // be empty or hold a figure or token, and never blocks itself.
+    let (b, w) = open_board(&[]);
+    let none = figures(&[]);
+    assert!(line_of_sight_to_square(&b, &w, &none, sq(0, 0), sq(5, 2)).is_clear());
+    let on_target = figures(&[sq(5, 2)]);
+    assert!(line_of_sight_to_square(&b, &w, &on_target, sq(0, 0), sq(5, 2)).is_clear());
+    // A figure on an entered square blocks, as for a figure target.
+    let between = figures(&[sq(1, 1)]);
+    assert_eq!(
+        line_of_sight_to_square(&b, &w, &between, sq(0, 0), sq(2, 1)),
+        Sight::Blocked
+    );
+    // Cover on an entered square counts (LOS-10).
+    let cover = Pieces {
+        figures: Vec::new(),
+        cover: vec![sq(1, 0)],
+    };
+    assert_eq!(
+        line_of_sight_to_square(&b, &w, &cover, sq(0, 0), sq(3, 0)),
+        Sight::Clear { cover: true }
+    );
+}
+
+#[test]
+fn los_9_square_target_walls_and_corners_and_symmetry() {
+    // A wall crossed by the segment blocks (LOS-3); a wall only touching a
+    // corner does not (LOS-4); both directions agree (LOS-8).
+    let (b, w) = open_board(&[v(1, 0)]);
+    let none = figures(&[]);
+    assert_eq!(
+        line_of_sight_to_square(&b, &w, &none, sq(0, 0), sq(2, 1)),
+        Sight::Blocked
+    );
+    assert!(line_of_sight_to_square(&b, &w, &none, sq(0, 0), sq(1, 1)).is_clear());
+    for (a, t) in [
+        (sq(0, 0), sq(2, 1)),
+        (sq(0, 0), sq(1, 1)),
+        (sq(6, 1), sq(0, 7)),
+    ] {
+        assert_eq!(
+            line_of_sight_to_square(&b, &w, &none, a, t),
+            line_of_sight_to_square(&b, &w, &none, t, a)
+        );
+    }
+}
+
+#[test]
+fn los_9_square_target_off_board_is_never_seen() {
+    // Layout `1 -- / 2 3`: (8..15, 0..7) is off-board.
+    let b = tiled(2, 2, &[(0, 0, vec![]), (0, 1, vec![]), (1, 1, vec![])]);
+    let w = Walls::new(&b);
+    let none = figures(&[]);
+    assert_eq!(
+        line_of_sight_to_square(&b, &w, &none, sq(7, 7), sq(9, 6)),
+        Sight::Blocked
+    );
+    assert_eq!(
+        line_of_sight_to_square(&b, &w, &none, sq(7, 7), sq(-1, 7)),
+        Sight::Blocked
+    );
+    assert!(line_of_sight_to_square(&b, &w, &none, sq(7, 7), sq(9, 9)).is_clear());
 }

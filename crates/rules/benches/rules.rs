@@ -9,9 +9,9 @@ use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, DarkLegionSetup, FigureKind, Game, Place, Seat, Setup, Viewer};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 
-fn setup(seed: u64) -> Setup {
+fn setup(mission: &str, seed: u64) -> Setup {
     Setup::new(
-        "ce-c1m1",
+        mission,
         &[
             Corporation::Bauhaus,
             Corporation::Capitol,
@@ -28,7 +28,7 @@ fn find_position(want: impl Fn(&Game, &Command) -> bool) -> (Game, Seat, Command
     for seed in 0..200 {
         let mut dice = SeededDice::new(seed);
         let mut bot = SeededDice::new(seed ^ 0x5eed_b075);
-        let (mut game, _) = Game::new(setup(seed), &mut dice).expect("setup");
+        let (mut game, _) = Game::new(setup("ce-c1m1", seed), &mut dice).expect("setup");
         for _ in 0..5_000 {
             if game.is_finished() {
                 break;
@@ -56,10 +56,10 @@ fn is_dt_on_board(game: &Game, f: citadel_rules::game::FigureId) -> bool {
 }
 
 /// A lean random playout: no invariant checks, no log.
-fn playout(seed: u64) -> usize {
+fn playout(mission: &str, seed: u64) -> usize {
     let mut dice = SeededDice::new(seed);
     let mut bot = SeededDice::new(seed ^ 0x5eed_b075);
-    let (mut game, _) = Game::new(setup(seed), &mut dice).expect("setup");
+    let (mut game, _) = Game::new(setup(mission, seed), &mut dice).expect("setup");
     let mut n = 0;
     while !game.is_finished() && n < 20_000 {
         let Some(seat) = game.seat_to_act() else {
@@ -113,14 +113,20 @@ fn benches(c: &mut Criterion) {
     c.bench_function("state_checksum", |b| {
         b.iter(|| black_box(citadel_rules::state_checksum(&moving)));
     });
-    let mut seed = 0u64;
-    c.bench_function("playout_c1m1_random", |b| {
-        b.iter(|| {
-            // Cycle over 16 seeds so one short or long game does not skew.
-            seed = (seed + 1) % 16;
-            black_box(playout(seed))
+    // One random playout benchmark per playable mission
+    // (`playout_c1m1_random`, ...), each cycling over 16 seeds so one short
+    // or long game does not skew it.
+    let content = citadel_rules::Content::embedded().expect("content");
+    for mission in citadel_rules::game::playable::playable_missions(content) {
+        let name = format!("playout_{}_random", mission.trim_start_matches("ce-"));
+        let mut seed = 0u64;
+        c.bench_function(&name, |b| {
+            b.iter(|| {
+                seed = (seed + 1) % 16;
+                black_box(playout(mission, seed))
+            });
         });
-    });
+    }
 }
 
 criterion_group! {

@@ -32,9 +32,25 @@ pub fn random_playout(
     max_commands: usize,
     keep_log: bool,
 ) -> Result<Playout, crate::game::SetupError> {
+    let content = crate::content::Content::embedded()
+        .map_err(|e| crate::game::SetupError::Content(e.to_string()))?;
+    random_playout_with(content, setup, seed, max_commands, keep_log)
+}
+
+/// [`random_playout`] with replacement content.
+///
+/// # Errors
+/// The setup's error, if it is refused.
+pub fn random_playout_with(
+    content: &crate::content::Content,
+    setup: Setup,
+    seed: u64,
+    max_commands: usize,
+    keep_log: bool,
+) -> Result<Playout, crate::game::SetupError> {
     let mut dice = SeededDice::new(seed);
     let mut bot = SeededDice::new(seed ^ 0x5eed_b075);
-    let (mut game, start_events) = Game::new(setup.with_seed(seed), &mut dice)?;
+    let (mut game, start_events) = Game::with_content(setup.with_seed(seed), content, &mut dice)?;
     let mut violations = Vec::new();
     let mut pp = PpLedger::new(&game);
     pp.record(&start_events);

@@ -98,6 +98,45 @@ fn conv_7_the_draft_starts_after_the_dl_in_seat_order() {
     )));
 }
 
+/// ce.md EQP-5: in a campaign the lowest PP picks first, ties broken at
+/// random (by the game's dice, so a replay breaks them the same way).
+#[test]
+fn eqp_5_in_a_campaign_the_lowest_pp_picks_first_ties_at_random() {
+    let corps = [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ];
+    let campaign = |pps: [i32; 3], seed: u64| {
+        let mut setup = Setup::new(C1M1, &corps, DarkLegionSetup::Ai).with_seed(seed);
+        setup.campaign = true;
+        for (seat, pp) in setup.seats.iter_mut().zip(pps) {
+            seat.pp = Some(pp);
+        }
+        let (g, _) = Game::new(setup, &mut SeededDice::new(seed)).expect("setup");
+        let s = state(&g);
+        numbers(&s["phase"]["order"])
+    };
+    // Distinct PP: lowest first, whatever the seed.
+    for seed in 0..8 {
+        assert_eq!(campaign([30, 5, 17], seed), vec![1, 2, 0]);
+    }
+    // A tie: the two tied teams come in either order over the seeds, always
+    // after the lowest.
+    let mut firsts = std::collections::BTreeSet::new();
+    for seed in 0..16 {
+        let order = campaign([12, 3, 12], seed);
+        assert_eq!(order[0], 1, "seed {seed}: {order:?}");
+        firsts.insert(order[1]);
+        assert_eq!(
+            order,
+            campaign([12, 3, 12], seed),
+            "the same seed, the same order"
+        );
+    }
+    assert_eq!(firsts.len(), 2, "ties are broken both ways");
+}
+
 fn scenario(corps: &[Corporation], position: Value) -> Game {
     let setup = Setup::new(C1M1, corps, DarkLegionSetup::Ai);
     let p: Position = serde_json::from_value(position).expect("position");

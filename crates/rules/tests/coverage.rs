@@ -9,7 +9,12 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-const STATUSES: [&str; 3] = ["covered", "not used by C1M1", "gap"];
+const STATUSES: [&str; 4] = [
+    "covered",
+    "not used by any CE mission",
+    "classic only",
+    "gap",
+];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -663,3 +663,26 @@ fn msn_t6_c1m1_geometry() {
     assert!(!line_of_sight(&b, &closed, &(), sq(11, 5), sq(11, 10)).is_clear());
     assert!(line_of_sight(&b, &open, &(), sq(11, 5), sq(11, 10)).is_clear());
 }
+
+/// BRD-5: printed furniture has no rules effect. C1M1's desks are floor:
+/// passable, and sight crosses them like any empty floor square.
+#[test]
+fn brd_5_desks_are_floor_passable_and_see_through() {
+    let m = mission("ce-c1m1");
+    let b = m.validate(&ce_tiles()).expect("valid");
+    let walls = Walls::new(&b);
+    let desks: Vec<Square> = m.tokens.iter().map(|t| t.square).collect();
+    assert_eq!(desks, [sq(10, 11), sq(13, 12)]);
+    for d in desks {
+        assert!(b.passable(d), "desk {d} is walkable");
+        // A line through the desk square, two squares either way along its
+        // row, is clear exactly as along a row of plain floor.
+        let (a, c) = (sq(d.x - 1, d.y), sq(d.x + 1, d.y));
+        assert!(b.passable(a) && b.passable(c));
+        assert_eq!(
+            line_of_sight(&b, &walls, &(), a, c),
+            citadel_rules::geometry::Sight::Clear { cover: false },
+            "through desk {d}"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! Property tests over random games (core CONV-2, TRN-7, HID-1..3).
 //!
-//! Each case draws a setup (seed, 1–4 corporations, DL drawn or AI,
-//! starting rank 1–3) and a vector of choice indices; the game is played
+//! Each case draws a setup (a playable mission, seed, 1–4 corporations, DL
+//! drawn or AI, starting rank 1–12) and a vector of choice indices; the game is played
 //! forward by picking `legal(seat)[choice % len]` for whoever must act, for
 //! at most `MAX_STEPS` commands. Case counts are modest so the whole file
 //! runs in a few seconds in debug; raise them with `PROPTEST_CASES=1000`.
@@ -24,6 +24,7 @@ const MAX_STEPS: usize = 300;
 /// A setup drawn by proptest.
 #[derive(Clone, Debug)]
 struct Spec {
+    mission: &'static str,
     seed: u64,
     corporations: Vec<Corporation>,
     ai: bool,
@@ -37,31 +38,42 @@ impl Spec {
         } else {
             DarkLegionSetup::Drawn
         };
-        let mut s = Setup::new("ce-c1m1", &self.corporations, dl).with_seed(self.seed);
+        let mut s = Setup::new(self.mission, &self.corporations, dl).with_seed(self.seed);
         s.starting_rank = self.rank;
         s
     }
 
     fn start(&self) -> (Game, Vec<Event>, SeededDice) {
         let mut dice = SeededDice::new(self.seed);
-        let (game, events) = Game::new(self.setup(), &mut dice).expect("valid setup");
+        // Unchecked: the missions beyond C1M1 are tested for the rules
+        // they implement before they are playable as a whole.
+        let (game, events) = Game::new_unchecked(self.setup(), &mut dice).expect("valid setup");
         (game, events, dice)
     }
 }
 
+/// Every mission the engine plays (`game::playable`): the properties hold
+/// for each, so a mission becomes playable only with them.
+fn missions() -> Vec<&'static str> {
+    let content = citadel_rules::Content::embedded().expect("embedded content");
+    citadel_rules::game::playable::playable_missions(content)
+}
+
 fn spec() -> impl Strategy<Value = Spec> {
     (
+        prop::sample::select(missions()),
         any::<u64>(),
         1usize..=4,
         any::<bool>(),
-        1u8..=3,
+        1u8..=12,
         Just(Corporation::ALL.to_vec()).prop_shuffle(),
     )
-        .prop_map(|(seed, n, ai, rank, corps)| {
+        .prop_map(|(mission, seed, n, ai, rank, corps)| {
             // A drawn DL needs at least two players (SET-12): one becomes
             // the DL, so the drawn mode uses 2–4 seats.
             let n = if ai { n } else { n.max(2) };
             Spec {
+                mission,
                 seed,
                 corporations: corps[..n].to_vec(),
                 ai,
@@ -250,6 +262,7 @@ fn junk_command(game: &Game, j: &Junk) -> (Seat, Command) {
                     figure,
                     target: fig(j.b),
                     attack: ATTACKS[usize::from(j.len) % 3],
+                    barb_die: None,
                 },
                 Command::PlayCard { card, figure, .. } => Command::PlayCard {
                     card: card + usize::from(j.len % 3) * 7,
@@ -281,6 +294,40 @@ fn junk_command(game: &Game, j: &Junk) -> (Seat, Command) {
                 Command::Special { action, .. } => Command::Special {
                     figure: fig(j.b),
                     action,
+                },
+                Command::Swing {
+                    figure,
+                    start,
+                    clockwise,
+                } => Command::Swing {
+                    figure,
+                    start: nudge(start, j),
+                    clockwise: !clockwise,
+                },
+                Command::Spray { .. } => Command::Spray {
+                    figure: fig(j.b),
+                    direction: citadel_grid::Direction::ALL[usize::from(j.len)],
+                },
+                Command::AttackSquare { figure, square } => Command::AttackSquare {
+                    figure,
+                    square: nudge(square, j),
+                },
+                Command::Volley { figure, targets } => Command::Volley {
+                    figure,
+                    targets: [targets[0], fig(j.b)],
+                },
+                Command::Hack { figure, token } => Command::Hack {
+                    figure: if j.len % 2 == 0 { fig(j.b) } else { figure },
+                    token: nudge(token, j),
+                },
+                Command::AttackToken { figure, token, .. } => Command::AttackToken {
+                    figure,
+                    token: if j.len % 2 == 0 {
+                        nudge(token, j)
+                    } else {
+                        token
+                    },
+                    attack: ATTACKS[usize::from(j.len) % 3],
                 },
                 other => other,
             },
@@ -339,6 +386,7 @@ fn junk_command(game: &Game, j: &Junk) -> (Seat, Command) {
             figure: fig(j.a),
             target: fig(j.b),
             attack: ATTACKS[usize::from(j.len) % 3],
+            barb_die: None,
         },
         13 => Command::Special {
             figure: fig(j.a),
@@ -349,7 +397,10 @@ fn junk_command(game: &Game, j: &Junk) -> (Seat, Command) {
             item: text(j.b),
             square: (j.len % 2 == 0).then(|| sq(j.b, j.a)),
         },
-        15 => Command::Overrun { figure: fig(j.a) },
+        15 => Command::Overrun {
+            figure: fig(j.a),
+            square: (j.len % 2 == 0).then(|| sq(j.b, j.a)),
+        },
         16 => Command::PlayCard {
             card: usize::from(j.len),
             figure: fig(j.a),
@@ -743,6 +794,7 @@ proptest! {
 /// waits for its team's actions (no pending decision).
 fn corporation_turn(seed: u64) -> (Game, SeededDice, Seat) {
     let spec = Spec {
+        mission: "ce-c1m1",
         seed,
         corporations: vec![
             Corporation::Bauhaus,

@@ -1,7 +1,8 @@
 //! `citadel-sim`: plays seeded games with random legal bots on every seat.
 //!
-//! The last line is machine-readable:
-//! `games=N commands=C invariant_violations=V corp_wins=A dl_wins=B ms_per_game=T`.
+//! One machine-readable line per mission:
+//! `mission=M games=N commands=C invariant_violations=V stuck=S corp_wins=A dl_wins=B ms_per_game=T`.
+//! `--mission all` plays every playable mission (`game::playable`).
 //! Exits non-zero if any invariant breaks or a game gets stuck.
 
 use anyhow::{bail, Context, Result};
@@ -15,7 +16,7 @@ use std::time::Instant;
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Args {
-    /// Mission id (`ce-c1m1`).
+    /// Mission id (`ce-c1m1`), or `all` for every playable mission.
     #[arg(long, default_value = "ce-c1m1")]
     mission: String,
     /// Seed of the first game; game i uses seed + i.
@@ -52,13 +53,42 @@ fn main() -> Result<()> {
             DarkLegionSetup::Drawn,
         )
     };
+    let missions: Vec<String> = if args.mission == "all" {
+        let content = citadel_rules::Content::embedded()?;
+        citadel_rules::game::playable::playable_missions(content)
+            .into_iter()
+            .map(String::from)
+            .collect()
+    } else {
+        vec![args.mission.clone()]
+    };
+    let (mut violations, mut stuck) = (0, 0);
+    for mission in &missions {
+        let totals = play_mission(&args, mission, corps, dl)?;
+        violations += totals.0;
+        stuck += totals.1;
+    }
+    if violations > 0 || stuck > 0 {
+        bail!("{violations} invariant violations, {stuck} stuck games");
+    }
+    Ok(())
+}
+
+/// Play `args.games` games of `mission`, print its line, and return its
+/// invariant violations and stuck games.
+fn play_mission(
+    args: &Args,
+    mission: &str,
+    corps: &[Corporation],
+    dl: DarkLegionSetup,
+) -> Result<(usize, usize)> {
     let start = Instant::now();
     let (mut commands, mut violations, mut corp_wins, mut dl_wins, mut stuck) = (0, 0, 0, 0, 0);
     for i in 0..args.games {
-        let setup = Setup::new(&args.mission, corps, dl);
+        let setup = Setup::new(mission, corps, dl);
         let keep_log = args.log && i == 0;
         let p = random_playout(setup, args.seed + i, args.max_commands, keep_log)
-            .with_context(|| format!("mission {}", args.mission))?;
+            .with_context(|| format!("mission {mission}"))?;
         if keep_log {
             for (seat, cmd, events) in &p.log {
                 println!("seat {} > {}", seat.0, serde_json::to_string(cmd)?);
@@ -93,11 +123,8 @@ fn main() -> Result<()> {
     }
     let ms = start.elapsed().as_secs_f64() * 1000.0 / args.games.max(1) as f64;
     println!(
-        "games={} commands={commands} invariant_violations={violations} corp_wins={corp_wins} dl_wins={dl_wins} ms_per_game={ms:.3}",
+        "mission={mission} games={} commands={commands} invariant_violations={violations} stuck={stuck} corp_wins={corp_wins} dl_wins={dl_wins} ms_per_game={ms:.3}",
         args.games
     );
-    if violations > 0 || stuck > 0 {
-        bail!("{violations} invariant violations, {stuck} stuck games");
-    }
-    Ok(())
+    Ok((violations, stuck))
 }

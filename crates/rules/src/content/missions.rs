@@ -225,6 +225,11 @@ pub struct MissionDef {
 }
 
 impl MissionDef {
+    /// Does the record list this `RULE` key?
+    pub fn has_rule(&self, key: &str) -> bool {
+        self.special_rules.iter().any(|r| r == key)
+    }
+
     /// The special action with this string id.
     pub fn special(&self, id: &str) -> Option<SpecialId> {
         let i = self.special_actions.iter().position(|s| s.id == id)?;

@@ -110,8 +110,8 @@ impl Game {
     }
 
     /// Pay for an action that has passed every check.
-    fn begin_action(&mut self, figure: FigureId, cost: Cost, events: &mut Vec<Event>) {
-        self.overrun = None;
+    pub(crate) fn begin_action(&mut self, figure: FigureId, cost: Cost, events: &mut Vec<Event>) {
+        self.clear_overrun();
         match cost {
             Cost::DarkInfluence => {
                 // A single-action activation between activations.
@@ -133,7 +133,7 @@ impl Game {
     }
 
     /// After an action: a DL activation ends when its actions are spent.
-    fn end_action(&mut self, figure: FigureId, events: &mut Vec<Event>) {
+    pub(crate) fn end_action(&mut self, figure: FigureId, events: &mut Vec<Event>) {
         let f = &self.figures[figure.index()];
         if f.creature().is_some() && f.turn.used >= f.turn.allowed {
             self.end_activation_of(figure, events);
@@ -169,13 +169,42 @@ impl Game {
         figure: FigureId,
         target: FigureId,
         attack: AttackType,
+        barb_die: Option<DieColor>,
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
-        let plan = self.check_attack(figure, target, attack)?;
+        let mut plan = self.check_attack(figure, target, attack)?;
+        if barb_die.is_some() {
+            // WPN-2: the chosen barb die must be one of the rank dice.
+            let team = self.figures[figure.index()]
+                .team()
+                .ok_or(Rejection::WeaponLacksAbility)?;
+            if attack != AttackType::Tech {
+                return Err(Rejection::WeaponLacksAbility);
+            }
+            plan.barbs = self.barb_die(figure, team, barb_die)?;
+        }
         self.begin_action(figure, cost, events);
-        self.resolve_attack(plan, dice, events);
+        // MSN-7: kills are logged with this Attack action's type and range.
+        let dist = match (
+            self.figures[figure.index()].square(),
+            self.figures[target.index()].square(),
+        ) {
+            (Some(a), Some(b)) => a.dist(b),
+            _ => 0,
+        };
+        self.sec.attacks += 1;
+        self.sec.attack = Some((self.sec.attacks, attack, dist));
+        if attack == AttackType::Firearm && plan.attack == attack && self.has_two_barrels(figure) {
+            // WPN-6: one target, two separate rolls.
+            let mut second = plan.clone();
+            second.concentrated = false;
+            self.resolve_nimrod(vec![plan, second], dice, events);
+        } else {
+            self.resolve_attack(plan, dice, events);
+        }
+        self.sec.attack = None;
         self.end_action(figure, events);
         Ok(())
     }
@@ -188,6 +217,19 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
+        if Game::is_secondary_special(action) {
+            // SEC cards 3, 4 and 7: only for the card's holder.
+            self.check_secondary_special(figure, action)?;
+            self.begin_action(figure, cost, events);
+            self.record_secondary_special(figure, action);
+            self.figures[figure.index()].turn.last = Some(LastAction::Other);
+            events.push(Event::SpecialDone {
+                figure,
+                action: action.to_string(),
+            });
+            self.end_action(figure, events);
+            return Ok(());
+        }
         let f = &self.figures[figure.index()];
         let mission = &self.rules.mission;
         let special = mission
@@ -198,19 +240,29 @@ impl Game {
             return Err(Rejection::SpecialNotAvailable);
         }
         let at = f.square().ok_or(Rejection::FigureNotOnBoard)?;
-        if !self.next_to_feature(at, def.adjacent_to) {
-            return Err(Rejection::SpecialNotAvailable);
-        }
+        let feature = self
+            .special_feature(special, at)
+            .ok_or(Rejection::SpecialNotAvailable)?;
+        let once = def.once_per_feature;
+        let looting = def.adjacent_to == TokenKind::Container;
         self.begin_action(figure, cost, events);
-        match self.specials.iter_mut().find(|(a, _)| *a == special) {
-            Some((_, n)) => *n += 1,
-            None => self.specials.push((special, 1)),
+        if once {
+            self.count_special_at(action, feature, figure, events);
+        } else {
+            match self.specials.iter_mut().find(|(a, _)| *a == special) {
+                Some((_, n)) => *n += 1,
+                None => self.specials.push((special, 1)),
+            }
+            events.push(Event::SpecialDone {
+                figure,
+                action: action.to_string(),
+            });
         }
         self.figures[figure.index()].turn.last = Some(LastAction::Other);
-        events.push(Event::SpecialDone {
-            figure,
-            action: action.to_string(),
-        });
+        if looting {
+            // The container the action was taken at (C2M2).
+            self.loot(figure, feature, events);
+        }
         self.end_action(figure, events);
         Ok(())
     }
@@ -271,6 +323,12 @@ impl Game {
                 }
             }
             EquipmentEffect::MolecularPhaser => {}
+            EquipmentEffect::DarkEnergyShift => {
+                let s = square.ok_or(Rejection::InvalidSquare)?;
+                if !self.shift_ok(figure, s) {
+                    return Err(Rejection::InvalidSquare);
+                }
+            }
             _ => return Err(Rejection::ItemNotUsable),
         }
         self.begin_action(figure, cost, events);
@@ -316,6 +374,11 @@ impl Game {
             }
             EquipmentEffect::CommandHelmet => self.figures[figure.index()].turn.allowed += 1,
             EquipmentEffect::MolecularPhaser => self.figures[figure.index()].turn.phasing = true,
+            EquipmentEffect::DarkEnergyShift => {
+                if let Some(s) = square {
+                    self.shift(figure, s, events);
+                }
+            }
             _ => {}
         }
         self.end_action(figure, events);
@@ -337,11 +400,17 @@ impl Game {
     pub(crate) fn do_overrun(
         &mut self,
         figure: FigureId,
+        square: Option<Square>,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
-        match self.overrun {
-            Some((f, s)) if f == figure && self.may_end_on(figure, s) => {
-                self.overrun = None;
+        let chosen = match (self.overrun, square) {
+            (Some((_, first)), None) => Some(first),
+            (Some((_, first)), Some(s)) if s == first || self.overrun_extra.contains(&s) => Some(s),
+            _ => None,
+        };
+        match (self.overrun, chosen) {
+            (Some((f, _)), Some(s)) if f == figure && self.may_end_on(figure, s) => {
+                self.clear_overrun();
                 self.set_place(figure, Place::Board { square: s });
                 events.push(Event::Relocated { figure, to: s });
                 Ok(())
@@ -424,7 +493,7 @@ impl Game {
             },
         }
         // All checks passed.
-        self.overrun = None;
+        self.clear_overrun();
         self.teams[usize::from(team)].hand.remove(card);
         self.card_played = true;
         let extra = matches!(play, CardPlay::ExtraAction);
@@ -491,7 +560,7 @@ impl Game {
     /// End the active figure's activation (TRN-4, DL-5).
     pub(crate) fn do_end_activation(&mut self, events: &mut Vec<Event>) -> Result<(), Rejection> {
         let f = self.active.ok_or(Rejection::NoActiveFigure)?;
-        self.overrun = None;
+        self.clear_overrun();
         self.end_activation_of(f, events);
         Ok(())
     }
@@ -500,11 +569,25 @@ impl Game {
     /// `legal()`): moves, attacks, specials, items, overrun.
     pub(crate) fn figure_commands(&self, figure: FigureId, out: &mut Vec<Command>) {
         let f = &self.figures[figure.index()];
-        if self
-            .overrun
-            .is_some_and(|(o, s)| o == figure && self.may_end_on(figure, s))
-        {
-            out.push(Command::Overrun { figure });
+        if let Some((o, s)) = self.overrun.filter(|(o, _)| *o == figure) {
+            if self.overrun_extra.is_empty() {
+                if self.may_end_on(figure, s) {
+                    out.push(Command::Overrun {
+                        figure,
+                        square: None,
+                    });
+                }
+            } else {
+                // TAC-2 after a swing: any one vacated square.
+                for s in std::iter::once(s).chain(self.overrun_extra.iter().copied()) {
+                    if self.may_end_on(o, s) {
+                        out.push(Command::Overrun {
+                            figure,
+                            square: Some(s),
+                        });
+                    }
+                }
+            }
         }
         if self.check_actor(figure, false, Cost::Action).is_ok() {
             for path in self.reachable(figure) {
@@ -529,20 +612,29 @@ impl Game {
                             figure,
                             target: t,
                             attack,
+                            barb_die: None,
                         });
                     }
                 }
             }
+            self.weapon_commands(figure, out);
+            self.carry_commands(figure, out);
+            self.token_commands(figure, out);
             if f.team().is_some() {
                 for s in &self.rules.mission.special_actions {
-                    if f.square()
-                        .is_some_and(|at| self.next_to_feature(at, s.adjacent_to))
-                    {
+                    let special = self.rules.mission.special(&s.id);
+                    if let (Some(at), Some(special)) = (f.square(), special) {
+                        if self.special_feature(special, at).is_none() {
+                            continue;
+                        }
                         out.push(Command::Special {
                             figure,
                             action: s.id.clone(),
                         });
                     }
+                }
+                for action in self.secondary_specials(figure) {
+                    out.push(Command::Special { figure, action });
                 }
             }
         }
@@ -558,6 +650,16 @@ impl Game {
                                 square: Some(s),
                             });
                         }
+                    }
+                }
+            } else if def.effect == EquipmentEffect::DarkEnergyShift {
+                if self.item_usable(figure, item, None) {
+                    for s in self.shift_squares(figure) {
+                        out.push(Command::UseItem {
+                            figure,
+                            item: def.id.clone(),
+                            square: Some(s),
+                        });
                     }
                 }
             } else if self.item_usable(figure, item, None) {
@@ -590,6 +692,8 @@ impl Game {
             EquipmentEffect::CoagulantAutoinjector
             | EquipmentEffect::SmokeGrenade
             | EquipmentEffect::CombatMedicUnit => true,
+            // The square is checked per destination (`shift_squares`).
+            EquipmentEffect::DarkEnergyShift => square.is_none_or(|s| self.shift_ok(figure, s)),
             EquipmentEffect::MolecularPhaser => !f.turn.phasing,
             EquipmentEffect::CommandHelmet => f.turn.allowed < 4,
             EquipmentEffect::TimeBomb => square.is_some_and(|s| {
@@ -600,16 +704,6 @@ impl Game {
             }),
             _ => false,
         }
-    }
-
-    /// MSN-3: adjacent (ADJ-4) to a mission feature of `kind`; standing
-    /// on it is not being adjacent to it.
-    fn next_to_feature(&self, at: Square, kind: TokenKind) -> bool {
-        self.rules
-            .mission
-            .tokens
-            .iter()
-            .any(|t| t.kind == kind && self.walls.adjacent(&self.rules.board, at, t.square))
     }
 
     /// Desk squares of the mission (features), for views and bots.

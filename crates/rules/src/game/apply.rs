@@ -9,18 +9,6 @@ use crate::content::tables::Item;
 use crate::content::Specialty;
 use crate::dice::Dice;
 
-/// Cards whose effects the engine does not implement yet; the draft does
-/// not offer them (see docs/RULES-COVERAGE.md).
-const UNAVAILABLE: &[&str] = &[
-    "manus_kit",
-    "manus_combo",
-    "gehenna_puker",
-    "nimrod_autocannon",
-    "grenade_launcher",
-    "dark_energy_shift",
-    "glyph_decrypter",
-];
-
 impl Game {
     /// Apply `command` from `seat`.
     ///
@@ -150,14 +138,27 @@ impl Game {
                 figure,
                 target,
                 attack,
-            } => self.do_attack(figure, target, attack, dice, events),
+                barb_die,
+            } => self.do_attack(figure, target, attack, barb_die, dice, events),
+            Command::Swing { .. }
+            | Command::Spray { .. }
+            | Command::Volley { .. }
+            | Command::AttackSquare { .. } => self.do_weapon_attack(command, dice, events),
             Command::Special { figure, action } => self.do_special(figure, &action, events),
+            Command::PickUp { figure, token } => self.do_pick_up(figure, &token, events),
+            Command::HandOver { figure, to } => self.do_hand_over(figure, to, events),
+            Command::AttackToken {
+                figure,
+                token,
+                attack,
+            } => self.do_attack_token(figure, token, attack, dice, events),
+            Command::Hack { figure, token } => self.do_hack(figure, token, dice, events),
             Command::UseItem {
                 figure,
                 item,
                 square,
             } => self.do_use_item(figure, &item, square, dice, events),
-            Command::Overrun { figure } => self.do_overrun(figure, events),
+            Command::Overrun { figure, square } => self.do_overrun(figure, square, events),
             Command::PlayCard { card, figure, play } => match side {
                 Side::Team(team) => self.do_play_card(team, card, figure, &play, dice, events),
                 Side::DarkLegion => Err(Rejection::WrongPhase),
@@ -222,9 +223,6 @@ impl Game {
                 if w.copies.is_none() {
                     return Err(Rejection::NotEligible); // Base weapons come free.
                 }
-                if UNAVAILABLE.contains(&item) {
-                    return Err(Rejection::ItemUnavailable);
-                }
                 if w.rank > max_rank {
                     return Err(Rejection::RankTooLow);
                 }
@@ -238,12 +236,18 @@ impl Game {
                 if !w.icons.contains(&spec) || !base {
                     return Err(Rejection::NotEligible);
                 }
+                // EQP-1: an augment already fitted must fit the new weapon.
+                let orphan = f.items.iter().any(|&i| {
+                    let e = tables.equipment_def(i);
+                    e.augment
+                        .is_some_and(|kind| !self.augment_fits(e.effect, kind, id))
+                });
+                if orphan {
+                    return Err(Rejection::NotEligible);
+                }
             }
             Item::Equipment(id) => {
                 let e = tables.equipment_def(id);
-                if UNAVAILABLE.contains(&item) {
-                    return Err(Rejection::ItemUnavailable);
-                }
                 if e.rank > max_rank {
                     return Err(Rejection::RankTooLow);
                 }
@@ -261,12 +265,9 @@ impl Game {
                         .items
                         .iter()
                         .any(|&i| tables.equipment_def(i).augment.is_some());
-                    let weapon = f.weapon.map(|w| tables.weapon_def(w));
-                    let fits = weapon.is_some_and(|w| match kind {
-                        crate::content::AttackType::CloseCombat => w.cc.is_some(),
-                        crate::content::AttackType::Firearm => w.fa.is_some(),
-                        crate::content::AttackType::Tech => w.te.is_some(),
-                    });
+                    let fits = f
+                        .weapon
+                        .is_some_and(|w| self.augment_fits(e.effect, kind, w));
                     if has_aug || !fits {
                         return Err(Rejection::NotEligible);
                     }
@@ -274,6 +275,36 @@ impl Game {
             }
         }
         Ok(typed)
+    }
+
+    /// EQP-1: may an augment of attack type `kind` with `effect` be fitted
+    /// to `weapon`? The Grenade Launcher goes only on a Plasma Carbine
+    /// (WPN-7); the Disruptor not on a Nimrod (WPN-6).
+    fn augment_fits(
+        &self,
+        effect: crate::content::tables::EquipmentEffect,
+        kind: crate::content::AttackType,
+        weapon: crate::content::tables::WeaponId,
+    ) -> bool {
+        use crate::content::tables::EquipmentEffect;
+        use crate::content::AttackType;
+        let tables = &self.rules.tables;
+        let w = tables.weapon_def(weapon);
+        let has_type = match kind {
+            AttackType::CloseCombat => w.cc.is_some(),
+            AttackType::Firearm => w.fa.is_some(),
+            AttackType::Tech => w.te.is_some(),
+        };
+        has_type
+            && match effect {
+                EquipmentEffect::GrenadeLauncher => {
+                    weapon == tables.base_weapon(Specialty::Firearms)
+                }
+                EquipmentEffect::NoDefenseDie if kind == AttackType::Firearm => {
+                    w.fa.as_ref().is_none_or(|f| f.barrels < 2)
+                }
+                _ => true,
+            }
     }
 
     /// Take a checked pick: pay, equip, and say so under the item's string

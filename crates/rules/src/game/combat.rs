@@ -6,7 +6,7 @@ use super::reaction::Window;
 use super::rejection::Rejection;
 use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, TokenState};
 use crate::content::tables::{CreatureStats, DtCardKind, EquipmentEffect, WeaponDef};
-use crate::content::{AttackType, Corporation, Specialty};
+use crate::content::{AttackType, Corporation, CreatureKind, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight, Level, Sight};
 
@@ -28,11 +28,13 @@ pub(crate) struct AttackPlan {
     pub charge: bool,
     /// TAC-3/4 concentrated.
     pub concentrated: bool,
+    /// WPN-2 Manus barbs after a kill: the one die each barb attack rolls.
+    pub barbs: Option<DieColor>,
 }
 
 /// A die of a roll that has not been re-rolled and is not itself a
 /// re-roll (ATK-9: a die is re-rolled at most once).
-fn rerollable(rolls: &[DieRoll], i: usize) -> bool {
+pub(crate) fn rerollable(rolls: &[DieRoll], i: usize) -> bool {
     !rolls[i].reroll && !rolls.get(i + 1).is_some_and(|n| n.reroll)
 }
 
@@ -55,7 +57,7 @@ impl Game {
         Some(self.rules.tables.weapon_def(w))
     }
 
-    fn has_item_effect(
+    pub(crate) fn has_item_effect(
         &self,
         id: FigureId,
         effect: EquipmentEffect,
@@ -79,7 +81,7 @@ impl Game {
     }
 
     /// The rank dice of a team's current rank (DICE-2, RNK-3).
-    fn rank_dice(&self, team: u8) -> [DieColor; 3] {
+    pub(crate) fn rank_dice(&self, team: u8) -> [DieColor; 3] {
         let rank = self.teams[usize::from(team)].rank;
         self.rules
             .tables
@@ -131,6 +133,10 @@ impl Game {
                             .weapon_of(attacker)
                             .and_then(|w| w.fa.as_ref())
                             .ok_or(Rejection::NoDice)?;
+                        if fa.line.is_some() {
+                            // WPN-5: the Puker only sprays a line.
+                            return Err(Rejection::WeaponLacksAbility);
+                        }
                         (i32::from(fa.min_range), i32::from(fa.max_range))
                     }
                     None => DL_FA_RANGE,
@@ -185,6 +191,76 @@ impl Game {
         attack: AttackType,
         cover: bool,
     ) -> Result<AttackPlan, Rejection> {
+        if self.shunned(team, target, attack) {
+            return Err(Rejection::AttackForbidden);
+        }
+        let turn = &self.figures[attacker.index()].turn;
+        // TAC-1 charge: the very next action after the Move.
+        let charge = attack == AttackType::CloseCombat
+            && specialty == Specialty::CloseCombat
+            && turn.last == Some(LastAction::Move)
+            && turn.charge.contains(&target);
+        // TAC-3/4 concentration.
+        let concentrated = match (attack, specialty) {
+            (AttackType::Firearm, Specialty::Firearms) => match turn.last {
+                Some(LastAction::Fire(x)) => x == target,
+                Some(LastAction::FireTwo(x, y)) => x == target || y == target,
+                _ => false,
+            },
+            (AttackType::Tech, Specialty::Tech) => turn.last == Some(LastAction::Tech(target)),
+            _ => false,
+        };
+        let (pool, rerolls) =
+            self.dt_pool(attacker, team, specialty, attack, charge, concentrated)?;
+        let turn = &self.figures[attacker.index()].turn;
+        let barbs = match attack {
+            AttackType::Tech => self.barb_die(attacker, team, None)?,
+            _ => None,
+        };
+        let stats = self.creature_stats(target).ok_or(Rejection::NoSuchFigure)?;
+        let mut dv = stats.dv + u8::from(cover && attack == AttackType::Firearm);
+        let mut no_defense =
+            self.has_item_effect(attacker, EquipmentEffect::NoDefenseDie, Some(attack));
+        if turn.weak_spot {
+            dv = dv.saturating_sub(1);
+            no_defense = true;
+        }
+        Ok(AttackPlan {
+            attacker,
+            target,
+            attack,
+            pool,
+            dv,
+            no_defense,
+            rerolls,
+            charge,
+            concentrated,
+            barbs,
+        })
+    }
+
+    /// Events 16 and 17: `team`'s DTs may make no close combat attack on
+    /// a figure of the named type (a swing may not start on one).
+    pub(crate) fn shunned(&self, team: u8, target: FigureId, attack: AttackType) -> bool {
+        attack == AttackType::CloseCombat
+            && self.figures[target.index()]
+                .creature()
+                .is_some_and(|k| self.effects.no_cc_against.contains(&(team, k)))
+    }
+
+    /// The pool and re-rolls of a DT's attack of type `attack` with its
+    /// weapon (DICE-2..4, TAC-1/3/4, COR-2, EQI augments, Rapid Reload),
+    /// shared by every attack form. `charge`/`concentrated`: this attack
+    /// gets the TAC-1 die / raises the TAC-3/4 bonus.
+    pub(crate) fn dt_pool(
+        &self,
+        attacker: FigureId,
+        team: u8,
+        specialty: Specialty,
+        attack: AttackType,
+        charge: bool,
+        concentrated: bool,
+    ) -> Result<(Vec<DieColor>, u8), Rejection> {
         let e = &self.effects;
         let forbidden = match attack {
             AttackType::CloseCombat => e.no_close_combat,
@@ -212,26 +288,16 @@ impl Game {
         if pool.is_empty() {
             return Err(Rejection::NoDice);
         }
-        let f = &self.figures[attacker.index()];
-        let turn = &f.turn;
-        // TAC-1 charge: the very next action after the Move.
-        let charge = attack == AttackType::CloseCombat
-            && specialty == Specialty::CloseCombat
-            && turn.last == Some(LastAction::Move)
-            && turn.charge.contains(&target);
+        let turn = &self.figures[attacker.index()].turn;
         if charge {
             pool.push(DieColor::White);
         }
-        // TAC-3/4 concentration.
-        let mut concentrated = false;
         match (attack, specialty) {
             (AttackType::Firearm, Specialty::Firearms) => {
-                concentrated = turn.last == Some(LastAction::Fire(target));
                 let bonus = turn.fire_bonus + u8::from(concentrated);
                 pool.extend(std::iter::repeat_n(DieColor::White, usize::from(bonus)));
             }
             (AttackType::Tech, Specialty::Tech) => {
-                concentrated = turn.last == Some(LastAction::Tech(target));
                 let bonus = turn.tech_bonus + u8::from(concentrated);
                 pool.extend(std::iter::repeat_n(DieColor::White, usize::from(bonus)));
             }
@@ -256,25 +322,30 @@ impl Game {
         if self.has_item_effect(attacker, EquipmentEffect::RerollOne, Some(attack)) {
             rerolls += 1;
         }
-        let stats = self.creature_stats(target).ok_or(Rejection::NoSuchFigure)?;
-        let mut dv = stats.dv + u8::from(cover && attack == AttackType::Firearm);
-        let mut no_defense =
-            self.has_item_effect(attacker, EquipmentEffect::NoDefenseDie, Some(attack));
-        if turn.weak_spot {
-            dv = dv.saturating_sub(1);
-            no_defense = true;
+        Ok((pool, rerolls))
+    }
+
+    /// WPN-2: the die of each barb attack when the attacker's weapon has
+    /// barbs: `chosen` if it is one of the team's rank dice, else (`None`)
+    /// the strongest. `None` if the weapon has no barbs.
+    pub(crate) fn barb_die(
+        &self,
+        attacker: FigureId,
+        team: u8,
+        chosen: Option<DieColor>,
+    ) -> Result<Option<DieColor>, Rejection> {
+        let barbs = self
+            .weapon_of(attacker)
+            .and_then(|w| w.te.as_ref())
+            .is_some_and(|t| t.barbs);
+        let rank = self.rank_dice(team);
+        match (barbs, chosen) {
+            (false, None) => Ok(None),
+            (false, Some(_)) => Err(Rejection::WeaponLacksAbility),
+            (true, Some(c)) if rank.contains(&c) => Ok(Some(c)),
+            (true, Some(_)) => Err(Rejection::InvalidChoice),
+            (true, None) => Ok(rank.iter().copied().max_by_key(|d| d.strength())),
         }
-        Ok(AttackPlan {
-            attacker,
-            target,
-            attack,
-            pool,
-            dv,
-            no_defense,
-            rerolls,
-            charge,
-            concentrated,
-        })
     }
 
     fn plan_dl_attack(
@@ -285,13 +356,19 @@ impl Game {
         cover: bool,
     ) -> Result<AttackPlan, Rejection> {
         let stats = self.creature_stats(attacker).ok_or(Rejection::NoDice)?;
-        let pool = match attack {
+        let mut pool = match attack {
             AttackType::CloseCombat => stats.cc.clone(),
             AttackType::Firearm => stats.fa.clone(),
             AttackType::Tech => Vec::new(),
         };
         if pool.is_empty() {
             return Err(Rejection::NoDice);
+        }
+        // Event 24 Razide Fury: +1W on every Razide attack.
+        if self.effects.razide_fury
+            && self.figures[attacker.index()].creature() == Some(CreatureKind::Razide)
+        {
+            pool.push(DieColor::White);
         }
         let rerolls = match attack {
             AttackType::CloseCombat => u8::from(self.effects.cc_frenzy),
@@ -304,10 +381,12 @@ impl Game {
             attack,
             pool,
             dv: 1 + u8::from(cover && attack == AttackType::Firearm),
-            no_defense: false,
+            // Event 26 Berserk: no defense die against this figure.
+            no_defense: self.effects.berserk.contains(&attacker),
             rerolls,
             charge: false,
             concentrated: false,
+            barbs: None,
         })
     }
 
@@ -353,7 +432,12 @@ impl Game {
 
     /// Heroic Luck: re-roll up to `n` failed dice not yet re-rolled, in
     /// pool order (ATK-9). Returns the new hit total.
-    fn reroll_failed(&self, rolls: &mut Vec<DieRoll>, n: usize, dice: &mut dyn Dice) -> u8 {
+    pub(crate) fn reroll_failed(
+        &self,
+        rolls: &mut Vec<DieRoll>,
+        n: usize,
+        dice: &mut dyn Dice,
+    ) -> u8 {
         let faces = &self.rules.tables.dice;
         let mut left = n;
         let mut i = 0;
@@ -460,7 +544,10 @@ impl Game {
                 self.overrun = Some((plan.attacker, sq));
             }
             if plan.attack == AttackType::Tech {
-                self.place_trap(plan.attacker, sq, events);
+                let placed = self.place_trap(plan.attacker, sq, events);
+                if let (true, Some(die)) = (placed, plan.barbs) {
+                    self.barbs(plan.attacker, sq, die, credit, dice, events);
+                }
             }
         }
     }
@@ -472,9 +559,9 @@ impl Game {
         owner: FigureId,
         square: citadel_grid::Square,
         events: &mut Vec<Event>,
-    ) {
+    ) -> bool {
         if self.token_at(square).is_some() {
-            return;
+            return false;
         }
         let owned: Vec<usize> = (0..self.tokens.len())
             .filter(|&i| self.tokens[i].kind == TokenState::Trap { owner: Some(owner) })
@@ -488,6 +575,7 @@ impl Game {
             kind: TokenState::Trap { owner: Some(owner) },
         });
         events.push(Event::TrapPlaced { square, owner });
+        true
     }
 
     /// TRP-1: a trap attack (traps, bombs, Shock Trap, event 14). `owner`
@@ -638,6 +726,9 @@ impl Game {
             health,
         });
         if lost > 0 {
+            if let Some(team) = team {
+                self.note_health_lost(team, lost);
+            }
             self.award(
                 Side::DarkLegion,
                 i32::from(lost),
@@ -654,6 +745,7 @@ impl Game {
             }
         }
         if health == 0 {
+            let last = self.figures[target.index()].square();
             self.set_place(target, Place::Eliminated);
             let f = &mut self.figures[target.index()];
             f.items.clear(); // EQP-6: back to the bunker.
@@ -661,6 +753,10 @@ impl Game {
                 figure: target,
                 by: credit,
             });
+            // MSN-4: what it carried drops onto its last square.
+            if let Some(last) = last {
+                self.drop_carried(target, last, events);
+            }
             self.award(Side::DarkLegion, 2, "Doomtrooper eliminated", events);
             self.after_dt_out(target, events);
             return true;
@@ -675,6 +771,11 @@ impl Game {
         events: &mut Vec<Event>,
     ) {
         let pp = self.creature_stats(target).map_or(0, |s| i32::from(s.pp));
+        if let Some(kind) = self.figures[target.index()].creature() {
+            self.note_kill(credit, kind);
+        }
+        self.effects.berserk.retain(|f| *f != target);
+        self.tag_eliminated(target);
         // DL-1: back to the pool at once.
         self.set_place(target, Place::Reserve);
         self.figures[target.index()].turn = Default::default();

@@ -3,7 +3,8 @@
 
 use super::ids::FigureId;
 use crate::content::{AttackType, Corporation, CreatureKind};
-use citadel_grid::Square;
+use crate::dice::DieColor;
+use citadel_grid::{Direction, Square};
 use serde::{Deserialize, Serialize};
 
 /// One command from one seat.
@@ -61,6 +62,24 @@ pub enum Command {
         /// Item id.
         item: String,
     },
+    /// Keep one of the two secondary missions you drew (SET-10); the
+    /// other goes back into the deck.
+    KeepSecondary {
+        /// The card's number (1..=18).
+        card: u32,
+    },
+    /// MOV-12 "start on tile T": place one of your DTs on a square of T.
+    PlaceStart {
+        /// The DT.
+        figure: FigureId,
+        /// Where.
+        square: Square,
+    },
+    /// A mission's special setup (C2M1): the DL places a debris token.
+    PlaceDebris {
+        /// Where.
+        square: Square,
+    },
     /// Answer a reaction window (DTC-CE-3): a card of your hand, or pass.
     React {
         /// Index of the card in your hand; `None` passes.
@@ -85,6 +104,63 @@ pub enum Command {
         target: FigureId,
         /// Attack type.
         attack: AttackType,
+        /// Manus barbs (ce.md WPN-2): the colour of the one rank die each
+        /// barb attack rolls. `None`: the strongest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        barb_die: Option<DieColor>,
+    },
+    /// Violator swing (ce.md WPN-4), an Attack action instead of a
+    /// single-target close combat attack: strike round the ring of 8
+    /// neighbours from `start` (a square holding an adjacent enemy).
+    Swing {
+        /// Attacker (its weapon has the swing).
+        figure: FigureId,
+        /// First ring square.
+        start: Square,
+        /// Walk the ring clockwise (else counter-clockwise).
+        clockwise: bool,
+    },
+    /// Gehenna Puker (ce.md WPN-5): a firearm attack along a line of up to
+    /// 7 squares in one of the 8 directions.
+    Spray {
+        /// Attacker.
+        figure: FigureId,
+        /// Direction of the line.
+        direction: Direction,
+    },
+    /// Nimrod Autocannon (ce.md WPN-6) with two targets, one 3-dice roll
+    /// each. (One target: an ordinary `attack`, which rolls twice.)
+    Volley {
+        /// Attacker.
+        figure: FigureId,
+        /// The two DL targets, within `dist` 4 of each other.
+        targets: [FigureId; 2],
+    },
+    /// Grenade Launcher (ce.md WPN-7): a firearm attack on a square.
+    AttackSquare {
+        /// Attacker (a Plasma Carbine with a Grenade Launcher).
+        figure: FigureId,
+        /// Target square, `dist` 2–8 with LoS to its centre (LOS-9).
+        square: Square,
+    },
+    /// An Attack action on a terrain token (core ATK-16): close combat on
+    /// an adjacent token, or firearms with line of sight to its square.
+    AttackToken {
+        /// Attacker.
+        figure: FigureId,
+        /// The token's square (one token per square, BRD-4).
+        token: Square,
+        /// Attack type: `close_combat` or `firearm`.
+        attack: AttackType,
+    },
+    /// A terminal hack (ce.md TAC-6): a TE Specialist's tech Attack action
+    /// on an adjacent terminal (Glyph Decrypter: `dist` ≤ 3 with LoS).
+    Hack {
+        /// The TE Specialist.
+        figure: FigureId,
+        /// The terminal's square.
+        token: Square,
     },
     /// A mission Special action (MSN-3, TRN-7), e.g. `photograph`.
     Special {
@@ -92,6 +168,21 @@ pub enum Command {
         figure: FigureId,
         /// Action id from the mission record.
         action: String,
+    },
+    /// MSN-4: pick up an adjacent objective token (a Special action).
+    PickUp {
+        /// Who picks it up.
+        figure: FigureId,
+        /// The token's name in the mission record (`soldier`).
+        token: String,
+    },
+    /// MSN-4: hand the carried objective token to an adjacent friendly DT,
+    /// of any team (CONV-3), as a Special action.
+    HandOver {
+        /// The carrier.
+        figure: FigureId,
+        /// The friendly DT that takes it.
+        to: FigureId,
     },
     /// Use a carried item (ce.md EQI). Autoinjector, smoke grenade and time
     /// bomb are Special actions and cost an action; command helmet and
@@ -109,6 +200,11 @@ pub enum Command {
     Overrun {
         /// The CC Specialist who made the kill.
         figure: FigureId,
+        /// After a Violator swing with several kills: which vacated
+        /// square. `None`: the first.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        square: Option<Square>,
     },
     /// Play a Doomtrooper card (DTC-CE-1).
     PlayCard {

@@ -14,13 +14,19 @@ impl Game {
     pub(crate) fn dl_step(&mut self, step: DlStep, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         match step {
             DlStep::Start => {
+                // C2M5: the Ezoghoul is placed before step 1.
+                if self.ezoghoul_arrives() {
+                    return;
+                }
                 self.explode_bombs(dice, events);
-                self.draw_event(events);
+                self.mission_dl_start();
+                self.draw_event(dice, events);
                 self.phase = Phase::DarkLegion {
                     step: DlStep::Reinforcements,
                 };
             }
             DlStep::Reinforcements => {
+                let queued = self.pending.len();
                 if let Some(card) = self.edition.rules().current_event() {
                     let (fixed, force_draw) = self
                         .rules
@@ -43,6 +49,9 @@ impl Game {
                         self.reinforcement_draws(dice, events);
                     }
                 }
+                if self.ai_deck.is_some() {
+                    self.ai_reinforcements_in_pool_order(queued);
+                }
                 self.phase = Phase::DarkLegion {
                     step: DlStep::Reveal,
                 };
@@ -59,6 +68,21 @@ impl Game {
             }
             DlStep::Activation => {}
         }
+    }
+
+    /// AI-5: the AI Dark Legion sends the step-2 reinforcements queued from
+    /// `from` on one by one in pool order (Legionnaire, Necromutant, ...),
+    /// each with its own AI card; the order is stable within a kind.
+    /// Decision: a choice card's figures (FOR-3) are queued once its option
+    /// is chosen, so they come after these. A DL player is asked in the
+    /// order the cards list the figures, as before.
+    fn ai_reinforcements_in_pool_order(&mut self, from: usize) {
+        let mut queued: Vec<_> = self.pending.drain(from..).collect();
+        queued.sort_by_key(|p| match p.decision {
+            Decision::RedEntrance { kind } => (0, Some(kind)),
+            _ => (1, None),
+        });
+        self.pending.extend(queued);
     }
 
     /// DL-5: every DL figure on the board or waiting may activate once.
@@ -80,6 +104,9 @@ impl Game {
             if self.effects.necrofrenzy
                 && matches!(kind, CreatureKind::Necromutant | CreatureKind::Centurion)
             {
+                actions += 1;
+            }
+            if self.effects.legionnaire_frenzy && kind == CreatureKind::Legionnaire {
                 actions += 1;
             }
             if self.effects.teleported.contains(&id) {
@@ -113,6 +140,7 @@ impl Game {
         e.cc_frenzy = false;
         e.fa_wave = false;
         e.necrofrenzy = false;
+        e.legionnaire_frenzy = false;
         e.dark_influence = 0;
         e.teleported.clear();
         self.active = None;
@@ -158,7 +186,7 @@ impl Game {
     }
 
     /// DL-3 step 1: draw the top event (EVT-2) and resolve what is instant.
-    fn draw_event(&mut self, events: &mut Vec<Event>) {
+    fn draw_event(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         let Some(super::ruleset::EventDraw { card, last }) = self.edition.rules_mut().draw_event()
         else {
             return;
@@ -184,18 +212,46 @@ impl Game {
             EventEffect::DarkEnergyWave => e.fa_wave = true,
             EventEffect::Necrofrenzy => e.necrofrenzy = true,
             EventEffect::DarkInfluence => e.dark_influence = 2,
+            EventEffect::LegionnaireFrenzy => e.legionnaire_frenzy = true,
+            EventEffect::RazideFury => e.razide_fury = true,
             EventEffect::DarkTeleportation
             | EventEffect::TemporaryDefensiveSystem
             | EventEffect::InterceptedOrders
-            | EventEffect::CorruptedEquipment => self.ask_dl(Decision::EventFigure { card }),
+            | EventEffect::CorruptedEquipment
+            | EventEffect::Berserk => self.ask_dl(Decision::EventFigure { card }),
             EventEffect::MagneticRestraints => {
                 self.ask_dl(Decision::EventTile { card, figure: None })
             }
-            EventEffect::CombatNeurosis => self.ask_dl(Decision::EventCorporation { card }),
-            // Events beyond C1M1's pool (13–30) that need more than a flag
-            // are not implemented yet; missions that use them are refused
-            // at setup (see docs/RULES-COVERAGE.md).
+            EventEffect::CombatNeurosis | EventEffect::FallenFriend | EventEffect::RazideFear => {
+                self.ask_dl(Decision::EventCorporation { card })
+            }
+            EventEffect::DefensiveSpike => self.defensive_spike(dice, events),
+            // Events 21, 22, 25, 27, 28, 29 (no mission uses them) that need
+            // more than reinforcements are not implemented; their effect is skipped
+            // (see docs/RULES-COVERAGE.md).
             _ => {}
+        }
+    }
+
+    /// Event 14: every on-board DT whose weapon has a tech attack and that
+    /// is adjacent to a wall (ADJ-8) suffers an unowned trap attack
+    /// (TRP-1, TRP-3), in figure order.
+    fn defensive_spike(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        let board = &self.rules.board;
+        let victims: Vec<_> = self
+            .dts_on_board()
+            .filter(|f| {
+                f.weapon
+                    .is_some_and(|w| self.rules.tables.weapon_def(w).te.is_some())
+                    && f.square().is_some_and(|s| board.adjacent_to_wall(s))
+            })
+            .map(|f| f.id)
+            .collect();
+        let pool = self.trap_dice();
+        for v in victims {
+            if self.figures[v.index()].square().is_some() {
+                self.fixed_attack(v, &pool, None, dice, events);
+            }
         }
     }
 
@@ -205,6 +261,16 @@ impl Game {
             .tables
             .event(card)
             .map_or(EventEffect::None, |e| e.effect)
+    }
+
+    /// Event 26 targets: on-board Centurions and Necromutants.
+    pub(crate) fn berserk_candidates(&self) -> impl Iterator<Item = &super::state::Figure> {
+        self.dl_on_board().filter(|f| {
+            matches!(
+                f.creature(),
+                Some(CreatureKind::Centurion | CreatureKind::Necromutant)
+            )
+        })
     }
 
     /// DL figures that are not DTs' enemies... (helper for event 2).

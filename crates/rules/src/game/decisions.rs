@@ -22,14 +22,16 @@ impl Game {
                     entrance: e.id.clone(),
                 })
                 .collect(),
-            Decision::RedEntrance { .. } => self
+            Decision::RedEntrance { kind } => self
                 .rules
                 .red
                 .iter()
                 .map(|e| Command::ChooseEntrance {
                     entrance: e.id.clone(),
                 })
+                .chain(self.portal_reinforcement_options(*kind))
                 .collect(),
+            Decision::PlaceNear { kind, near } => self.place_near_options(*kind, *near),
             Decision::ForceOption { card, .. } => {
                 let n = self
                     .rules
@@ -66,6 +68,7 @@ impl Game {
             Decision::EventFigure { card } => {
                 let figures: Vec<FigureId> = match self.event_effect(*card) {
                     EventEffect::DarkTeleportation => self.dl_on_board().map(|f| f.id).collect(),
+                    EventEffect::Berserk => self.berserk_candidates().map(|f| f.id).collect(),
                     _ => self.dts_on_board().map(|f| f.id).collect(),
                 };
                 figures
@@ -99,6 +102,10 @@ impl Game {
                 })
                 .collect(),
             Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
+            Decision::KeepSecondary { team } => self.keep_options(*team),
+            Decision::StartSquare { .. }
+            | Decision::MissionPlacement { .. }
+            | Decision::DebrisSquare { .. } => self.mission_decision_options(d),
             Decision::DiscardItem { figure } => {
                 // CONV-8: the owner's default is the lowest id, by its
                 // string (the order players see).
@@ -138,13 +145,15 @@ impl Game {
             return Ok(());
         }
         let same_kind = options
-            .first()
-            .is_some_and(|o| std::mem::discriminant(o) == std::mem::discriminant(cmd));
+            .iter()
+            .any(|o| std::mem::discriminant(o) == std::mem::discriminant(cmd));
         if !same_kind {
             return Err(Rejection::NoSuchDecision);
         }
         Err(match cmd {
-            Command::Place { .. } => Rejection::InvalidSquare,
+            Command::Place { .. } | Command::PlaceStart { .. } | Command::PlaceDebris { .. } => {
+                Rejection::InvalidSquare
+            }
             Command::ChooseEntrance { .. } => Rejection::UnknownEntrance,
             _ => Rejection::InvalidChoice,
         })
@@ -155,6 +164,15 @@ impl Game {
         let Some(p) = self.pending.pop_front() else {
             return;
         };
+        if matches!(
+            p.decision,
+            Decision::StartSquare { .. }
+                | Decision::MissionPlacement { .. }
+                | Decision::DebrisSquare { .. }
+        ) {
+            self.answer_mission_decision(p, cmd, events);
+            return;
+        }
         match (p.decision, cmd) {
             (Decision::WhiteEntrance { team }, Command::ChooseEntrance { entrance }) => {
                 let idx = self
@@ -193,6 +211,12 @@ impl Game {
                         entrance,
                     });
                 }
+            }
+            (
+                Decision::RedEntrance { kind } | Decision::PlaceNear { kind, .. },
+                Command::Place { square, .. },
+            ) => {
+                self.place_creature(kind, square, events);
             }
             (Decision::ForceOption { card, tile }, Command::ChooseOption { option }) => {
                 events.push(Event::OptionChosen { card, option });
@@ -271,8 +295,22 @@ impl Game {
                     corporation: Some(corporation),
                 });
                 if let Some(t) = self.teams.iter().position(|t| t.corporation == corporation) {
-                    self.effects.no_cards.push(t as u8);
+                    let t = t as u8;
+                    match self.event_effect(card) {
+                        EventEffect::FallenFriend => self
+                            .effects
+                            .no_cc_against
+                            .push((t, crate::content::CreatureKind::Centurion)),
+                        EventEffect::RazideFear => self
+                            .effects
+                            .no_cc_against
+                            .push((t, crate::content::CreatureKind::Razide)),
+                        _ => self.effects.no_cards.push(t),
+                    }
                 }
+            }
+            (Decision::KeepSecondary { team }, Command::KeepSecondary { card }) => {
+                self.keep_secondary(team, card, events);
             }
             (Decision::DiscardItem { figure }, Command::Discard { item }) => {
                 let id = match self.rules.tables.item(&item) {
@@ -310,6 +348,7 @@ impl Game {
                 self.fixed_attack(figure, &pool, None, dice, events);
             }
             EventEffect::InterceptedOrders => self.effects.intercepted.push(figure),
+            EventEffect::Berserk => self.effects.berserk.push(figure),
             EventEffect::CorruptedEquipment => {
                 if let Some(team) = self.figures[figure.index()].team() {
                     if !self.figures[figure.index()].items.is_empty() {

@@ -96,6 +96,31 @@ pub enum Event {
         /// The cards, for the owner only.
         cards: Option<Vec<DtCardKind>>,
     },
+    /// Secondary missions drawn (SET-10). `cards` is only shown to the
+    /// owner.
+    SecondaryDealt {
+        /// Owner.
+        seat: Seat,
+        /// The cards, for the owner only.
+        cards: Option<Vec<u32>>,
+    },
+    /// A secondary mission was kept (SET-10). `card` is only shown to the
+    /// owner.
+    SecondaryKept {
+        /// Owner.
+        seat: Seat,
+        /// The card, for the owner only.
+        card: Option<u32>,
+    },
+    /// A secondary mission revealed and resolved at mission end (PPC-4).
+    SecondaryResolved {
+        /// Owner.
+        seat: Seat,
+        /// The card.
+        card: u32,
+        /// Its condition held.
+        success: bool,
+    },
     /// A round began.
     RoundStarted {
         /// Round number.
@@ -185,6 +210,38 @@ pub enum Event {
         dice: Vec<DieRoll>,
         /// Total hits.
         hits: u8,
+    },
+    /// One roll of an area attack (core ATK-13): a Violator swing
+    /// (WPN-4), a Gehenna Puker line (WPN-5) or a grenade (WPN-7). Each
+    /// struck figure follows as [`Event::Struck`] with its own defense.
+    AreaAttackRolled {
+        /// Attacker.
+        attacker: FigureId,
+        /// Attack type.
+        attack: AttackType,
+        /// The squares the attack reaches, in resolution order (swing:
+        /// the visited ring squares; line: s1..; grenade: the target
+        /// square, then its adjacent squares clockwise from north).
+        squares: Vec<Square>,
+        /// Dice in pool order, re-rolls after the die they replace.
+        dice: Vec<DieRoll>,
+        /// Total hits.
+        hits: u8,
+    },
+    /// A figure struck by an area attack takes `hits` (the roll's hits,
+    /// minus 1 next to a grenade's target square); defense and damage
+    /// follow.
+    Struck {
+        /// The figure.
+        figure: FigureId,
+        /// Hits against it.
+        hits: u8,
+    },
+    /// Manus barbs (WPN-2) spring from the new trap: each adjacent figure
+    /// is attacked separately next, clockwise from north.
+    Barbs {
+        /// The trap's square.
+        square: Square,
     },
     /// A defense die (DEF-3, DEF-4).
     DefenseRolled {
@@ -326,6 +383,81 @@ pub enum Event {
         /// Square.
         square: Square,
     },
+    /// A mission token was put on the board (C2M1 debris).
+    TokenPlaced {
+        /// Square.
+        square: Square,
+        /// Kind.
+        kind: crate::content::missions::TokenKind,
+    },
+    /// MSN-4: a DT picked up an objective token from `square`.
+    ObjectivePickedUp {
+        /// The carrier.
+        figure: FigureId,
+        /// Token name.
+        token: String,
+        /// Where it lay.
+        square: Square,
+    },
+    /// MSN-4: the carrier handed the token to a friendly DT.
+    ObjectiveHandedOver {
+        /// The old carrier.
+        figure: FigureId,
+        /// The new carrier.
+        to: FigureId,
+        /// Token name.
+        token: String,
+    },
+    /// MSN-4: the carrier was eliminated and the token dropped.
+    ObjectiveDropped {
+        /// Token name.
+        token: String,
+        /// Where it lies now.
+        square: Square,
+    },
+    /// MSN-4: the token left the board with its carrier.
+    ObjectiveCarriedOut {
+        /// The carrier.
+        figure: FigureId,
+        /// Token name.
+        token: String,
+        /// The entrance or exit id.
+        exit: String,
+    },
+    /// The dice of an attack on a terrain token (core ATK-16) or of a
+    /// terminal hack (ce.md TAC-6). Success when `hits > dv`.
+    TokenAttackRolled {
+        /// Attacker.
+        attacker: FigureId,
+        /// The token's square.
+        token: Square,
+        /// Attack type; `None` for a terminal hack.
+        attack: Option<AttackType>,
+        /// Dice in pool order, re-rolls after the die they replace.
+        dice: Vec<DieRoll>,
+        /// Total hits.
+        hits: u8,
+        /// The token's defense value for this attack (DLB-3, cover).
+        dv: u8,
+    },
+    /// A terminal was hacked (ce.md TAC-6); it stays on the board, marked.
+    TokenHacked {
+        /// The TE Specialist.
+        figure: FigureId,
+        /// The terminal's square.
+        token: Square,
+        /// The token's mission name (`relay1`), if any.
+        name: Option<String>,
+    },
+    /// A terrain token was removed by an attack (core ATK-16, DEF-6).
+    TokenDestroyed {
+        /// The attacker.
+        figure: FigureId,
+        /// The token's square.
+        token: Square,
+        /// The token's mission name (`throne`), if any.
+        name: Option<String>,
+    },
     /// A time bomb was placed.
     BombPlaced {
         /// Square.
@@ -402,6 +534,18 @@ impl Event {
                     seat: *seat,
                     count: *count,
                     cards: None,
+                }
+            }
+            Event::SecondaryDealt { seat, .. } if viewer != Viewer::Seat(*seat) => {
+                Event::SecondaryDealt {
+                    seat: *seat,
+                    cards: None,
+                }
+            }
+            Event::SecondaryKept { seat, .. } if viewer != Viewer::Seat(*seat) => {
+                Event::SecondaryKept {
+                    seat: *seat,
+                    card: None,
                 }
             }
             _ => self.clone(),

@@ -40,6 +40,7 @@ impl Game {
             return;
         }
         self.tiles[tile].marked.push(team);
+        self.note_marked(team);
         events.push(Event::TileMarked { tile, team });
         self.reveal_on_tile(tile, dice, events);
     }
@@ -60,6 +61,13 @@ impl Game {
         let i = dice.below(cards.len() as u32) as usize;
         let card = cards.remove(i);
         events.push(Event::ForceCardRevealed { tile, card });
+        if card == 34 && self.rules.mission.has_rule(super::state::SPECIAL_DEAL_34) {
+            // C1M4: the goal is this card's Nepharite (MSN-2 tag).
+            let tag = super::mission_rules::CARD_34_TAG.to_string();
+            self.mission
+                .next_tags
+                .push((crate::content::CreatureKind::Nepharite, tag));
+        }
         self.queue_card_figures(card, Some(tile));
         self.force_discard.push(card); // FRC-6
     }

@@ -49,5 +49,7 @@ impl Game {
         if let Some(d) = self.ai_deck.as_mut() {
             d.scramble(dice);
         }
+        // Secondary missions: the deck and other teams' cards (SET-10).
+        self.scramble_secondaries(keep, dice);
     }
 }

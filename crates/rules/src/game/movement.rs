@@ -412,6 +412,9 @@ impl Game {
         for (&b, &target) in path.iter().zip(targets) {
             let from = self.figures[id.index()].square();
             if target == StepTarget::Exit {
+                self.note_exit(id, from);
+                let exit = from.and_then(|a| self.exit_id(a, b)).unwrap_or_default();
+                self.record_exit(id, exit, events);
                 self.set_place(id, Place::Exited);
                 events.push(Event::Exited { figure: id });
                 self.after_dt_out(id, events);

@@ -57,6 +57,9 @@ pub struct FigureSpec {
     /// Carried items.
     #[serde(default)]
     pub items: Option<Vec<String>>,
+    /// A mission tag (MSN-2 `eliminated`), e.g. `ezoghoul`.
+    #[serde(default)]
+    pub tag: Option<String>,
 }
 
 /// A stated position. Every field is optional; unstated parts keep the
@@ -106,6 +109,13 @@ pub struct Position {
     /// Markers still to draw this round after the stated turn.
     #[serde(default)]
     pub markers: Option<Vec<TurnSpecMarker>>,
+    /// Secondary missions kept, per corporation (SET-10).
+    #[serde(default)]
+    pub secondary: BTreeMap<Corporation, u32>,
+    /// Objective tokens carried (MSN-4): token name → carrier name. The
+    /// token leaves the board.
+    #[serde(default)]
+    pub carried: BTreeMap<String, String>,
 }
 
 /// A marker of the pool, for [`Position::markers`].
@@ -120,7 +130,10 @@ pub enum TurnSpecMarker {
 
 impl Game {
     /// Start `setup`, skip the draft and MOV-12 (first white entrance), and
-    /// apply `position`.
+    /// apply `position`. Like the position itself this bypasses a rule on
+    /// purpose: the mission need not be playable as a whole yet
+    /// ([`Game::new_unchecked`]), so the rules it does implement can be
+    /// tested.
     ///
     /// # Errors
     /// The setup's error, or a message naming what in the position is wrong.
@@ -129,7 +142,24 @@ impl Game {
         position: &Position,
         dice: &mut dyn Dice,
     ) -> Result<Game, String> {
-        let (mut game, _) = Game::new(setup, dice).map_err(|e: SetupError| e.to_string())?;
+        let content = crate::content::Content::embedded().map_err(|e| e.to_string())?;
+        Game::scenario_with_content(setup, content, position, dice)
+    }
+
+    /// [`Game::scenario`] with replacement content (e.g. a mission record
+    /// changed for a test). Like [`Game::scenario`] it does not check that
+    /// the mission is playable.
+    ///
+    /// # Errors
+    /// As [`Game::scenario`].
+    pub fn scenario_with_content(
+        setup: Setup,
+        content: &crate::content::Content,
+        position: &Position,
+        dice: &mut dyn Dice,
+    ) -> Result<Game, String> {
+        let (mut game, _) =
+            Game::build(setup, content, dice, false).map_err(|e: SetupError| e.to_string())?;
         for t in &mut game.teams {
             t.passed = true;
             t.entrance = Some(0);
@@ -223,10 +253,32 @@ impl Game {
             if let Some(items) = items {
                 f.items = items;
             }
+            if spec.tag.is_some() {
+                f.tag = spec.tag.clone();
+            }
+        }
+        for (token, carrier) in &p.carried {
+            let carrier = self.figure_by_name(carrier)?;
+            let before = self.tokens.len();
+            self.tokens.retain(
+                |t| !matches!(&t.kind, TokenState::Mission { name: Some(n), .. } if n == token),
+            );
+            if self.tokens.len() == before {
+                return Err(format!("no token named {token}"));
+            }
+            self.mission.carried.push((token.clone(), carrier));
         }
         for (corp, hand) in &p.hands {
             let t = self.team_of(*corp)?;
             self.teams[usize::from(t)].hand = hand.clone();
+        }
+        for (corp, card) in &p.secondary {
+            let t = usize::from(self.team_of(*corp)?);
+            if self.rules.tables.secondary(*card).is_none() {
+                return Err(format!("no secondary mission {card}"));
+            }
+            self.sec.kept[t] = Some(*card);
+            self.sec.dealt = true;
         }
         for (corp, pp) in &p.pp {
             let t = usize::from(self.team_of(*corp)?);
@@ -297,7 +349,7 @@ impl Game {
             .unwrap_or(TurnSpec::Corporation(self.teams[0].corporation));
         self.active = None;
         self.card_played = false;
-        self.overrun = None;
+        self.clear_overrun();
         match turn {
             TurnSpec::Corporation(c) => {
                 let team = self.team_of(c)?;

@@ -133,6 +133,7 @@ impl Game {
     ) -> Option<FigureId> {
         let id = self.pool_figure(kind)?;
         self.set_place(id, Place::Board { square });
+        self.tag_placed(id);
         events.push(Event::Placed { figure: id, square });
         Some(id)
     }

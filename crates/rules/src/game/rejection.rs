@@ -109,10 +109,30 @@ pub enum Rejection {
     SpecialNotAvailable,
     #[error("overrun is not available now")]
     OverrunNotAvailable,
-    #[error("that card is not available in this version of the engine")]
-    ItemUnavailable,
     #[error("no figure is activated")]
     NoActiveFigure,
+    #[error("there is no token on that square")]
+    NoSuchToken,
+    #[error("that token cannot be attacked")]
+    TokenNotAttackable,
+    #[error("only a terminal can be hacked")]
+    NotATerminal,
+    #[error("that terminal is already hacked")]
+    AlreadyHacked,
+    #[error("only a Tech Specialist with a tech weapon can hack")]
+    NotAHacker,
+    #[error("this weapon cannot make that attack")]
+    WeaponLacksAbility,
+    #[error("a swing starts on a ring square holding an adjacent enemy")]
+    NotASwingStart,
+    #[error("the two targets are more than 4 squares apart")]
+    TargetsTooFarApart,
+    #[error("there is no such objective token next to this Doomtrooper")]
+    NoObjectiveHere,
+    #[error("this Doomtrooper carries nothing")]
+    NotCarrying,
+    #[error("only another Doomtrooper next to the carrier can take it")]
+    NotAFriendNextTo,
 }
 
 impl Rejection {

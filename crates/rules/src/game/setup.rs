@@ -49,6 +49,16 @@ pub struct Setup {
     pub starting_rank: u8,
     /// The seed of the game's dice.
     pub seed: u64,
+    /// A mission of a campaign (EQP-5: the equipment draft starts with the
+    /// lowest PP, ties at random). Absent in single missions and in
+    /// records stored before campaigns said so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub campaign: bool,
+    /// In a campaign: whether C2M4 was completed (CMP-3), for C2M5's
+    /// `nepharite_if_c2m4_failed`. `None`: not played, which counts as not
+    /// completed. Records stored before the field existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c2m4_completed: Option<bool>,
 }
 
 fn default_rank() -> u8 {
@@ -86,6 +96,8 @@ impl Setup {
             dark_legion,
             starting_rank: 1,
             seed: 0,
+            campaign: false,
+            c2m4_completed: None,
         }
     }
 

@@ -14,12 +14,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// Missions whose every rule the engine implements. The other CE missions
-/// load and validate (maps.md MAP-T3) but need mission rules, events 13–20
-/// and goal predicates that are not written yet, so a game of them is
-/// refused rather than played wrong.
-pub const PLAYABLE_MISSIONS: &[&str] = &["ce-c1m1"];
-
 /// What never changes during a game: the mission, its board and the
 /// edition tables. Shared by clones of the game (bots clone often).
 #[derive(Debug, Serialize)]
@@ -112,6 +106,11 @@ pub enum LastAction {
     Fire(FigureId),
     /// A tech attack on a figure.
     Tech(FigureId),
+    /// A terminal hack, by the terminal's square (TAC-4 counts it as a
+    /// tech attack on the terminal).
+    Hack(Square),
+    /// A Nimrod attack on two figures (WPN-6: "an attack on" each).
+    FireTwo(FigureId, FigureId),
     /// Anything else.
     Other,
 }
@@ -135,6 +134,9 @@ pub struct Figure {
     pub turn: FigureTurn,
     /// Skips its next DL activation (Commanding Voice).
     pub skip_activation: bool,
+    /// A mission tag (`force_card_34`, `ezoghoul`) for MSN-2 `eliminated`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
 }
 
 impl Figure {
@@ -252,6 +254,10 @@ pub enum TokenState {
         kind: TokenKind,
         /// Name, if any.
         name: Option<String>,
+        /// A terminal hacked by a TE Specialist (ce.md TAC-6): it stays on
+        /// the board, marked.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hacked: bool,
     },
     /// A trap owned by a DT (WPN-1); `None` for an unowned trap.
     Trap {
@@ -311,7 +317,8 @@ pub struct Effects {
     pub no_close_combat: bool,
     /// #5 rest of round.
     pub no_firearms: bool,
-    /// #13 rest of round.
+    /// #13 rest of round: no tech attacks and no terminal hacks (a
+    /// terminal hack must check this flag too).
     pub no_tech: bool,
     /// #4 DL turn.
     pub cc_frenzy: bool,
@@ -329,6 +336,24 @@ pub struct Effects {
     pub no_cards: Vec<u8>,
     /// #2: a DL figure that loses 1 action this turn.
     pub teleported: Vec<FigureId>,
+    /// #16, #17: (team, creature type) pairs: the team's DTs may not make
+    /// close combat attacks on figures of that type until the end of the
+    /// team's next turn (EVT-3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(u8, CreatureKind)>>", optional))]
+    pub no_cc_against: Vec<(u8, CreatureKind)>,
+    /// #23 DL turn: Legionnaires +1 action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub legionnaire_frenzy: bool,
+    /// #24 rest of round: Razides roll +1 white die on every attack.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub razide_fury: bool,
+    /// #26 rest of round: DTs roll no defense die against these figures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<FigureId>>", optional))]
+    pub berserk: Vec<FigureId>,
 }
 
 /// The phase of the game.
@@ -399,6 +424,14 @@ pub enum Decision {
         /// Creatures still to place.
         kinds: Vec<CreatureKind>,
     },
+    /// A mission rule places a DL figure on an empty square adjacent
+    /// (ADJ-4) to `near` (C2M4 `nepharite_summoning`).
+    PlaceNear {
+        /// The creature.
+        kind: CreatureKind,
+        /// The square the figure goes next to (a portal).
+        near: Square,
+    },
     /// DL-3 step 3: the tile whose face-down card is turned over.
     RevealTile,
     /// An event target figure (#2 figure, #3, #8, #12).
@@ -427,10 +460,38 @@ pub enum Decision {
         /// Event card.
         card: u32,
     },
+    /// MOV-12 "start on tile T": the owner places `figure` on the tile.
+    StartSquare {
+        /// Team.
+        team: u8,
+        /// The DT to place.
+        figure: FigureId,
+    },
+    /// A mission placement (C2M5): the DL places a creature on one of the
+    /// listed squares; the placed figure gets `tag`.
+    MissionPlacement {
+        /// Creature.
+        kind: CreatureKind,
+        /// The squares it may go on, in `(y, x)` order.
+        squares: Vec<Square>,
+        /// Tag for MSN-2 `eliminated`.
+        tag: Option<String>,
+    },
+    /// C2M1 special setup: the DL places a debris token on tile 1.
+    DebrisSquare {
+        /// Tokens still to place, this one included.
+        left: u8,
+    },
     /// #12: the owner picks a non-weapon card to discard.
     DiscardItem {
         /// The DT.
         figure: FigureId,
+    },
+    /// SET-10: the team keeps one of the 2 secondary missions it drew
+    /// (the cards are shown only to its owner, in its view).
+    KeepSecondary {
+        /// Team.
+        team: u8,
     },
     /// DTC-CE-3: the owner of `figure` may play a reaction card now.
     Reaction {
@@ -494,9 +555,21 @@ pub struct Game {
     pub(crate) card_played: bool,
     /// TAC-2: the CC Specialist may step into this square now.
     pub(crate) overrun: Option<(FigureId, Square)>,
+    /// TAC-2 after a Violator swing: the other vacated squares the
+    /// specialist may pick instead of `overrun`'s.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) overrun_extra: Vec<Square>,
     pub(crate) effects: Effects,
     /// MSN-3 counters: (action id, times).
     pub(crate) specials: Vec<(SpecialId, u32)>,
+    /// `ONCE=yes` special actions: the (action, feature square) pairs
+    /// already counted (each feature counts once).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) specials_at: Vec<(SpecialId, Square)>,
+    /// Mission tokens removed by attack (core ATK-16, DEF-6), as they were
+    /// when removed, in order; the `destroyed(...)` goal reads them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) destroyed: Vec<Token>,
     /// Figure on each square, indexed `y * width + x`.
     #[serde(skip)]
     pub(crate) occupancy: Vec<Option<FigureId>>,
@@ -506,6 +579,40 @@ pub struct Game {
     pub(crate) suspended: Option<Box<super::reaction::Suspended>>,
     /// Reaction bookkeeping of the command being run.
     pub(crate) reaction: super::reaction::ReactionRun,
+    /// Secondary missions and their proof (SEC, MSN-7). Serialized only
+    /// once dealt, so the state (and its checksum) of a mission without
+    /// secondary missions is what it was before they existed.
+    #[serde(skip_serializing_if = "super::secondary::Secondaries::unused")]
+    pub(crate) sec: super::secondary::Secondaries,
+    /// Mission progress beyond the special-action counters (MSN-2, MSN-4).
+    #[serde(skip_serializing_if = "MissionProgress::is_empty")]
+    pub(crate) mission: MissionProgress,
+}
+
+/// What the mission goals read beyond the special-action counters: which
+/// exit each DT took, carried objective tokens, eliminated tags, and tags
+/// waiting for the next placement of a creature kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissionProgress {
+    /// Exited DTs and the entrance or exit each left by (MOV-14).
+    pub exits: Vec<(FigureId, String)>,
+    /// Objective tokens carried now: token name, carrier (MSN-4).
+    pub carried: Vec<(String, FigureId)>,
+    /// Objective tokens that left the board with their carrier: token
+    /// name, exit id.
+    pub carried_out: Vec<(String, String)>,
+    /// Tags of eliminated figures (latching, MSN-2).
+    pub eliminated_tags: Vec<String>,
+    /// A tag for the next figure of this kind placed (card 34, C1M4).
+    pub next_tags: Vec<(CreatureKind, String)>,
+    /// Mission arrivals already run (C2M5 `ezoghoul`).
+    pub arrivals: Vec<String>,
+}
+
+impl MissionProgress {
+    fn is_empty(&self) -> bool {
+        *self == MissionProgress::default()
+    }
 }
 
 impl Game {
@@ -529,12 +636,50 @@ impl Game {
         content: &Content,
         dice: &mut dyn Dice,
     ) -> Result<(Game, Vec<Event>), SetupError> {
+        Game::build(setup, content, dice, true)
+    }
+
+    /// [`Game::new`] without the playability check ([`super::playable`]):
+    /// for tests of the implemented rules of a mission that is not
+    /// playable as a whole yet (scenario tests, [`Game::scenario`]). A
+    /// real game never uses it.
+    ///
+    /// # Errors
+    /// [`SetupError`] says what is wrong with the setup.
+    #[doc(hidden)]
+    pub fn new_unchecked(
+        setup: Setup,
+        dice: &mut dyn Dice,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
+        let content = Content::embedded().map_err(|e| SetupError::Content(e.to_string()))?;
+        Game::build(setup, content, dice, false)
+    }
+
+    /// [`Game::new_unchecked`] with replacement content.
+    ///
+    /// # Errors
+    /// [`SetupError`] says what is wrong with the setup.
+    #[doc(hidden)]
+    pub fn with_content_unchecked(
+        setup: Setup,
+        content: &Content,
+        dice: &mut dyn Dice,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
+        Game::build(setup, content, dice, false)
+    }
+
+    pub(crate) fn build(
+        setup: Setup,
+        content: &Content,
+        dice: &mut dyn Dice,
+        check_playable: bool,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
         let mission = content
             .mission(&setup.mission)
             .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
             .clone();
         if mission.edition != setup.ruleset.content_edition()
-            || !PLAYABLE_MISSIONS.contains(&mission.id.as_str())
+            || (check_playable && !super::playable::is_playable(&mission))
         {
             return Err(SetupError::MissionNotPlayable(mission.id));
         }
@@ -641,6 +786,7 @@ impl Game {
                     items: Vec::new(),
                     turn: FigureTurn::default(),
                     skip_activation: false,
+                    tag: None,
                 });
             }
             let pp = seat.pp.unwrap_or(start_pp).max(0);
@@ -685,6 +831,7 @@ impl Game {
                     items: Vec::new(),
                     turn: FigureTurn::default(),
                     skip_activation: false,
+                    tag: None,
                 });
             }
         }
@@ -723,9 +870,15 @@ impl Game {
         // SET-5: force cards (FOR-1): all of a tile's cards at once, tiles
         // in layout order, from the top of the shuffled deck.
         let mut force: Vec<u32> = rules.mission.force_cards.clone();
-        shuffle_with(dice, &mut force);
-        let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
         let per_tile = teams.len();
+        if rules.mission.has_rule(SPECIAL_DEAL_34) {
+            let dealt_tiles = rules.mission.layout.cells.iter();
+            let dealt = per_tile * dealt_tiles.filter(|c| !c.no_force).count();
+            force = special_deal_34(&force, dealt, dice);
+        } else {
+            shuffle_with(dice, &mut force);
+        }
+        let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
         let mut deal = Vec::new();
         // Board tiles are placed in layout order, so `t` indexes both.
         for (t, slot) in rules.mission.layout.cells.iter().enumerate() {
@@ -754,13 +907,19 @@ impl Game {
                 kind: TokenState::Mission {
                     kind: t.kind,
                     name: t.name.clone(),
+                    hacked: false,
                 },
             })
             .collect();
 
-        // EQP-5: single mission order starts after the DL in seat order.
+        // EQP-5: in a campaign the lowest PP picks first, ties at random
+        // (only campaign games draw these dice); a single mission starts
+        // after the DL in seat order.
         let mut order: Vec<u8> = (0..teams.len() as u8).collect();
-        if !ai {
+        if setup.campaign {
+            shuffle_with(dice, &mut order);
+            order.sort_by_key(|&t| teams[usize::from(t)].pp);
+        } else if !ai {
             order.sort_by_key(|&t| {
                 let s = teams[usize::from(t)].seat.0;
                 (s + players - dl_seat.0 - 1) % players
@@ -770,7 +929,8 @@ impl Game {
         walls.set_closed_doors(rules.doors.iter().flatten().copied());
         let area = (rules.board.width() * rules.board.height()) as usize;
         let door_count = rules.doors.len();
-        let game = Game {
+        let team_count = teams.len();
+        let mut game = Game {
             rules,
             names: names.into(),
             setup: Arc::new(setup),
@@ -797,13 +957,20 @@ impl Game {
             active: None,
             card_played: false,
             overrun: None,
+            overrun_extra: Vec::new(),
             effects: Effects::default(),
             specials: Vec::new(),
+            specials_at: Vec::new(),
+            destroyed: Vec::new(),
             occupancy: vec![None; area],
             result: None,
             suspended: None,
             reaction: Default::default(),
+            sec: super::secondary::Secondaries::new(team_count),
+            mission: MissionProgress::default(),
         };
+        // Decisions the mission asks before play (C2M1, C2M5).
+        game.queue_mission_setup();
         events.push(Event::GameStarted {
             dark_legion: (!ai).then_some(dl_seat),
             band,
@@ -851,6 +1018,40 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
         return Err(SetupError::BadRank);
     }
     Ok(())
+}
+
+/// Mission rule key of C1M4's special deal.
+pub(crate) const SPECIAL_DEAL_34: &str = "special_deal_34";
+
+/// C1M4's special deal (missions.md): S = `dealt` cards at random from
+/// 1–32, one random card of S replaced by card 34, S shuffled; everything
+/// else of `force` (the rest of 1–32, the replaced card, 36, 37–44)
+/// shuffled into the draw pile. Returns the whole deck with S on top (the
+/// end), so FOR-1 deals exactly S onto the tiles.
+pub(crate) fn special_deal_34(force: &[u32], dealt: usize, dice: &mut dyn Dice) -> Vec<u32> {
+    let mut low: Vec<u32> = force.iter().copied().filter(|c| *c <= 32).collect();
+    let mut rest: Vec<u32> = force
+        .iter()
+        .copied()
+        .filter(|c| *c > 32 && *c != 34)
+        .collect();
+    shuffle_with(dice, &mut low);
+    let n = dealt.min(low.len());
+    let mut s = low.split_off(low.len() - n);
+    rest.append(&mut low);
+    if force.contains(&34) {
+        if s.is_empty() {
+            rest.push(34);
+        } else {
+            let i = dice.below(s.len() as u32) as usize;
+            rest.push(s[i]);
+            s[i] = 34;
+        }
+    }
+    shuffle_with(dice, &mut s);
+    shuffle_with(dice, &mut rest);
+    rest.extend(s);
+    rest
 }
 
 /// RNK-1: rank from PP.

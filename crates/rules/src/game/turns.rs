@@ -15,19 +15,36 @@ impl Game {
             if self.reaction.waiting_for_answer() {
                 return; // This run is discarded and the command suspended.
             }
+            // README D34 (C1M2): no DT left on the board ends the mission.
+            if self.phase != Phase::Finished && self.no_dt_left_ends_mission() {
+                let goal = self.goal_holds(&self.rules.mission.goal);
+                let result = if goal {
+                    MissionResult::Success
+                } else {
+                    MissionResult::Failure
+                };
+                self.finish(result, events);
+                return;
+            }
             // A decision waits for its seat, unless it has lapsed.
             if let Some(head) = self.pending.front() {
                 if self.decision_possible(&head.decision) {
                     return;
                 }
-                if let Some(Pending {
-                    decision: Decision::PlaceFigures { kinds, .. },
-                    ..
-                }) = self.pending.pop_front()
-                {
-                    for kind in kinds {
-                        events.push(Event::NotPlaced { kind });
+                match self.pending.pop_front() {
+                    Some(Pending {
+                        decision: Decision::PlaceFigures { kinds, .. },
+                        ..
+                    }) => {
+                        for kind in kinds {
+                            events.push(Event::NotPlaced { kind });
+                        }
                     }
+                    Some(Pending {
+                        decision: Decision::PlaceNear { kind, .. },
+                        ..
+                    }) => events.push(Event::NotPlaced { kind }),
+                    _ => {}
                 }
                 continue;
             }
@@ -35,6 +52,11 @@ impl Game {
                 Phase::Finished => return,
                 Phase::Equipment { order, next } => {
                     if order.iter().all(|t| self.teams[usize::from(*t)].passed) {
+                        // SET-10 comes before SET-11.
+                        if self.uses_secondaries() && !self.sec.dealt {
+                            self.deal_secondaries(&order, dice, events);
+                            continue;
+                        }
                         self.deal_dt_cards(&order, events);
                         self.start_round(dice, events);
                         continue;
@@ -95,7 +117,7 @@ impl Game {
         };
         self.active = None;
         self.card_played = false;
-        self.overrun = None;
+        self.clear_overrun();
         match side {
             Side::DarkLegion => {
                 events.push(Event::TurnStarted {
@@ -127,9 +149,9 @@ impl Game {
             fig.turn = Default::default();
             fig.turn.allowed = base;
         }
-        if t.entrance.is_none() {
+        let seat = t.seat;
+        if t.entrance.is_none() && !self.queue_start_on_tile(team) {
             // MOV-12: the first marker draw asks for a white entrance.
-            let seat = t.seat;
             self.pending.push_back(Pending {
                 seat,
                 decision: Decision::WhiteEntrance { team },
@@ -168,7 +190,8 @@ impl Game {
         // EVT-3: "target's next turn" effects end with this turn.
         self.effects.intercepted.retain(|f| !figs.contains(f));
         self.effects.no_cards.retain(|t| *t != team);
-        self.overrun = None;
+        self.effects.no_cc_against.retain(|(t, _)| *t != team);
+        self.clear_overrun();
         self.active = None;
         events.push(Event::TurnEnded {
             side: Side::Team(team),
@@ -182,6 +205,8 @@ impl Game {
         e.no_close_combat = false;
         e.no_firearms = false;
         e.no_tech = false;
+        e.razide_fury = false;
+        e.berserk.clear();
         e.restrained.clear();
         for t in &mut self.tiles {
             t.smoke = false;
@@ -217,19 +242,17 @@ impl Game {
                     .find(|(a, _)| Some(*a) == special)
                     .is_some_and(|(_, n)| n >= times)
             }
-            Goal::Exited { count, .. } => {
+            Goal::Exited { count, exits } => {
+                // `k` (0): one per corporation player at setup.
                 let need = if *count == 0 {
                     self.teams.len() as u32
                 } else {
                     *count
                 };
-                let exited = self
-                    .figures
-                    .iter()
-                    .filter(|f| f.place == Place::Exited)
-                    .count() as u32;
-                exited >= need
+                self.exited_by(exits) >= need
             }
+            Goal::CarriedOut { token, exits } => self.carried_out_by(token, exits),
+            Goal::Eliminated(tag) => self.tag_goal(tag),
             Goal::PpEarned(n) => self.teams.iter().map(|t| t.kill_pp).sum::<i32>() >= *n as i32,
             Goal::AllDlEliminated => {
                 !self
@@ -239,11 +262,8 @@ impl Game {
                     && self.tiles.iter().all(|t| t.face_down.is_empty())
             }
             Goal::Alive(n) => self.dts_on_board().count() as u32 >= *n,
-            // Not needed by the playable missions yet.
-            Goal::CarriedOut { .. }
-            | Goal::Eliminated(_)
-            | Goal::Destroyed(_)
-            | Goal::Hacked(_) => false,
+            Goal::Destroyed(names) => self.tokens_destroyed(names),
+            Goal::Hacked(names) => self.tokens_hacked(names),
         }
     }
 
@@ -284,6 +304,8 @@ impl Game {
                 }
             }
         }
+        // SCR-1 step 3: secondary missions (PPC-4).
+        self.resolve_secondaries(events);
         for t in 0..self.teams.len() as u8 {
             let tokens = i32::from(self.teams[usize::from(t)].reckless);
             self.award(Side::Team(t), -3 * tokens, "reckless manoeuvres", events);

@@ -40,6 +40,16 @@ pub struct TeamView {
     pub commander: bool,
     /// The two DTs.
     pub figures: [FigureId; 2],
+    /// The secondary mission kept (SET-10): only for its owner until the
+    /// mission ends, then for everyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub secondary: Option<u32>,
+    /// The two secondary missions drawn, while the owner chooses: only
+    /// for the owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub secondary_offer: Option<Vec<u32>>,
 }
 
 /// The Dark Legion as seen.
@@ -80,6 +90,14 @@ pub struct FigureView {
     pub actions_used: u8,
     /// Actions available.
     pub actions_allowed: u8,
+    /// A mission tag (`force_card_34`, `ezoghoul`): the goal figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub tag: Option<String>,
+    /// Objective tokens it carries (MSN-4), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub carrying: Vec<String>,
 }
 
 /// A door group as seen.
@@ -199,11 +217,30 @@ pub struct GameView {
     pub specials: Vec<(String, u32)>,
     /// A DT card was played this turn.
     pub card_played: bool,
+    /// `ONCE=yes` Special actions (MSN-3): the features already counted,
+    /// as (action id, feature square).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(String, Square)>>", optional))]
+    pub special_features: Vec<(String, Square)>,
+    /// Mission tokens removed by attacks (core ATK-16), as they were when
+    /// removed (a hacked terminal keeps its mark).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<Token>>", optional))]
+    pub destroyed_tokens: Vec<Token>,
     /// The AI deck (AI-1), in a game with an AI Dark Legion: its revealed
     /// cards are public, its order is not (HID-1, HID-3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub ai_deck: Option<super::ai_deck::AiDeckView>,
+    /// Objective tokens that left the board with their carrier (MSN-4):
+    /// token name, exit id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(String, String)>>", optional))]
+    pub carried_out: Vec<(String, String)>,
+    /// DTs that left the board and the entrance or exit each took (MOV-14).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(FigureId, String)>>", optional))]
+    pub exits: Vec<(FigureId, String)>,
 }
 
 impl Game {
@@ -233,6 +270,13 @@ impl Game {
                 reckless: t.reckless,
                 commander: t.commander,
                 figures: t.figures,
+                secondary: self.secondary_seen_by(i as u8, viewer == Viewer::Seat(t.seat)),
+                secondary_offer: self
+                    .sec
+                    .offers
+                    .get(i)
+                    .filter(|o| !o.is_empty() && viewer == Viewer::Seat(t.seat))
+                    .cloned(),
             })
             .collect();
         let figures = self
@@ -253,6 +297,14 @@ impl Game {
                 activation: f.turn.activation,
                 actions_used: f.turn.used,
                 actions_allowed: f.turn.allowed,
+                tag: f.tag.clone(),
+                carrying: self
+                    .mission
+                    .carried
+                    .iter()
+                    .filter(|(_, c)| *c == f.id)
+                    .map(|(t, _)| t.clone())
+                    .collect(),
             })
             .collect();
         let doors = (0..self.rules.doors.len())
@@ -324,7 +376,15 @@ impl Game {
                 .map(|&(s, n)| (self.rules.mission.special_def(s).id.clone(), n))
                 .collect(),
             card_played: self.card_played,
+            special_features: self
+                .specials_at
+                .iter()
+                .map(|&(s, q)| (self.rules.mission.special_def(s).id.clone(), q))
+                .collect(),
+            destroyed_tokens: self.destroyed.clone(),
             ai_deck: self.ai_deck.as_ref().map(|d| d.view()),
+            carried_out: self.mission.carried_out.clone(),
+            exits: self.mission.exits.clone(),
         }
     }
 

@@ -1,0 +1,219 @@
+//! Which missions the engine can play.
+//!
+//! A mission is playable because its record loads and every rule it uses is
+//! implemented — not because it is on a list. [`unsupported`] reads a
+//! mission record and names each thing in it the engine does not implement
+//! yet (a `RULE` key, an event card, a token kind, another edition's rules).
+//! Today all ten CE missions have none. A game of a mission with a gap is
+//! refused at setup ([`SetupError::MissionNotPlayable`]) rather than played
+//! wrong, and the server offers only missions with none.
+//!
+//! The lists below are the one place to say "this is implemented now": a
+//! change that implements a rule adds it here, together with its tests.
+//!
+//! [`SetupError::MissionNotPlayable`]: super::SetupError::MissionNotPlayable
+
+use crate::content::missions::{MissionDef, StartMode, TokenKind};
+use crate::content::{Content, Edition};
+use std::fmt;
+
+/// Mission `RULE` keys the game implements.
+const IMPLEMENTED_RULES: &[&str] = &[
+    "ends_when_no_dt_on_board",
+    "loot_removes_container",
+    "special_deal_34",
+    "debris_setup_tile_1",
+    "ezoghoul_arrives_round_5",
+    "nepharite_if_c2m4_failed",
+    "hack_relay_transmits",
+    "throne_target",
+    "portal_reinforcements_from_round_6",
+    "nepharite_summoning",
+];
+
+/// Event cards (ce.md EVE) whose effect the game implements: 1–20 (what
+/// the missions use), 23, 24, 26. 21, 22, 25 and 27–29 only place their
+/// reinforcements so far (docs/RULES-COVERAGE.md), and 30 has no effect.
+const IMPLEMENTED_EVENTS: &[u32] = &[
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24, 26, 30,
+];
+
+/// Token and feature kinds the game implements (blocking, cover, what
+/// attacks and special actions do with them).
+const IMPLEMENTED_TOKENS: &[TokenKind] = &[
+    TokenKind::Desk,
+    TokenKind::Debris,
+    TokenKind::Container,
+    TokenKind::Terminal,
+    TokenKind::Turret,
+    TokenKind::Portal,
+    TokenKind::Objective,
+];
+
+/// Something a mission record uses that the engine does not implement yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unsupported {
+    /// A `RULE` key.
+    Rule(String),
+    /// An event card of the mission's event list.
+    Event(u32),
+    /// A token or feature kind.
+    Token(TokenKind),
+    /// A mission of another edition than the CE rules.
+    Edition,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unsupported::Rule(key) => write!(f, "mission rule `{key}`"),
+            Unsupported::Event(card) => write!(f, "event card {card}"),
+            Unsupported::Token(kind) => write!(f, "token `{kind:?}`"),
+            Unsupported::Edition => f.write_str("the 1993 rules"),
+        }
+    }
+}
+
+/// Everything `mission` uses that the engine does not implement, in record
+/// order; empty when the mission is playable.
+pub fn unsupported(mission: &MissionDef) -> Vec<Unsupported> {
+    let mut gaps = Vec::new();
+    if mission.edition != Edition::Ce {
+        gaps.push(Unsupported::Edition);
+    }
+    for key in &mission.special_rules {
+        if !IMPLEMENTED_RULES.contains(&key.as_str()) {
+            gaps.push(Unsupported::Rule(key.clone()));
+        }
+    }
+    for &card in &mission.events {
+        if !IMPLEMENTED_EVENTS.contains(&card) {
+            gaps.push(Unsupported::Event(card));
+        }
+    }
+    let kinds = mission
+        .tokens
+        .iter()
+        .map(|t| t.kind)
+        .chain(mission.special_actions.iter().map(|s| s.adjacent_to));
+    for kind in kinds {
+        let gap = Unsupported::Token(kind);
+        if !IMPLEMENTED_TOKENS.contains(&kind) && !gaps.contains(&gap) {
+            gaps.push(gap);
+        }
+    }
+    gaps
+}
+
+/// Whether a game of `mission` can be played.
+pub fn is_playable(mission: &MissionDef) -> bool {
+    unsupported(mission).is_empty()
+}
+
+/// The ids of the playable missions of `content`, in record order.
+pub fn playable_missions(content: &Content) -> Vec<&str> {
+    content
+        .missions
+        .iter()
+        .filter(|m| is_playable(m))
+        .map(|m| m.id.as_str())
+        .collect()
+}
+
+/// A copy of `content` in which each mission drops what other parts of
+/// the engine may not implement yet but a game can do without: event cards
+/// the engine does not implement leave the mission's event list, secondary
+/// missions are off, and a `START tile` mission starts at the first open
+/// side (S, N, W, E) of its start tile. Rules, goals and tokens stay as
+/// they are. For tests that look at a mission's own rules without those
+/// extra decisions; never for real games.
+pub fn relaxed(content: &Content) -> Content {
+    use crate::content::missions::{EntranceRef, MissionDef};
+    use citadel_grid::Side;
+    let mut out = content.clone();
+    for m in &mut out.missions {
+        m.events.retain(|c| IMPLEMENTED_EVENTS.contains(c));
+        m.secondary = false;
+        if let StartMode::Tile(tile) = m.start {
+            let Ok(board) = m.board(content.tiles(m.edition)) else {
+                continue;
+            };
+            let side = [Side::S, Side::N, Side::W, Side::E]
+                .into_iter()
+                .find(|&side| {
+                    let e = EntranceRef::TileSide { tile, side };
+                    MissionDef::resolve_entrance(&board, m.citadel, "start", &e).is_ok()
+                });
+            if let Some(side) = side {
+                let id = format!("{tile}{}", side_letter(side));
+                m.white = vec![(id, EntranceRef::TileSide { tile, side })];
+                m.start = StartMode::Entrance;
+            }
+        }
+    }
+    out
+}
+
+fn side_letter(side: citadel_grid::Side) -> char {
+    match side {
+        citadel_grid::Side::N => 'N',
+        citadel_grid::Side::E => 'E',
+        citadel_grid::Side::S => 'S',
+        citadel_grid::Side::W => 'W',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content() -> &'static Content {
+        Content::embedded().expect("the embedded content loads")
+    }
+
+    #[test]
+    fn c1m1_is_playable_and_first() {
+        let c = content();
+        let c1m1 = c.mission("ce-c1m1").expect("C1M1 record");
+        assert_eq!(unsupported(c1m1), Vec::<Unsupported>::new());
+        assert_eq!(playable_missions(c).first(), Some(&"ce-c1m1"));
+    }
+
+    #[test]
+    fn a_record_names_each_gap_once() {
+        let mut m = content().mission("ce-c1m1").expect("C1M1 record").clone();
+        m.special_rules.push("not_a_rule".into());
+        m.special_rules.push("not_a_rule".into());
+        m.events.push(999);
+        let gaps = unsupported(&m);
+        assert_eq!(
+            gaps,
+            vec![
+                Unsupported::Rule("not_a_rule".into()),
+                Unsupported::Rule("not_a_rule".into()),
+                Unsupported::Event(999)
+            ]
+        );
+        assert!(!is_playable(&m));
+        m.edition = Edition::Classic;
+        assert!(unsupported(&m).contains(&Unsupported::Edition));
+    }
+
+    /// Issue #14: every Collectors Edition mission plays, because every
+    /// rule, event, token and goal its record uses is implemented.
+    #[test]
+    fn all_ten_ce_missions_are_playable() {
+        let c = content();
+        let ce: Vec<&str> = c
+            .missions
+            .iter()
+            .filter(|m| m.edition == Edition::Ce)
+            .map(|m| m.id.as_str())
+            .collect();
+        assert_eq!(ce.len(), 10);
+        for m in &c.missions {
+            assert_eq!(unsupported(m), Vec::<Unsupported>::new(), "{}", m.id);
+        }
+        assert_eq!(playable_missions(c), ce);
+    }
+}

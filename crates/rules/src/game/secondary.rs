@@ -1,0 +1,530 @@
+//! Secondary missions (ce.md SEC, SET-10, CMD-3, PPC-4; core MSN-7).
+//!
+//! A mission whose record says `SECONDARY yes` deals them after the
+//! equipment draft: each corporation player gets 2 cards, keeps 1 in
+//! secret ([`Command::KeepSecondary`]) and the other goes back into the
+//! deck. The game keeps the proof every card needs ([`Proof`]) for every
+//! team whatever it holds, so keeping it reveals nothing; the cards are
+//! resolved and revealed at mission end, after the commander's primary
+//! penalty and before reckless tokens (PPC-4).
+//!
+//! The three cards that need an action (3 Cell Sample, 4 Convey Message,
+//! 7 Scan the Citadel) add a Special action that only the holder is
+//! offered. *Decision: such a Special action is public when taken (it is
+//! done on the board), the card itself stays secret until the end.*
+
+use super::command::Command;
+use super::event::{Event, Place};
+use super::ids::{FigureId, Seat, Side};
+use super::rejection::Rejection;
+use super::state::{Decision, Game, Pending};
+use crate::content::{AttackType, CreatureKind};
+use crate::dice::{shuffle_with, Dice};
+use citadel_grid::Square;
+use serde::{Deserialize, Serialize};
+
+/// The Special action of card 3.
+pub const CELL_SAMPLE: &str = "cell_sample";
+/// The Special action of card 4.
+pub const CONVEY_MESSAGE: &str = "convey_message";
+/// The Special action of card 7.
+pub const SCAN: &str = "scan";
+
+/// One DL figure eliminated by a team (MSN-7 kill log).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kill {
+    /// What was eliminated.
+    pub kind: CreatureKind,
+    /// The attack type, for an Attack action (`None`: trap, bomb, card).
+    pub attack: Option<AttackType>,
+    /// `dist` from attacker to target, for an Attack action.
+    pub dist: Option<i32>,
+    /// The Attack action it happened in (a serial number), if any.
+    pub action: Option<u32>,
+}
+
+/// What one team did this mission that a secondary card may ask about.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proof {
+    /// DL figures the team eliminated, in order.
+    pub kills: Vec<Kill>,
+    /// Health its DTs lost in total (healing does not give it back).
+    pub health_lost: u32,
+    /// Successful terminal hacks (a terminal hack must call
+    /// [`Game::note_hack`]).
+    pub hacks: u32,
+    /// Card 3: the DT that took the cell sample.
+    pub cell_sample: Option<FigureId>,
+    /// Card 4: the DT that took the message.
+    pub message: Option<FigureId>,
+    /// Card 7: tiles scanned.
+    pub scans: Vec<usize>,
+    /// DTs that left the board through a white entrance.
+    pub exited_white: Vec<FigureId>,
+}
+
+/// The game's secondary-mission state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Secondaries {
+    /// The cards were dealt (SET-10).
+    pub dealt: bool,
+    /// The deck (hidden order; top last).
+    pub deck: Vec<u32>,
+    /// Per team: the 2 cards offered while it chooses (secret).
+    pub offers: Vec<Vec<u32>>,
+    /// Per team: the card kept (secret until the end).
+    pub kept: Vec<Option<u32>>,
+    /// Per team: the proof.
+    pub proof: Vec<Proof>,
+    /// The first DL elimination of the mission, by this team (`Some(None)`:
+    /// by no team).
+    pub first_blood: Option<Option<u8>>,
+    /// The first team whose token is on 3 tiles.
+    pub vanguard: Option<u8>,
+    /// The Attack action being resolved: (serial, attack type, `dist`).
+    pub attack: Option<(u32, AttackType, i32)>,
+    /// Attack actions so far (serial numbers).
+    pub attacks: u32,
+}
+
+impl Secondaries {
+    /// No card was dealt: nothing here matters to the game.
+    pub(crate) fn unused(&self) -> bool {
+        !self.dealt
+    }
+
+    /// Empty state for `teams` teams.
+    pub(crate) fn new(teams: usize) -> Secondaries {
+        Secondaries {
+            offers: vec![Vec::new(); teams],
+            kept: vec![None; teams],
+            proof: vec![Proof::default(); teams],
+            ..Secondaries::default()
+        }
+    }
+}
+
+impl Game {
+    /// SET-10: does this mission use secondary missions?
+    pub(crate) fn uses_secondaries(&self) -> bool {
+        self.rules.mission.secondary && !self.rules.tables.secondary.is_empty()
+    }
+
+    /// SET-10: shuffle the deck, deal 2 to each team in `order` and ask
+    /// each to keep one.
+    pub(crate) fn deal_secondaries(
+        &mut self,
+        order: &[u8],
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) {
+        let mut deck: Vec<u32> = self
+            .rules
+            .tables
+            .secondary
+            .iter()
+            .map(|s| s.number)
+            .collect();
+        shuffle_with(dice, &mut deck);
+        self.sec.dealt = true;
+        for &t in order {
+            let n = deck.len().min(2);
+            let mut offer = deck.split_off(deck.len() - n);
+            offer.reverse(); // The top card first.
+            let seat = self.teams[usize::from(t)].seat;
+            events.push(Event::SecondaryDealt {
+                seat,
+                cards: Some(offer.clone()),
+            });
+            if offer.is_empty() {
+                continue;
+            }
+            self.sec.offers[usize::from(t)] = offer;
+            self.pending.push_back(Pending {
+                seat,
+                decision: Decision::KeepSecondary { team: t },
+            });
+        }
+        self.sec.deck = deck;
+    }
+
+    /// The answers to [`Decision::KeepSecondary`]: the cards offered, the
+    /// first drawn first (the default, SET-13).
+    pub(crate) fn keep_options(&self, team: u8) -> Vec<Command> {
+        self.sec.offers[usize::from(team)]
+            .iter()
+            .map(|&card| Command::KeepSecondary { card })
+            .collect()
+    }
+
+    /// Keep `card`; the other offered card goes back into the deck (its
+    /// bottom, so the order of the rest is unchanged).
+    pub(crate) fn keep_secondary(&mut self, team: u8, card: u32, events: &mut Vec<Event>) {
+        let offer = std::mem::take(&mut self.sec.offers[usize::from(team)]);
+        for other in offer.into_iter().filter(|c| *c != card) {
+            self.sec.deck.insert(0, other);
+        }
+        self.sec.kept[usize::from(team)] = Some(card);
+        events.push(Event::SecondaryKept {
+            seat: self.teams[usize::from(team)].seat,
+            card: Some(card),
+        });
+    }
+
+    /// MSN-7: an Attack action of `attack` type starts; kills it makes are
+    /// logged with it (its range is set per target, [`Game::log_attack_range`]).
+    pub(crate) fn begin_attack_log(&mut self, attack: AttackType) {
+        self.sec.attacks += 1;
+        self.sec.attack = Some((self.sec.attacks, attack, 0));
+    }
+
+    /// MSN-7: the Attack action being resolved now strikes the figure on
+    /// `target` (an area or two-target attack strikes several, each at its
+    /// own range).
+    pub(crate) fn log_attack_range(&mut self, attacker: FigureId, target: Square) {
+        let from = self.figures[attacker.index()].square();
+        if let (Some(ctx), Some(from)) = (self.sec.attack.as_mut(), from) {
+            ctx.2 = from.dist(target);
+        }
+    }
+
+    /// MSN-7 kill log: `team` eliminated a figure of `kind`.
+    pub(crate) fn note_kill(&mut self, team: Option<u8>, kind: CreatureKind) {
+        if self.sec.first_blood.is_none() {
+            self.sec.first_blood = Some(team);
+        }
+        let Some(team) = team else {
+            return;
+        };
+        let ctx = self.sec.attack;
+        if let Some(p) = self.sec.proof.get_mut(usize::from(team)) {
+            p.kills.push(Kill {
+                kind,
+                attack: ctx.map(|c| c.1),
+                dist: ctx.map(|c| c.2),
+                action: ctx.map(|c| c.0),
+            });
+        }
+    }
+
+    /// MSN-7: a DT of `team` lost `amount` health.
+    pub(crate) fn note_health_lost(&mut self, team: u8, amount: u8) {
+        if let Some(p) = self.sec.proof.get_mut(usize::from(team)) {
+            p.health_lost += u32::from(amount);
+        }
+    }
+
+    /// MSN-7: `team` made a successful terminal hack (card 12).
+    pub(crate) fn note_hack(&mut self, team: u8) {
+        if let Some(p) = self.sec.proof.get_mut(usize::from(team)) {
+            p.hacks += 1;
+        }
+    }
+
+    /// FOR-2: `team` placed its token on a tile (card 18).
+    pub(crate) fn note_marked(&mut self, team: u8) {
+        if self.sec.vanguard.is_none()
+            && self
+                .tiles
+                .iter()
+                .filter(|t| t.marked.contains(&team))
+                .count()
+                >= 3
+        {
+            self.sec.vanguard = Some(team);
+        }
+    }
+
+    /// MOV-14: `figure` left the board from `from` (card 4).
+    pub(crate) fn note_exit(&mut self, figure: FigureId, from: Option<citadel_grid::Square>) {
+        let Some(team) = self.figures[figure.index()].team() else {
+            return;
+        };
+        let white = from.is_some_and(|s| self.rules.white.iter().any(|e| e.squares.contains(&s)));
+        if white {
+            if let Some(p) = self.sec.proof.get_mut(usize::from(team)) {
+                p.exited_white.push(figure);
+            }
+        }
+    }
+
+    /// Card 4's tile: the stairs tile; else the tile whose centre is
+    /// farthest from every white entrance (the largest distance to the
+    /// nearest one), ties to the lowest tile id.
+    pub(crate) fn message_tile(&self) -> Option<usize> {
+        let board = &self.rules.board;
+        let tiles = board.tiles.len();
+        if let Some(t) =
+            (0..tiles).find(|&t| board.tile_squares(t).any(|s| board.level(s).is_some()))
+        {
+            return Some(t);
+        }
+        let centre = |t: usize| {
+            let (mut x, mut y, mut n) = (0.0_f64, 0.0_f64, 0.0_f64);
+            for s in board.tile_squares(t) {
+                x += f64::from(s.x);
+                y += f64::from(s.y);
+                n += 1.0;
+            }
+            (x / n.max(1.0), y / n.max(1.0))
+        };
+        let entrances: Vec<(f64, f64)> = self
+            .rules
+            .white
+            .iter()
+            .map(|e| {
+                let n = e.squares.len().max(1) as f64;
+                let x: f64 = e.squares.iter().map(|s| f64::from(s.x)).sum();
+                let y: f64 = e.squares.iter().map(|s| f64::from(s.y)).sum();
+                (x / n, y / n)
+            })
+            .collect();
+        let score = |t: usize| {
+            let (cx, cy) = centre(t);
+            entrances
+                .iter()
+                .map(|(ex, ey)| (cx - ex).powi(2) + (cy - ey).powi(2))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut best: Option<(usize, f64)> = None;
+        for t in 0..tiles {
+            let s = score(t);
+            let better = match best {
+                None => true,
+                Some((b, bs)) => s > bs || (s == bs && board.tiles[t].id < board.tiles[b].id),
+            };
+            if better {
+                best = Some((t, s));
+            }
+        }
+        best.map(|(t, _)| t)
+    }
+
+    /// The tile of `team`'s white entrance (card 7 may not scan it).
+    fn entry_tile(&self, team: u8) -> Option<usize> {
+        let e = self.teams[usize::from(team)].entrance?;
+        let e = self.rules.white.get(usize::from(e))?;
+        e.squares.first().and_then(|s| self.rules.board.tile_of(*s))
+    }
+
+    /// Is the secondary Special action `action` open to `figure` now
+    /// (action costs aside)?
+    fn secondary_special_ok(&self, figure: FigureId, action: &str) -> bool {
+        let f = &self.figures[figure.index()];
+        let (Some(team), Some(at)) = (f.team(), f.square()) else {
+            return false;
+        };
+        let card = self.sec.kept.get(usize::from(team)).copied().flatten();
+        let proof = &self.sec.proof[usize::from(team)];
+        let board = &self.rules.board;
+        match (action, card) {
+            (CELL_SAMPLE, Some(3)) => {
+                proof.cell_sample.is_none()
+                    && self.figures.iter().any(|g| {
+                        matches!(
+                            g.creature(),
+                            Some(
+                                CreatureKind::Razide
+                                    | CreatureKind::PraetorianStalker
+                                    | CreatureKind::Nepharite
+                                    | CreatureKind::Ezoghoul
+                            )
+                        ) && g
+                            .square()
+                            .is_some_and(|s| self.walls.adjacent(board, at, s))
+                    })
+            }
+            (CONVEY_MESSAGE, Some(4)) => {
+                proof.message.is_none() && board.tile_of(at) == self.message_tile()
+            }
+            (SCAN, Some(7)) => board.tile_of(at).is_some_and(|t| {
+                proof.scans.len() < 3
+                    && !proof.scans.contains(&t)
+                    && Some(t) != self.entry_tile(team)
+            }),
+            _ => false,
+        }
+    }
+
+    /// The secondary Special actions `figure` may take (for `legal()`).
+    pub(crate) fn secondary_specials(&self, figure: FigureId) -> Vec<String> {
+        [CELL_SAMPLE, CONVEY_MESSAGE, SCAN]
+            .into_iter()
+            .filter(|a| self.secondary_special_ok(figure, a))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Is `action` a secondary Special action id?
+    pub(crate) fn is_secondary_special(action: &str) -> bool {
+        [CELL_SAMPLE, CONVEY_MESSAGE, SCAN].contains(&action)
+    }
+
+    /// Check a secondary Special action (no change on error).
+    pub(crate) fn check_secondary_special(
+        &self,
+        figure: FigureId,
+        action: &str,
+    ) -> Result<(), Rejection> {
+        if self.secondary_special_ok(figure, action) {
+            Ok(())
+        } else {
+            Err(Rejection::SpecialNotAvailable)
+        }
+    }
+
+    /// Record a checked secondary Special action.
+    pub(crate) fn record_secondary_special(&mut self, figure: FigureId, action: &str) {
+        let f = &self.figures[figure.index()];
+        let (Some(team), tile) = (
+            f.team(),
+            f.square().and_then(|s| self.rules.board.tile_of(s)),
+        ) else {
+            return;
+        };
+        let p = &mut self.sec.proof[usize::from(team)];
+        match action {
+            CELL_SAMPLE => p.cell_sample = Some(figure),
+            CONVEY_MESSAGE => p.message = Some(figure),
+            SCAN => p.scans.extend(tile),
+            _ => {}
+        }
+    }
+
+    /// Does `team`'s card `card` hold at mission end (ce.md SEC table)?
+    pub(crate) fn secondary_holds(&self, team: u8, card: u32) -> bool {
+        let t = usize::from(team);
+        let p = &self.sec.proof[t];
+        let alive_or_out = |f: FigureId| self.figures[f.index()].place != Place::Eliminated;
+        let kills = |pred: &dyn Fn(&Kill) -> bool| p.kills.iter().filter(|k| pred(k)).count();
+        let big = |k: CreatureKind| {
+            matches!(
+                k,
+                CreatureKind::Razide
+                    | CreatureKind::PraetorianStalker
+                    | CreatureKind::Nepharite
+                    | CreatureKind::Ezoghoul
+            )
+        };
+        let kill_pp = self.teams[t].kill_pp;
+        match card {
+            1 => kill_pp >= 8,
+            2 => p.kills.len() >= 5,
+            3 => p.cell_sample.is_some_and(alive_or_out),
+            4 => p.message.is_some_and(|f| p.exited_white.contains(&f)),
+            5 => kill_pp >= 6 && kills(&|k| k.kind == CreatureKind::Legionnaire) == 0,
+            6 => self.tiles.iter().all(|x| x.marked.contains(&team)),
+            7 => p.scans.len() >= 3,
+            8 => {
+                let tile = self.message_tile();
+                !self.figures.iter().any(|f| {
+                    f.creature() == Some(CreatureKind::Legionnaire)
+                        && f.square().and_then(|s| self.rules.board.tile_of(s)) == tile
+                        && tile.is_some()
+                })
+            }
+            9 => p.health_lost >= 5 && self.teams[t].figures.iter().all(|f| alive_or_out(*f)),
+            10 => {
+                let mut kinds: Vec<CreatureKind> = p.kills.iter().map(|k| k.kind).collect();
+                kinds.sort();
+                kinds.dedup();
+                kinds.len() >= 4
+            }
+            11 => kills(&|k| big(k.kind)) >= 1,
+            12 => p.hacks >= 1 || kills(&|k| k.attack == Some(AttackType::Tech)) >= 1,
+            13 => {
+                kills(&|k| k.attack == Some(AttackType::Firearm) && k.dist.is_some_and(|d| d >= 6))
+                    >= 3
+            }
+            14 => kills(&|k| k.attack == Some(AttackType::CloseCombat)) >= 3,
+            15 => p.health_lost <= 2,
+            16 => p.kills.iter().any(|k| {
+                k.action.is_some() && p.kills.iter().filter(|j| j.action == k.action).count() >= 2
+            }),
+            17 => self.sec.first_blood == Some(Some(team)),
+            18 => self.sec.vanguard == Some(team),
+            _ => false,
+        }
+    }
+
+    /// SCR-1 step 3 / PPC-4: reveal and resolve every kept card, in team
+    /// order; a failing commander loses the card's extra penalty (CMD-3).
+    pub(crate) fn resolve_secondaries(&mut self, events: &mut Vec<Event>) {
+        for t in 0..self.teams.len() as u8 {
+            let Some(card) = self.sec.kept.get(usize::from(t)).copied().flatten() else {
+                continue;
+            };
+            let Some(def) = self.rules.tables.secondary(card).cloned() else {
+                continue;
+            };
+            let success = self.secondary_holds(t, card);
+            events.push(Event::SecondaryResolved {
+                seat: self.teams[usize::from(t)].seat,
+                card,
+                success,
+            });
+            if success {
+                self.award(
+                    Side::Team(t),
+                    def.success,
+                    "secondary mission success",
+                    events,
+                );
+            } else {
+                self.award(
+                    Side::Team(t),
+                    def.failure,
+                    "secondary mission failure",
+                    events,
+                );
+                if self.teams[usize::from(t)].commander {
+                    self.award(
+                        Side::Team(t),
+                        def.commander_penalty,
+                        "commander penalty (secondary mission)",
+                        events,
+                    );
+                }
+            }
+        }
+    }
+
+    /// The card `seat` holds, as that seat may see it (for views).
+    pub(crate) fn secondary_seen_by(&self, team: u8, viewer_is_owner: bool) -> Option<u32> {
+        let kept = self.sec.kept.get(usize::from(team)).copied().flatten();
+        (viewer_is_owner || self.is_finished())
+            .then_some(kept)
+            .flatten()
+    }
+
+    /// Re-deal the secondary cards `keep` may not see (tests only; see
+    /// [`Game::scramble_hidden`]).
+    pub(crate) fn scramble_secondaries(&mut self, keep: Seat, dice: &mut dyn Dice) {
+        let others: Vec<usize> = (0..self.teams.len())
+            .filter(|&t| self.teams[t].seat != keep)
+            .collect();
+        let mut pool = std::mem::take(&mut self.sec.deck);
+        let mut sizes = Vec::new();
+        for &t in &others {
+            let offers = self.sec.offers.get(t).map_or(0, Vec::len);
+            let kept = self.sec.kept.get(t).copied().flatten();
+            sizes.push((offers, kept.is_some()));
+            if let Some(o) = self.sec.offers.get_mut(t) {
+                pool.append(o);
+            }
+            pool.extend(kept);
+        }
+        shuffle_with(dice, &mut pool);
+        for (&t, (offers, kept)) in others.iter().zip(sizes) {
+            if let Some(o) = self.sec.offers.get_mut(t) {
+                *o = pool.split_off(pool.len() - offers);
+            }
+            if kept {
+                if let Some(k) = self.sec.kept.get_mut(t) {
+                    *k = pool.pop();
+                }
+            }
+        }
+        self.sec.deck = pool;
+    }
+}
