@@ -31,7 +31,8 @@
 //! - **AI-8** the game's tie-breaker card of the DL turn; figures taken in compass order;
 //!   a new card per action, its template decides the action.
 //! - **AI-10** templates T1, T2, T4, T5, T6 as written.
-//! - **AI-12** events 2, 3, 8, 10, 11, 12 per the ce.md policy column; 9
+//! - **AI-12** events 2, 3, 8, 10, 11, 12, 16, 17, 26 per the ce.md policy
+//!   column (16 and 17 name a corporation by AI-3, like 11); 9
 //!   (Dark Influence) gives the extra single actions to the DL figure
 //!   nearest a DT after all activations.
 //!
@@ -60,8 +61,15 @@
 //! - **AI-4 fallback** measures `dist` to the first card's matrix square.
 //! - **AI-13** re-rolls and forced re-rolls are resolved by the engine, not
 //!   asked of the DL seat, so there is nothing to choose here.
+//! - **Mission placements** (not in the AI rules): C2M3's
+//!   `portal_reinforcements_from_round_6` lets a reinforcement go next to a
+//!   portal instead of a red entrance. The AI takes the portal square
+//!   nearest (`dist`) an on-board DT, ties lowest `(y,x)`, when it is
+//!   nearer a DT than every red entry square; otherwise AI-5 as usual.
+//!   C2M4's summoned Nepharite goes on the square next to the portal
+//!   nearest a DT, ties lowest `(y,x)`. Neither reveals a card.
 //! - Decisions not addressed to the DL (reactions, item discards, white
-//!   entrances) and any other seat fall back to [`timeout_default`]
+//!   entrances, secondary missions) and any other seat fall back to [`timeout_default`]
 //!   (CONV-8): the DL never holds reaction cards.
 
 use crate::nav::{self, pos};
@@ -259,6 +267,7 @@ impl<'a> Ctx<'a> {
                     figure,
                     target,
                     attack,
+                    ..
                 } if *figure == f && *attack == ty => Some(*target),
                 _ => None,
             })
@@ -285,6 +294,7 @@ impl<'a> Ctx<'a> {
             figure: f,
             target,
             attack: ty,
+            barb_die: None,
         })
     }
 
@@ -481,13 +491,25 @@ fn place(cx: &Ctx, cards: &mut Cards, tile: usize, kinds: &[CreatureKind]) -> Ch
 }
 
 fn place_kind(cx: &Ctx, cards: &mut Cards, tile: usize, kind: CreatureKind) -> Choice {
+    matrix_placement(cx, cards, tile, |square| Command::Place { kind, square })
+}
+
+/// AI-4 on `tile` for the placement command `at(square)`: the matrix
+/// square of a new card per try, up to 3 extra cards, then the legal
+/// placement nearest the first matrix square (ties lowest `(y, x)`).
+fn matrix_placement(
+    cx: &Ctx,
+    cards: &mut Cards,
+    tile: usize,
+    at: impl Fn(Square) -> Command,
+) -> Choice {
     let o = cx.tile_origin(tile);
     let mut first = None;
     for _ in 0..4 {
         let c = cards.reveal()?;
-        let sq = o.offset(c.matrix.0, c.matrix.1);
-        first.get_or_insert(sq);
-        let cmd = Command::Place { kind, square: sq };
+        let square = o.offset(c.matrix.0, c.matrix.1);
+        first.get_or_insert(square);
+        let cmd = at(square);
         if cx.legal.contains(&cmd) {
             return Ok(Some(cmd));
         }
@@ -499,16 +521,33 @@ fn place_kind(cx: &Ctx, cards: &mut Cards, tile: usize, kind: CreatureKind) -> C
         .legal
         .iter()
         .filter_map(|c| match c {
-            Command::Place { kind: k, square } if *k == kind => Some(*square),
+            Command::Place { square, .. } | Command::PlaceDebris { square }
+                if *c == at(*square) =>
+            {
+                Some(*square)
+            }
             _ => None,
         })
         .min_by_key(|s| (s.dist(m), *s))
-        .map(|square| Command::Place { kind, square }))
+        .map(at))
 }
 
 fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
     match d {
         Decision::RedEntrance { .. } => {
+            // C2M3 portal reinforcements (see the module notes).
+            if let Some((d, cmd)) = place_nearest_dt(cx) {
+                let entrance = cx
+                    .red
+                    .iter()
+                    .flat_map(|e| e.squares.iter())
+                    .map(|s| nearest_dt(cx, *s))
+                    .min()
+                    .unwrap_or(i32::MAX);
+                if d < entrance {
+                    return Ok(Some(cmd));
+                }
+            }
             // AI-5.
             let card = cards.reveal()?;
             let cands: Vec<(usize, (f64, f64))> = cx
@@ -600,10 +639,48 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
                 .map(|corporation| Command::ChooseCorporation { corporation })
                 .find(|c| cx.legal.contains(c)))
         }
-        Decision::WhiteEntrance { .. }
+        Decision::DebrisSquare { .. } => debris(cx, cards),
+        Decision::PlaceNear { .. } => Ok(place_nearest_dt(cx).map(|(_, c)| c)),
+        // Mission arrivals (C2M5) have no AI rule: the CONV-8 default, the
+        // lowest (y, x) square.
+        Decision::MissionPlacement { .. }
+        | Decision::StartSquare { .. }
+        | Decision::WhiteEntrance { .. }
         | Decision::DiscardItem { .. }
-        | Decision::Reaction { .. } => Ok(None),
+        | Decision::Reaction { .. }
+        | Decision::KeepSecondary { .. } => Ok(None),
     }
+}
+
+/// C2M1 debris (missions.md: "AI: matrix"): AI-4 on tile 1, a new card
+/// per try, then the legal square nearest the first matrix square.
+fn debris(cx: &Ctx, cards: &mut Cards) -> Choice {
+    let Some(tile) = cx.view.tiles.iter().position(|t| t.id == 1) else {
+        return Ok(None);
+    };
+    matrix_placement(cx, cards, tile, |square| Command::PlaceDebris { square })
+}
+
+/// `dist` from `s` to the nearest on-board DT (`i32::MAX` if none).
+fn nearest_dt(cx: &Ctx, s: Square) -> i32 {
+    cx.dts()
+        .iter()
+        .map(|(_, d)| d.dist(s))
+        .min()
+        .unwrap_or(i32::MAX)
+}
+
+/// The legal `Place` answer nearest a DT (ties lowest `(y, x)`), with its
+/// distance.
+fn place_nearest_dt(cx: &Ctx) -> Option<(i32, Command)> {
+    cx.legal
+        .iter()
+        .filter_map(|c| match c {
+            Command::Place { square, .. } => Some((nearest_dt(cx, *square), *square, c)),
+            _ => None,
+        })
+        .min_by_key(|(d, s, _)| (*d, *s))
+        .map(|(d, _, c)| (d, c.clone()))
 }
 
 /// AI-6.
@@ -673,17 +750,29 @@ fn event_figure(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
         }
         3 => {
             let h = |f: &FigureId| cx.view.figures.get(f.index()).map_or(u8::MAX, |x| x.health);
-            let Some(min) = figs.iter().map(h).min() else {
-                return Ok(None);
+            match lowest_by(&figs, h) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
+        }
+        26 => {
+            // The eligible figure nearest a DT (`dist`); ties by compass.
+            let d = |f: &FigureId| {
+                cx.figure_square(*f)
+                    .and_then(|s| dts.iter().map(|(_, t)| s.dist(*t)).min())
+                    .unwrap_or(i32::MAX)
             };
-            figs.iter().copied().filter(|f| h(f) == min).collect()
+            match lowest_by(&figs, d) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
         }
         12 => {
             let n = |f: &FigureId| cx.view.figures.get(f.index()).map_or(0, |x| x.items.len());
-            let Some(max) = figs.iter().map(n).max() else {
-                return Ok(None);
-            };
-            figs.iter().copied().filter(|f| n(f) == max).collect()
+            match lowest_by(&figs, |f| std::cmp::Reverse(n(f))) {
+                Some(v) => v,
+                None => return Ok(None),
+            }
         }
         _ => figs,
     };
@@ -693,6 +782,13 @@ fn event_figure(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
         .collect();
     let c = cards.reveal()?;
     Ok(compass(&c, &cands).map(|figure| Command::ChooseFigure { figure }))
+}
+
+/// The figures of `figs` with the lowest `key` (all tied ones, for the
+/// compass to break), or `None` if there are none.
+fn lowest_by<K: Ord>(figs: &[FigureId], key: impl Fn(&FigureId) -> K) -> Option<Vec<FigureId>> {
+    let min = figs.iter().map(&key).min()?;
+    Some(figs.iter().copied().filter(|f| key(f) == min).collect())
 }
 
 /// AI-12 tile targets: #10 the tile with most DTs; #2 tiles holding a DT.

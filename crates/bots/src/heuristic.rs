@@ -6,10 +6,10 @@
 
 use crate::nav;
 use crate::{timeout_default, Bot, Seen};
-use citadel_rules::content::missions::TokenKind;
+use citadel_rules::content::missions::{Goal, TokenKind};
 use citadel_rules::content::CreatureKind;
 use citadel_rules::game::reaction::Window;
-use citadel_rules::game::state::Rules;
+use citadel_rules::game::state::{Rules, TokenState};
 use citadel_rules::game::view::GameView;
 use citadel_rules::game::{Command, Decision, FigureId, FigureKind};
 use citadel_rules::geometry::{Board, Square, Walls};
@@ -76,26 +76,14 @@ fn greedy_move(
     mv: &[(FigureId, Square, Command)],
     key: impl Fn(Square) -> (u32, u32),
 ) -> Option<Command> {
-    let active: Vec<_> = match view.active {
-        Some(a) if mv.iter().any(|(f, _, _)| *f == a) => {
-            mv.iter().filter(|(f, _, _)| *f == a).collect()
-        }
-        _ => mv.iter().collect(),
-    };
-    active
-        .into_iter()
-        .filter_map(|(f, end, c)| {
-            let now = nav::square_of(view, *f).map_or((u32::MAX, u32::MAX), &key);
-            let k = key(*end);
-            (k < now && k.0 != u32::MAX).then_some((k, *end, c))
-        })
-        .min_by_key(|(k, end, _)| (*k, *end))
-        .map(|(_, _, c)| c.clone())
+    greedy_move_by(view, mv, |_, s| key(s))
 }
 
-/// A greedy corporation player: pass the draft, enter nearest the desks,
-/// photograph when possible, attack the easiest target, else walk to the
-/// nearest desk keeping clear of crowds; reactions when damage lands.
+/// A greedy corporation player: pass the draft, enter nearest the goal,
+/// do a mission Special action when possible (photograph, transmit), hack
+/// or attack a goal token (relays, ritual terminals, the Throne, portals),
+/// attack the easiest target, else walk toward the nearest goal square
+/// keeping clear of crowds; reactions when damage lands.
 #[derive(Debug, Clone, Default)]
 pub struct HeuristicCorporation;
 
@@ -106,18 +94,78 @@ impl HeuristicCorporation {
     }
 }
 
-/// Squares from which a desk can be photographed (adjacent to a desk).
-fn desk_targets(rules: &Rules, walls: &Walls) -> Vec<Square> {
-    let board = &rules.board;
-    let mut t: Vec<Square> = rules
-        .mission
-        .tokens
+/// The mission goal's token names: (to destroy, to hack) (MSN-2).
+fn goal_names(goal: &Goal, destroy: &mut Vec<String>, hack: &mut Vec<String>) {
+    match goal {
+        Goal::And(v) | Goal::Or(v) => v.iter().for_each(|g| goal_names(g, destroy, hack)),
+        Goal::Destroyed(n) => destroy.extend(n.iter().cloned()),
+        Goal::Hacked(n) => hack.extend(n.iter().cloned()),
+        _ => {}
+    }
+}
+
+/// Goal tokens still to deal with: (square, may be destroyed, may be
+/// hacked). A token is done once it is gone, or hacked when hacking it
+/// counts.
+fn goal_tokens(rules: &Rules, view: &GameView) -> Vec<(Square, bool, bool)> {
+    let (mut destroy, mut hack) = (Vec::new(), Vec::new());
+    goal_names(&rules.mission.goal, &mut destroy, &mut hack);
+    view.tokens
         .iter()
-        .filter(|t| t.kind == TokenKind::Desk)
-        .map(|t| t.square)
+        .filter_map(|t| match &t.kind {
+            TokenState::Mission {
+                name: Some(n),
+                hacked,
+                ..
+            } => {
+                let d = destroy.contains(n);
+                let h = hack.contains(n);
+                ((d || h) && !(h && *hacked)).then_some((t.square, d, h && !*hacked))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Features a Special action can still count at: desks (photograph), and
+/// for `ONCE=yes` actions the features not yet counted that are still on
+/// the board (relays).
+fn special_features(rules: &Rules, view: &GameView) -> Vec<Square> {
+    let mut out = Vec::new();
+    for s in &rules.mission.special_actions {
+        for t in rules
+            .mission
+            .tokens
+            .iter()
+            .filter(|t| t.kind == s.adjacent_to)
+        {
+            let on_board =
+                t.kind == TokenKind::Desk || view.tokens.iter().any(|v| v.square == t.square);
+            let counted = s.once_per_feature
+                && view
+                    .special_features
+                    .iter()
+                    .any(|(a, q)| *a == s.id && *q == t.square);
+            if on_board && !counted {
+                out.push(t.square);
+            }
+        }
+    }
+    out
+}
+
+/// Squares from which the goal advances: adjacent to a feature a Special
+/// action still counts at (a desk square itself too: desks are walkable),
+/// or to a goal token still to hack or destroy.
+fn goal_targets(rules: &Rules, view: &GameView, walls: &Walls) -> Vec<Square> {
+    let board = &rules.board;
+    let mut features = special_features(rules, view);
+    features.extend(goal_tokens(rules, view).into_iter().map(|(s, _, _)| s));
+    let mut t: Vec<Square> = features
+        .into_iter()
         .flat_map(|d| {
             let mut v = nav::adjacent(board, walls, d);
-            if board.passable(d) {
+            if board.passable(d) && !view.tokens.iter().any(|t| t.square == d) {
                 v.push(d);
             }
             v
@@ -126,6 +174,52 @@ fn desk_targets(rules: &Rules, walls: &Walls) -> Vec<Square> {
     t.sort_unstable();
     t.dedup();
     t
+}
+
+/// Draft (EQP-5): on a mission with tokens to hack or destroy, take the
+/// first affordable card that adds a die (the Throne needs 4 hits) or
+/// helps hacking; otherwise pass (C1M1 plays with the base weapons).
+fn draft_pick(rules: &Rules, view: &GameView, legal: &[Command]) -> Option<Command> {
+    const WANTED: [&str; 5] = [
+        "explosive_ammunition",
+        "cybernetic_power_arm",
+        "neural_jack",
+        "glyph_decrypter",
+        "security_download",
+    ];
+    if goal_tokens(rules, view).is_empty() {
+        return None;
+    }
+    WANTED.iter().find_map(|w| {
+        legal
+            .iter()
+            .find(|c| matches!(c, Command::PickEquipment { item, .. } if item == w))
+            .cloned()
+    })
+}
+
+/// A hack or an attack on a goal token, the active figure's first.
+fn goal_token_action(rules: &Rules, view: &GameView, legal: &[Command]) -> Option<Command> {
+    let goals = goal_tokens(rules, view);
+    let wanted = |c: &Command| match c {
+        Command::Hack { token, .. } => goals.iter().any(|(s, _, h)| s == token && *h),
+        Command::AttackToken { token, .. } => goals.iter().any(|(s, d, _)| s == token && *d),
+        _ => false,
+    };
+    let figure = |c: &Command| match c {
+        Command::Hack { figure, .. } | Command::AttackToken { figure, .. } => Some(*figure),
+        _ => None,
+    };
+    legal
+        .iter()
+        .filter(|c| wanted(c))
+        .min_by_key(|c| {
+            (
+                view.active.is_some() && figure(c) != view.active,
+                !matches!(c, Command::Hack { .. }),
+            )
+        })
+        .cloned()
 }
 
 impl Bot for HeuristicCorporation {
@@ -139,7 +233,9 @@ impl Bot for HeuristicCorporation {
         let walls = nav::walls(board, view);
         let choice = match &view.pending {
             Some(Decision::WhiteEntrance { .. }) => {
-                let map = nav::step_map(board, &walls, &desk_targets(&seen.rules, &walls));
+                let aims = Aims::of(&seen.rules.mission.goal);
+                let targets = aims.targets(&seen.rules, view, &walls, None);
+                let map = nav::step_map_tokens(board, &walls, &targets, view);
                 seen.rules
                     .white
                     .iter()
@@ -156,6 +252,22 @@ impl Bot for HeuristicCorporation {
                             .unwrap_or(u32::MAX)
                     })
                     .map(|(c, _)| c)
+            }
+            Some(Decision::StartSquare { .. }) => {
+                // MOV-12: the start square nearest the goal.
+                let aims = Aims::of(&seen.rules.mission.goal);
+                let targets = aims.targets(&seen.rules, view, &walls, None);
+                let map = nav::step_map_tokens(board, &walls, &targets, view);
+                legal
+                    .iter()
+                    .filter_map(|c| match c {
+                        Command::PlaceStart { square, .. } => {
+                            Some((nav::distance(&map, &targets, *square), *square, c))
+                        }
+                        _ => None,
+                    })
+                    .min_by_key(|(d, s, _)| (*d, *s))
+                    .map(|(_, _, c)| c.clone())
             }
             Some(Decision::Reaction { window, .. }) => {
                 if *window == Window::OwnAttackRolled {
@@ -187,30 +299,274 @@ impl HeuristicCorporation {
         legal: &[Command],
     ) -> Option<Command> {
         if legal.contains(&Command::PassEquipment) {
-            return Some(Command::PassEquipment);
+            return Some(draft_pick(rules, view, legal).unwrap_or(Command::PassEquipment));
         }
+        let aims = Aims::of(&rules.mission.goal);
+        // Goal progress first: a mission Special action (photograph, loot,
+        // ...), picking up the objective, leaving by a goal exit, a hack or
+        // an attack on a goal token.
         if let Some(c) = legal
             .iter()
-            .find(|c| matches!(c, Command::Special { action, .. } if action == "photograph"))
+            .find(|c| matches!(c, Command::Special { .. } | Command::PickUp { .. }))
         {
             return Some(c.clone());
+        }
+        if let Some(c) = aims.exit_move(rules, view, legal) {
+            return Some(c);
+        }
+        if let Some(c) = goal_token_action(rules, view, legal) {
+            return Some(c);
+        }
+        if let Some(c) = aims.tagged_attack(view, legal) {
+            return Some(c);
         }
         if let Some(c) = best_attack(view, legal, view.active) {
             return Some(c);
         }
         let board = &rules.board;
-        let targets = desk_targets(rules, walls);
-        let map = nav::step_map(board, walls, &targets);
         let dl = nav::creature_squares(view);
-        let key = |s: Square| {
-            let d = nav::distance(&map, &targets, s);
+        let mut maps = Vec::new();
+        for f in moves(board, legal).iter().map(|(f, _, _)| *f) {
+            if !maps.iter().any(|(g, _, _)| *g == f) {
+                let targets = aims.targets(rules, view, walls, Some(f));
+                let map = nav::step_map_tokens(board, walls, &targets, view);
+                maps.push((f, targets, map));
+            }
+        }
+        let key = |f: FigureId, s: Square| {
+            let Some((_, targets, map)) = maps.iter().find(|(g, _, _)| *g == f) else {
+                return (u32::MAX, u32::MAX);
+            };
+            let d = nav::distance(map, targets, s);
             let crowd = dl.iter().filter(|q| q.dist(s) <= 1).count() as u32;
             (d.saturating_add(2 * crowd.saturating_sub(1)), d)
         };
-        if let Some(c) = greedy_move(view, &moves(board, legal), key) {
+        if let Some(c) = greedy_move_by(view, &moves(board, legal), key) {
             return Some(c);
         }
         finish(legal)
+    }
+}
+
+/// Choose a greedy move as [`greedy_move`], with a key per figure.
+fn greedy_move_by(
+    view: &GameView,
+    mv: &[(FigureId, Square, Command)],
+    key: impl Fn(FigureId, Square) -> (u32, u32),
+) -> Option<Command> {
+    let active: Vec<_> = match view.active {
+        Some(a) if mv.iter().any(|(f, _, _)| *f == a) => {
+            mv.iter().filter(|(f, _, _)| *f == a).collect()
+        }
+        _ => mv.iter().collect(),
+    };
+    active
+        .into_iter()
+        .filter_map(|(f, end, c)| {
+            let now = nav::square_of(view, *f).map_or((u32::MAX, u32::MAX), |s| key(*f, s));
+            let k = key(*f, *end);
+            (k < now && k.0 != u32::MAX).then_some((k, *end, c))
+        })
+        .min_by_key(|(k, end, _)| (*k, *end))
+        .map(|(_, _, c)| c.clone())
+}
+
+/// What the mission goal (MSN-2) asks the corporations to do.
+#[derive(Debug, Default)]
+struct Aims {
+    /// Exits that count (`exited`).
+    exits: Vec<String>,
+    /// The token to carry out and its exits (`carried_out`).
+    carry: Option<(String, Vec<String>)>,
+    /// Tags to eliminate (`eliminated`).
+    tags: Vec<String>,
+    /// Special action ids of the goal.
+    specials: Vec<String>,
+}
+
+impl Aims {
+    fn of(goal: &Goal) -> Aims {
+        let mut a = Aims::default();
+        a.add(goal);
+        a
+    }
+
+    fn add(&mut self, goal: &Goal) {
+        match goal {
+            Goal::And(v) | Goal::Or(v) => v.iter().for_each(|g| self.add(g)),
+            Goal::Exited { exits, .. } => self.exits.extend(exits.iter().cloned()),
+            Goal::CarriedOut { token, exits } => self.carry = Some((token.clone(), exits.clone())),
+            Goal::Eliminated(tag) => self.tags.push(tag.clone()),
+            Goal::SpecialDone { action, .. } => self.specials.push(action.clone()),
+            _ => {}
+        }
+    }
+
+    /// Entry squares of these exits.
+    fn exit_squares(rules: &Rules, exits: &[String]) -> Vec<Square> {
+        rules
+            .exits
+            .iter()
+            .chain(&rules.white)
+            .chain(&rules.red)
+            .filter(|e| exits.contains(&e.id))
+            .flat_map(|e| e.squares.iter().copied())
+            .collect()
+    }
+
+    /// A Move that leaves the board by a goal exit: any DT for `exited`,
+    /// the carrier for `carried_out`.
+    fn exit_move(&self, rules: &Rules, view: &GameView, legal: &[Command]) -> Option<Command> {
+        let board = &rules.board;
+        legal
+            .iter()
+            .find(|c| {
+                let Command::Move { figure, path } = c else {
+                    return false;
+                };
+                let Some(last) = path.last() else {
+                    return false;
+                };
+                if board.on_board(*last) {
+                    return false;
+                }
+                let by = |ids: &[String]| {
+                    rules
+                        .exits
+                        .iter()
+                        .chain(&rules.white)
+                        .chain(&rules.red)
+                        .filter(|e| ids.contains(&e.id))
+                        .any(|e| e.outside.iter().any(|(_, o)| o == last))
+                };
+                let carrying = view
+                    .figures
+                    .get(figure.index())
+                    .is_some_and(|f| !f.carrying.is_empty());
+                by(&self.exits)
+                    || self
+                        .carry
+                        .as_ref()
+                        .is_some_and(|(_, exits)| carrying && by(exits))
+            })
+            .cloned()
+    }
+
+    /// An attack on a figure with a goal tag.
+    fn tagged_attack(&self, view: &GameView, legal: &[Command]) -> Option<Command> {
+        legal
+            .iter()
+            .find(|c| match c {
+                Command::Attack { target, .. } => view
+                    .figures
+                    .get(target.index())
+                    .and_then(|t| t.tag.as_ref())
+                    .is_some_and(|t| self.tags.contains(t)),
+                _ => false,
+            })
+            .cloned()
+    }
+
+    /// Where `figure` (or any DT) should head for the goal.
+    fn targets(
+        &self,
+        rules: &Rules,
+        view: &GameView,
+        walls: &Walls,
+        _figure: Option<FigureId>,
+    ) -> Vec<Square> {
+        let board = &rules.board;
+        let around = |squares: &[Square]| -> Vec<Square> {
+            let mut v: Vec<Square> = squares
+                .iter()
+                .flat_map(|s| nav::adjacent(board, walls, *s))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        if let Some((token, exits)) = &self.carry {
+            let lying: Vec<Square> = view
+                .tokens
+                .iter()
+                .filter(
+                    |t| matches!(&t.kind, TokenState::Mission { name: Some(n), .. } if n == token),
+                )
+                .map(|t| t.square)
+                .collect();
+            if lying.is_empty() {
+                return Aims::exit_squares(rules, exits);
+            }
+            return around(&lying);
+        }
+        if !self.specials.is_empty() {
+            let kinds: Vec<TokenKind> = rules
+                .mission
+                .special_actions
+                .iter()
+                .filter(|s| self.specials.contains(&s.id))
+                .map(|s| s.adjacent_to)
+                .collect();
+            let mut at: Vec<Square> = rules
+                .mission
+                .tokens
+                .iter()
+                .filter(|t| t.kind == TokenKind::Desk && kinds.contains(&t.kind))
+                .map(|t| t.square)
+                .collect();
+            at.extend(view.tokens.iter().filter_map(|t| match &t.kind {
+                TokenState::Mission { kind, .. } if kinds.contains(kind) => Some(t.square),
+                _ => None,
+            }));
+            if !at.is_empty() {
+                let mut v = around(&at);
+                // Desks are walkable features: standing on one is close too.
+                v.extend(at.iter().filter(|s| board.passable(**s)));
+                return v;
+            }
+        }
+        if !self.exits.is_empty() {
+            return Aims::exit_squares(rules, &self.exits);
+        }
+        if !self.tags.is_empty() {
+            let tagged: Vec<Square> = view
+                .figures
+                .iter()
+                .filter(|f| f.tag.as_ref().is_some_and(|t| self.tags.contains(t)))
+                .filter_map(|f| match f.place {
+                    citadel_rules::game::Place::Board { square } => Some(square),
+                    _ => None,
+                })
+                .collect();
+            if !tagged.is_empty() {
+                return around(&tagged);
+            }
+            // Not in play yet: turn over face-down cards (C1M4's card 34),
+            // else wait near the mission's portal (C2M5's arrival).
+            let unrevealed: Vec<Square> = view
+                .tiles
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.face_down > 0)
+                .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
+                .collect();
+            if !unrevealed.is_empty() {
+                return unrevealed;
+            }
+            let portals: Vec<Square> = rules
+                .mission
+                .tokens
+                .iter()
+                .filter(|t| t.kind == TokenKind::Portal)
+                .map(|t| t.square)
+                .collect();
+            if !portals.is_empty() {
+                return around(&portals);
+            }
+        }
+        // Otherwise next to the goal's features and tokens (desks, relays,
+        // the Throne, portals, terminals).
+        goal_targets(rules, view, walls)
     }
 }
 
@@ -240,7 +596,9 @@ impl Bot for HeuristicDarkLegion {
         let dt_sq: Vec<Square> = dts.iter().map(|(_, s, _)| *s).collect();
         let near = |s: Square| dt_sq.iter().map(|d| d.dist(s)).min().unwrap_or(i32::MAX);
         let choice = match &view.pending {
-            Some(Decision::PlaceFigures { .. }) | Some(Decision::EventSquare { .. }) => legal
+            Some(Decision::PlaceFigures { .. })
+            | Some(Decision::EventSquare { .. })
+            | Some(Decision::PlaceNear { .. }) => legal
                 .iter()
                 .filter_map(|c| match c {
                     Command::Place { square, .. } => Some((near(*square), *square, c)),

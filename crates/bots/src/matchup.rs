@@ -1,8 +1,8 @@
-//! Seeded C1M1 games between kinds of bots, for the win-rate report and
-//! the tests.
+//! Seeded games between kinds of bots (C1M1 by default, any mission with
+//! [`play_on`]), for the win-rate report and the tests.
 
 use crate::{AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, RandomBot, Seen};
-use citadel_rules::content::Corporation;
+use citadel_rules::content::{Content, Corporation};
 use citadel_rules::dice::SeededDice;
 use citadel_rules::game::{Command, DarkLegionSetup, Game, MissionResult, Seat, Setup};
 
@@ -42,8 +42,8 @@ pub struct GameResult {
     pub success: bool,
 }
 
-/// The C1M1 setup with 2 corporations (plus a DL player unless AI).
-pub fn setup(dl: DlBot, seed: u64) -> Setup {
+/// The setup of `mission` with 2 corporations (plus a DL player unless AI).
+pub fn setup(mission: &str, dl: DlBot, seed: u64) -> Setup {
     let (corps, dls): (&[Corporation], _) = match dl {
         DlBot::Ai => (
             &[Corporation::Bauhaus, Corporation::Imperial],
@@ -58,16 +58,42 @@ pub fn setup(dl: DlBot, seed: u64) -> Setup {
             DarkLegionSetup::Seat(2),
         ),
     };
-    Setup::new("ce-c1m1", corps, dls).with_seed(seed)
+    Setup::new(mission, corps, dls).with_seed(seed)
 }
 
 /// Play one seeded game; every command must be legal.
 ///
 /// # Errors
 /// A refused setup, a bot with no command, or a command not in `legal`.
-pub fn play(corps: CorpBots, dl: DlBot, seed: u64, max: usize) -> Result<GameResult, String> {
+pub fn play(
+    mission: &str,
+    corps: CorpBots,
+    dl: DlBot,
+    seed: u64,
+    max: usize,
+) -> Result<GameResult, String> {
+    let content = Content::embedded().map_err(|e| format!("{e}"))?;
+    play_on(content, (mission, 1), corps, dl, seed, max)
+}
+
+/// [`play`] of `mission` from `content` (e.g. `playable::relaxed`) at
+/// starting rank `rank`.
+///
+/// # Errors
+/// As [`play`].
+pub fn play_on(
+    content: &Content,
+    (mission, rank): (&str, u8),
+    corps: CorpBots,
+    dl: DlBot,
+    seed: u64,
+    max: usize,
+) -> Result<GameResult, String> {
     let mut dice = SeededDice::new(seed);
-    let (mut game, _) = Game::new(setup(dl, seed), &mut dice).map_err(|e| format!("{e}"))?;
+    let mut game_setup = setup(mission, dl, seed);
+    game_setup.starting_rank = rank;
+    let (mut game, _) =
+        Game::with_content(game_setup, content, &mut dice).map_err(|e| format!("{e}"))?;
     let dl_seat = game.dark_legion_seat();
     let mut dl_bot: Box<dyn Bot> = match dl {
         DlBot::Random => Box::new(RandomBot::new(seed ^ 0xD1)),
@@ -170,11 +196,34 @@ impl Tally {
     }
 }
 
-/// Play `games` games with seeds `seed..seed+games`.
+/// [`tally`] of `mission` from `content`.
+///
+/// # Errors
+/// The first failing game's error.
+pub fn tally_on(
+    content: &Content,
+    mission: (&str, u8),
+    corps: CorpBots,
+    dl: DlBot,
+    (seed, games): (u64, u64),
+    max: usize,
+) -> Result<Tally, String> {
+    let mut t = Tally::default();
+    for i in 0..games {
+        let s = seed.wrapping_add(i);
+        let r =
+            play_on(content, mission, corps, dl, s, max).map_err(|e| format!("seed {s}: {e}"))?;
+        t.add(&r);
+    }
+    Ok(t)
+}
+
+/// Play `games` games of `mission` with seeds `seed..seed+games`.
 ///
 /// # Errors
 /// The first failing game's error.
 pub fn tally(
+    mission: &str,
     corps: CorpBots,
     dl: DlBot,
     seed: u64,
@@ -184,7 +233,7 @@ pub fn tally(
     let mut t = Tally::default();
     for i in 0..games {
         let s = seed.wrapping_add(i);
-        let r = play(corps, dl, s, max).map_err(|e| format!("seed {s}: {e}"))?;
+        let r = play(mission, corps, dl, s, max).map_err(|e| format!("seed {s}: {e}"))?;
         t.add(&r);
     }
     Ok(t)

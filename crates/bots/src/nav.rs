@@ -30,6 +30,23 @@ pub fn step_map(board: &Board, walls: &Walls, starts: &[Square]) -> StepMap {
     StepMap::new(board, walls, starts, |_| false, false)
 }
 
+/// [`step_map`] that also treats blocking tokens (BRD-4: terminals,
+/// portals, objectives ...) as impassable.
+pub fn step_map_tokens(
+    board: &Board,
+    walls: &Walls,
+    starts: &[Square],
+    view: &GameView,
+) -> StepMap {
+    let blocked: Vec<Square> = view
+        .tokens
+        .iter()
+        .filter(|t| t.kind.blocking())
+        .map(|t| t.square)
+        .collect();
+    StepMap::new(board, walls, starts, |s| blocked.contains(&s), false)
+}
+
 /// The distance of `s` in a [`step_map`], `u32::MAX` if unreachable (so
 /// unreachable squares sort last).
 pub fn at(map: &StepMap, s: Square) -> u32 {

@@ -37,6 +37,12 @@ fn driver(game: &Game, seat: Seat, dl: DlBot) -> Box<dyn Bot> {
     }
 }
 
+/// Every playable mission (`game::playable`).
+fn mission() -> impl Strategy<Value = &'static str> {
+    let content = citadel_rules::Content::embedded().expect("embedded content");
+    prop::sample::select(citadel_rules::game::playable::playable_missions(content))
+}
+
 fn dl_kind() -> impl Strategy<Value = DlBot> {
     prop_oneof![Just(DlBot::Ai), Just(DlBot::Heuristic)]
 }
@@ -46,13 +52,14 @@ proptest! {
 
     #[test]
     fn hid_no_bot_choice_depends_on_hidden_state(
+        mission in mission(),
         seed in 0u64..10_000,
         dl in dl_kind(),
         every in 5usize..30,
         scramble in any::<u64>(),
     ) {
         let mut dice = SeededDice::new(seed);
-        let (mut game, _) = Game::new(setup(dl, seed), &mut dice).expect("setup");
+        let (mut game, _) = Game::new(setup(mission, dl, seed), &mut dice).expect("setup");
         let mut scramble_dice = SeededDice::new(scramble);
         let mut checked = 0;
         for step in 0..600 {
@@ -92,7 +99,7 @@ fn scramble_changes_what_comes_next() {
     let mut differs = false;
     for seed in 0..20u64 {
         let mut dice = SeededDice::new(seed);
-        let (game, _) = Game::new(setup(DlBot::Ai, seed), &mut dice).expect("setup");
+        let (game, _) = Game::new(setup("ce-c1m1", DlBot::Ai, seed), &mut dice).expect("setup");
         let mut other = game.clone();
         other.scramble_hidden(Seat(0), &mut SeededDice::new(seed + 1));
         // Seat 0 sees the same game...
@@ -108,4 +115,46 @@ fn scramble_changes_what_comes_next() {
         }
     }
     assert!(differs);
+}
+
+/// The same property in games with secondary missions (ce.md SET-10): C1M1
+/// played as if its record said `SECONDARY yes`. The scramble re-deals the
+/// other teams' kept and offered cards and the secondary deck.
+#[test]
+fn hid_no_bot_choice_depends_on_other_teams_secondary_missions() {
+    let mut content = citadel_rules::content::Content::embedded()
+        .expect("content")
+        .clone();
+    for m in content.missions.iter_mut().filter(|m| m.id == "ce-c1m1") {
+        m.secondary = true;
+    }
+    for seed in 0..4u64 {
+        let dl = if seed % 2 == 0 {
+            DlBot::Ai
+        } else {
+            DlBot::Heuristic
+        };
+        let mut dice = SeededDice::new(seed);
+        let (mut game, _) =
+            Game::with_content(setup("ce-c1m1", dl, seed), &content, &mut dice).expect("setup");
+        let mut scramble_dice = SeededDice::new(seed + 99);
+        for step in 0..400 {
+            if game.is_finished() {
+                break;
+            }
+            let seat = game.seat_to_act().expect("someone acts");
+            if step % 3 == 0 {
+                let mut other = game.clone();
+                other.scramble_hidden(seat, &mut scramble_dice);
+                let (a, b) = (Seen::of(&game, seat), Seen::of(&other, seat));
+                assert_eq!(a.view, b.view, "seed {seed} step {step}");
+                assert_eq!(a.legal, b.legal, "seed {seed} step {step}");
+                assert_eq!(choices(&game, seat, seed), choices(&other, seat, seed));
+            }
+            let cmd = driver(&game, seat, dl)
+                .choose(&Seen::of(&game, seat))
+                .expect("a command");
+            game.apply(seat, cmd, &mut dice).expect("legal");
+        }
+    }
 }
