@@ -61,6 +61,8 @@ pub mod close {
         REPLACED = 4011,
         /// The game was made by an older version of the rules and cannot continue; it is closed and its replay kept.
         OUTDATED = 4012,
+        /// The server holds as many games as it may, and this stored game cannot be loaded now; try again later.
+        SERVER_FULL = 4013,
         /// The server is shutting down.
         SHUTDOWN = 1001,
         /// The server could not save the game; nothing unsaved was sent.
@@ -150,8 +152,10 @@ pub enum ClientMsg {
     Start,
     /// A game command for your seat.
     Command {
-        /// Echoed in `ack`/`rejected`.
-        #[serde(default)]
+        /// Echoed in `ack`/`rejected`: an integer from 0 to
+        /// [`MAX_CLIENT_REF`] (2^53 − 1, the largest integer a JavaScript
+        /// number holds exactly); a larger one makes the message malformed.
+        #[serde(default, deserialize_with = "client_ref")]
         #[ts(optional = nullable)]
         client_ref: Option<u64>,
         /// The command.
@@ -167,6 +171,21 @@ pub enum ClientMsg {
     Resync,
     /// Keep-alive.
     Ping,
+}
+
+/// The largest `client_ref`: 2^53 − 1, so that a JavaScript client gets
+/// back exactly the number it sent.
+pub const MAX_CLIENT_REF: u64 = (1 << 53) - 1;
+
+/// `client_ref`: absent, `null`, or an integer up to [`MAX_CLIENT_REF`].
+fn client_ref<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    let r = Option::<u64>::deserialize(d)?;
+    match r {
+        Some(n) if n > MAX_CLIENT_REF => Err(serde::de::Error::custom(format!(
+            "client_ref {n} is over {MAX_CLIENT_REF} (2^53 - 1)"
+        ))),
+        _ => Ok(r),
+    }
 }
 
 /// Who sent a chat line: set by the server from the connection, never by
@@ -277,6 +296,10 @@ pub enum ErrorCode {
     GameOver,
     /// Something failed on the server; details are in its log.
     Internal,
+    /// Saving the game is taking long (the database is slow or down) and
+    /// the server is retrying; nothing unsaved was sent. If it cannot
+    /// save, the game closes with 1011 (`STORAGE_FAILURE`).
+    StorageDelayed,
 }
 
 /// Messages from the server.
@@ -367,4 +390,61 @@ pub enum ServerMsg {
         /// The last event before the server's answer.
         seq: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ClientMsg, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    #[test]
+    fn client_ref_is_an_integer_up_to_2_pow_53_minus_1() {
+        let ok = format!(
+            r#"{{"type":"command","client_ref":{MAX_CLIENT_REF},"command":{{"type":"end_turn"}}}}"#
+        );
+        assert!(matches!(
+            parse(&ok),
+            Ok(ClientMsg::Command {
+                client_ref: Some(MAX_CLIENT_REF),
+                ..
+            })
+        ));
+        let over = ok.replace(
+            &MAX_CLIENT_REF.to_string(),
+            &(MAX_CLIENT_REF + 1).to_string(),
+        );
+        let e = parse(&over).expect_err("over 2^53 - 1");
+        assert!(e.to_string().contains("client_ref"), "{e}");
+        for bad in ["-1", "1.5", "\"7\""] {
+            let text = ok.replace(&MAX_CLIENT_REF.to_string(), bad);
+            assert!(parse(&text).is_err(), "{text}");
+        }
+        for absent in [
+            r#"{"type":"command","command":{"type":"end_turn"}}"#,
+            r#"{"type":"command","client_ref":null,"command":{"type":"end_turn"}}"#,
+        ] {
+            assert!(matches!(
+                parse(absent),
+                Ok(ClientMsg::Command {
+                    client_ref: None,
+                    ..
+                })
+            ));
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored() {
+        assert_eq!(
+            parse(r#"{"type":"ping","sent_at":12,"extra":{"a":1}}"#).expect("ping"),
+            ClientMsg::Ping
+        );
+        assert!(matches!(
+            parse(r#"{"type":"chat","text":"hi","colour":"red"}"#),
+            Ok(ClientMsg::Chat { .. })
+        ));
+    }
 }

@@ -3,7 +3,11 @@
 //! applying results are [`crate::campaign_ledger`]; the mission games are
 //! made by the [`crate::registry::Registry`].
 
-use crate::campaign_rules::{CurrentGame, DarkLegionMode, HistoryEntry};
+use crate::campaign_rules::{
+    all_mission_ids, sequence, CampaignChoice, CampaignDoc, CurrentGame, DarkLegionMode,
+    HistoryEntry,
+};
+use crate::content_api::MissionBrief;
 use crate::error::ServerError;
 use crate::secrets::{bearer, random_hex, token_hash};
 use crate::session::ReservedSeat;
@@ -14,7 +18,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use citadel_protocol::{DarkLegionChoice, GameOptions};
 use citadel_rules::content::Corporation;
-use citadel_rules::game::state::{rank_for, PLAYABLE_MISSIONS};
+use citadel_rules::game::state::rank_for;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +36,12 @@ pub fn routes() -> Router<AppState> {
 struct CreateReq {
     name: String,
     players: u8,
-    missions: u32,
+    /// Campaign 1, 2 or both (CMP-1); both when absent.
+    #[serde(default)]
+    campaign: CampaignChoice,
+    /// M; the length of the chosen sequence when absent (5, or 10 for both).
+    #[serde(default)]
+    missions: Option<u32>,
     #[serde(default = "one")]
     starting_rank: u8,
     dark_legion: DarkLegionMode,
@@ -52,12 +61,19 @@ async fn create(
     State(app): State<AppState>,
     Json(req): Json<CreateReq>,
 ) -> Result<(StatusCode, Json<Created>), ServerError> {
-    let doc = crate::campaign_rules::CampaignDoc::create(
+    let seq = sequence(req.campaign, &all_mission_ids());
+    if seq.is_empty() {
+        return Err(ServerError::BadRequest(
+            "there is no mission record for that campaign".into(),
+        ));
+    }
+    let doc = CampaignDoc::create(
         &req.name,
         req.players,
-        req.missions,
+        req.missions.unwrap_or(seq.len() as u32),
         req.starting_rank,
         req.dark_legion,
+        req.campaign,
     )?;
     let record = app.campaigns.create(random_hex(16), &doc).await?;
     Ok((
@@ -158,15 +174,23 @@ async fn next(
         ));
     }
     doc.can_start_next()?;
-    let mission = match req.mission {
-        Some(m) if PLAYABLE_MISSIONS.contains(&m.as_str()) => m,
-        Some(_) => {
-            return Err(ServerError::BadRequest(
-                "unknown or unplayable mission".into(),
-            ))
-        }
-        None => doc.default_mission(PLAYABLE_MISSIONS),
+    // CMP-5: the listed mission, whatever the earlier outcomes. A mission
+    // the engine cannot play yet is not replaced by another: the campaign
+    // waits, and says what the mission needs.
+    let ids = all_mission_ids();
+    let Some(mission) = doc.next_mission(&ids).map(str::to_string) else {
+        return Err(ServerError::Conflict(
+            "the campaign has no mission left to play".into(),
+        ));
     };
+    if let Some(asked) = req.mission.filter(|m| *m != mission) {
+        return Err(ServerError::Conflict(format!(
+            "missions run in order (CMP-5): the next mission is {mission}, not {asked}"
+        )));
+    }
+    if let Err(e) = crate::options::mission_playable(&mission) {
+        return Err(ServerError::Conflict(e.message));
+    }
     let (dl, seed) = {
         let mut rng = rand::thread_rng();
         (doc.choose_dl(&mut rng), rng.gen::<u64>())
@@ -222,9 +246,39 @@ struct AiView {
     rank: u8,
 }
 
+/// One mission of the campaign's order.
+#[derive(Debug, Serialize)]
+struct OrderEntry {
+    /// Mission number in the campaign, from 0.
+    index: usize,
+    /// Mission id.
+    mission: String,
+    /// Its name.
+    name: String,
+    /// The engine can play it.
+    playable: bool,
+}
+
+/// The mission to play next: its number, and its briefing (with
+/// `playable` and `missing`).
+#[derive(Debug, Serialize)]
+struct NextMission<'a> {
+    /// Mission number in the campaign, from 0.
+    index: usize,
+    #[serde(flatten)]
+    brief: MissionBrief<'a>,
+}
+
+/// A finished mission's outcome (CMP-3; C2M5 reads C2M4's, D40).
+#[derive(Debug, Serialize)]
+struct Outcome {
+    mission: String,
+    completed: bool,
+}
+
 /// `GET /api/campaigns/{code}`.
 #[derive(Debug, Serialize)]
-struct Standings {
+struct Standings<'a> {
     id: String,
     code: String,
     name: String,
@@ -232,11 +286,16 @@ struct Standings {
     missions: u32,
     starting_rank: u8,
     dark_legion: DarkLegionMode,
+    campaign: CampaignChoice,
+    /// The M missions in play order (CMP-5).
+    order: Vec<OrderEntry>,
     players: Vec<PlayerView>,
     ai: Option<AiView>,
     history: Vec<HistoryEntry>,
+    outcomes: Vec<Outcome>,
     current_game: Option<CurrentGame>,
-    next_mission: Option<String>,
+    /// `null` while a mission is in play and when the campaign is finished.
+    next_mission: Option<NextMission<'a>>,
     finished: bool,
     winners: Vec<usize>,
     ai_wins: bool,
@@ -245,14 +304,44 @@ struct Standings {
 async fn standings(
     State(app): State<AppState>,
     Path(code): Path<String>,
-) -> Result<Json<Standings>, ServerError> {
+) -> Result<Json<Standings<'static>>, ServerError> {
     let ledger = &app.campaigns;
     let guard = ledger.lock().await;
     let c = ledger.load(&guard, &code).await?;
     drop(guard);
     let (record, doc) = (c.record, c.doc);
-    let next_mission =
-        (!doc.finished && doc.current.is_none()).then(|| doc.default_mission(PLAYABLE_MISSIONS));
+    let content = citadel_rules::Content::embedded()
+        .map_err(|e| ServerError::Internal(anyhow::anyhow!("content: {e}")))?;
+    let ids = all_mission_ids();
+    let order: Vec<OrderEntry> = doc
+        .order(&ids)
+        .iter()
+        .enumerate()
+        .filter_map(|(index, id)| {
+            let m = content.mission(id)?;
+            Some(OrderEntry {
+                index,
+                mission: m.id.clone(),
+                name: m.name.clone(),
+                playable: citadel_rules::game::playable::is_playable(m),
+            })
+        })
+        .collect();
+    let next_mission = doc
+        .current
+        .is_none()
+        .then(|| doc.next_mission(&ids))
+        .flatten()
+        .and_then(|id| content.mission(id))
+        .map(|m| NextMission {
+            index: doc.history.len(),
+            brief: crate::content_api::brief(m),
+        });
+    let outcomes = doc
+        .outcomes()
+        .into_iter()
+        .map(|(mission, completed)| Outcome { mission, completed })
+        .collect();
     Ok(Json(Standings {
         id: record.id,
         code: record.code,
@@ -261,6 +350,8 @@ async fn standings(
         missions: doc.missions,
         starting_rank: doc.starting_rank,
         dark_legion: doc.dark_legion,
+        campaign: doc.campaign,
+        order,
         players: doc
             .players
             .iter()
@@ -279,6 +370,7 @@ async fn standings(
             rank: rank_for(pp),
         }),
         history: doc.history,
+        outcomes,
         current_game: doc.current,
         next_mission,
         finished: doc.finished,

@@ -14,9 +14,17 @@
 //!   PP at the end of a mission are the next mission's starting PP
 //!   ([`CampaignDoc::setup_for_next`], [`CampaignDoc::apply_result`]), never
 //!   below 0.
-//! - CMP-5: missions in the listed order, restarting from the first when M
-//!   exceeds the list ([`CampaignDoc::default_mission`]); only missions the
-//!   engine can play are offered.
+//! - CMP-1 / CMP-5: a campaign plays Campaign 1, Campaign 2 or both
+//!   ([`CampaignChoice`]); its missions come from the mission records in
+//!   record order ([`sequence`]) and run in that order whatever the
+//!   outcome, restarting from the first when M exceeds the list
+//!   ([`CampaignDoc::order`], [`CampaignDoc::next_mission`]). A listed
+//!   mission the engine cannot play yet is still the next one: the campaign
+//!   waits for it, and never plays another mission in its place.
+//! - CMP-3: PP (and so rank) and each mission's outcome carry over
+//!   ([`CampaignDoc::outcomes`], [`CampaignDoc::completed`] for C2M5, D40);
+//!   equipment, cards and health do not (EQP-6: everything returns after
+//!   the mission; every mission is a fresh game).
 //! - CMP-6 / SCR-3: after mission M the highest PP wins, ties joint (the AI's
 //!   PP track counts in an AI campaign).
 //! - RNK-1: rank = `min(12, 1 + floor(PP/10))` (the rules crate's
@@ -34,11 +42,63 @@ use citadel_rules::game::{DarkLegionSetup, MissionResult, SeatSetup, Setup};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// The CE campaign's mission sequence (CMP-1): C1M1..C1M5, then C2M1..C2M5.
-pub const CE_SEQUENCE: [&str; 10] = [
-    "ce-c1m1", "ce-c1m2", "ce-c1m3", "ce-c1m4", "ce-c1m5", "ce-c2m1", "ce-c2m2", "ce-c2m3",
-    "ce-c2m4", "ce-c2m5",
-];
+/// Which CE campaign a campaign plays (CMP-1: the mission sequence is
+/// fixed at creation). The missions of each come from the mission records,
+/// in record order: a record `ce-c<N>m<K>` belongs to Campaign N
+/// ([`campaign_of`]). Documents stored before this field existed play
+/// both, as they did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CampaignChoice {
+    /// Campaign 1, "Second Assault": C1M1..C1M5.
+    C1,
+    /// Campaign 2: C2M1..C2M5.
+    C2,
+    /// Campaign 1 then Campaign 2: C1M1..C2M5.
+    #[default]
+    Both,
+}
+
+impl CampaignChoice {
+    /// Whether missions of CE campaign `n` (1 or 2) are in this sequence.
+    pub fn includes(self, n: u8) -> bool {
+        match self {
+            CampaignChoice::C1 => n == 1,
+            CampaignChoice::C2 => n == 2,
+            CampaignChoice::Both => n == 1 || n == 2,
+        }
+    }
+}
+
+/// The CE campaign a mission id belongs to: `ce-c2m4` → 2. `None` for any
+/// other id (classic missions, test missions).
+pub fn campaign_of(mission: &str) -> Option<u8> {
+    let rest = mission.strip_prefix("ce-c")?;
+    let (n, k) = rest.split_once('m')?;
+    let n: u8 = n.parse().ok()?;
+    k.parse::<u8>().ok()?;
+    Some(n)
+}
+
+/// The mission sequence of `choice` (CMP-1): the ids of `missions` (every
+/// mission record, in record order) that belong to its campaigns. Campaign
+/// 1's come before Campaign 2's whatever the record order.
+pub fn sequence<'a>(choice: CampaignChoice, missions: &[&'a str]) -> Vec<&'a str> {
+    let mut seq: Vec<(u8, &str)> = missions
+        .iter()
+        .filter_map(|m| campaign_of(m).map(|n| (n, *m)))
+        .filter(|(n, _)| choice.includes(*n))
+        .collect();
+    seq.sort_by_key(|(n, _)| *n); // stable: record order within a campaign
+    seq.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The ids of every mission record, in record order.
+pub fn all_mission_ids() -> Vec<&'static str> {
+    citadel_rules::Content::embedded()
+        .map(|c| c.missions.iter().map(|m| m.id.as_str()).collect())
+        .unwrap_or_default()
+}
 
 /// Longest campaign accepted.
 pub const MAX_MISSIONS: u32 = 100;
@@ -125,6 +185,9 @@ pub struct CampaignDoc {
     pub starting_rank: u8,
     /// Who plays the Dark Legion.
     pub dark_legion: DarkLegionMode,
+    /// Which CE campaign's missions are played (CMP-1).
+    #[serde(default)]
+    pub campaign: CampaignChoice,
     /// Players in join order (= seat order in every mission).
     pub players: Vec<CampaignPlayer>,
     /// The AI Dark Legion's PP (AI campaigns; SET-12).
@@ -166,6 +229,7 @@ impl CampaignDoc {
         missions: u32,
         starting_rank: u8,
         dark_legion: DarkLegionMode,
+        campaign: CampaignChoice,
     ) -> Result<CampaignDoc, CampaignError> {
         let bad = |m: &str| Err(CampaignError::Invalid(m.to_string()));
         let name: String = name
@@ -192,6 +256,7 @@ impl CampaignDoc {
             missions,
             starting_rank,
             dark_legion,
+            campaign,
             players: Vec::new(),
             ai_pp: (dark_legion == DarkLegionMode::Ai).then(|| starting_pp(starting_rank)),
             history: Vec::new(),
@@ -270,16 +335,59 @@ impl CampaignDoc {
         Some(candidates[rng.gen_range(0..candidates.len())])
     }
 
-    /// CMP-5: the listed mission for the next mission number, restarting
-    /// from the first when M exceeds the list. Only missions in `playable`
-    /// are offered: an unplayable one falls back to the first playable.
-    pub fn default_mission(&self, playable: &[&str]) -> String {
-        let listed = CE_SEQUENCE[self.history.len() % CE_SEQUENCE.len()];
-        if playable.contains(&listed) {
-            listed.to_string()
-        } else {
-            playable.first().copied().unwrap_or(listed).to_string()
+    /// The campaign's missions in play order, mission `i` being
+    /// `order[i]` (CMP-5: the sequence of [`sequence`], restarting from its
+    /// first mission when M exceeds it). `missions` is every mission record
+    /// id in record order; empty when the sequence is.
+    pub fn order<'a>(&self, missions: &[&'a str]) -> Vec<&'a str> {
+        let seq = sequence(self.campaign, missions);
+        if seq.is_empty() {
+            return Vec::new();
         }
+        (0..self.missions as usize)
+            .map(|i| seq[i % seq.len()])
+            .collect()
+    }
+
+    /// CMP-5: the mission the next mission number must be, whatever the
+    /// earlier outcomes; `None` once the campaign has played its M missions
+    /// (or its sequence is empty). It is the listed mission even when the
+    /// engine cannot play it yet: the campaign then waits rather than play
+    /// another mission in its place (the API says what the mission needs).
+    pub fn next_mission<'a>(&self, missions: &[&'a str]) -> Option<&'a str> {
+        if self.finished {
+            return None;
+        }
+        self.order(missions).get(self.history.len()).copied()
+    }
+
+    /// Each finished mission and whether it was completed (its primary goal
+    /// met), in play order: what later missions read (CMP-3; C2M5 reads
+    /// C2M4's, D40).
+    pub fn outcomes(&self) -> Vec<(String, bool)> {
+        self.history
+            .iter()
+            .map(|h| (h.mission.clone(), h.result == Some(MissionResult::Success)))
+            .collect()
+    }
+
+    /// The latest outcome of `mission` in this campaign: `Some(true)` when
+    /// its latest play met its primary goal, `Some(false)` when it failed,
+    /// `None` when it was not played. This is what a mission setup's
+    /// "was C2M4 completed" field takes (`Setup::c2m4_completed`, C2M5's
+    /// `nepharite_if_c2m4_failed`; `None` counts as not completed, D40).
+    pub fn outcome_of(&self, mission: &str) -> Option<bool> {
+        self.history
+            .iter()
+            .rev()
+            .find(|h| h.mission == mission)
+            .map(|h| h.result == Some(MissionResult::Success))
+    }
+
+    /// D40: `mission` was played in this campaign and its latest play ended
+    /// in success. False when it was not played.
+    pub fn completed(&self, mission: &str) -> bool {
+        self.outcome_of(mission) == Some(true)
     }
 
     /// Can the next mission start now?
@@ -308,6 +416,9 @@ impl CampaignDoc {
     /// The rules setup of the next mission: one seat per player in player
     /// order, each with its corporation and its campaign PP (CMP-3) — the DL
     /// player's seat too (its DTs sit out, SET-2; its PP are the DL's).
+    /// Missions that read an earlier one's outcome (CMP-3: C2M5 reads
+    /// C2M4's) get it from [`CampaignDoc::outcome_of`]: the setup's
+    /// `c2m4_completed` is `self.outcome_of("ce-c2m4")`.
     pub fn setup_for_next(&self, mission: &str, dl: Option<usize>, seed: u64) -> Setup {
         Setup {
             ruleset: Default::default(),
@@ -327,6 +438,9 @@ impl CampaignDoc {
             },
             starting_rank: self.starting_rank,
             seed,
+            campaign: true,
+            // CMP-3: C2M5 needs to know whether C2M4 was completed.
+            c2m4_completed: self.outcome_of("ce-c2m4"),
         }
     }
 
@@ -454,7 +568,9 @@ mod tests {
     use rand::SeedableRng;
 
     fn campaign(players: &[Corporation], m: u32, r0: u8, mode: DarkLegionMode) -> CampaignDoc {
-        let mut c = CampaignDoc::create("Test", players.len() as u8, m, r0, mode).expect("valid");
+        let mut c =
+            CampaignDoc::create("Test", players.len() as u8, m, r0, mode, Default::default())
+                .expect("valid");
         for (i, corp) in players.iter().enumerate() {
             c.join(&format!("P{i}"), *corp, format!("hash{i}"), None)
                 .expect("joins");
@@ -497,6 +613,21 @@ mod tests {
     }
 
     #[test]
+    fn cmp3_c2m5_learns_whether_c2m4_was_completed() {
+        let mut c = campaign(&TWO, 3, 1, DarkLegionMode::Ai);
+        assert_eq!(c.setup_for_next("ce-c2m5", None, 1).c2m4_completed, None);
+        let mut s = summary(None, 0, &[(0, 3), (1, 3)]);
+        s.result = Some(MissionResult::Failure);
+        c.can_start_next().expect("can start");
+        c.begin("G1", "ce-c2m4", None);
+        c.apply_result("G1", &s).expect("applies");
+        assert_eq!(
+            c.setup_for_next("ce-c2m5", None, 1).c2m4_completed,
+            Some(false)
+        );
+    }
+
+    #[test]
     fn cmp1_every_player_starts_at_the_lowest_pp_of_r0() {
         for (r0, pp) in [(1, 0), (2, 10), (5, 40), (12, 110)] {
             let c = campaign(&THREE, 3, r0, DarkLegionMode::Rotate);
@@ -511,7 +642,8 @@ mod tests {
 
     #[test]
     fn cmp1_corporations_are_distinct_and_counts_follow_set12() {
-        let mut c = CampaignDoc::create("X", 2, 2, 1, DarkLegionMode::Rotate).expect("valid");
+        let mut c = CampaignDoc::create("X", 2, 2, 1, DarkLegionMode::Rotate, CampaignChoice::C1)
+            .expect("valid");
         c.join("a", Corporation::Imperial, "h1".into(), None)
             .expect("a");
         assert!(matches!(
@@ -524,13 +656,19 @@ mod tests {
         assert!(c
             .join("c", Corporation::Bauhaus, "h3".into(), None)
             .is_err());
-        assert!(CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Rotate).is_err());
-        assert!(CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Rotate).is_err());
-        assert!(CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Ai).is_ok());
-        assert!(CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Ai).is_err());
-        assert!(CampaignDoc::create("X", 2, 0, 1, DarkLegionMode::Ai).is_err());
-        assert!(CampaignDoc::create("X", 2, 2, 13, DarkLegionMode::Ai).is_err());
-        assert!(CampaignDoc::create(" ", 2, 2, 1, DarkLegionMode::Ai).is_err());
+        assert!(
+            CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Rotate, CampaignChoice::C1).is_err()
+        );
+        assert!(
+            CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Rotate, CampaignChoice::C1).is_err()
+        );
+        assert!(CampaignDoc::create("X", 1, 2, 1, DarkLegionMode::Ai, CampaignChoice::C1).is_ok());
+        assert!(CampaignDoc::create("X", 6, 2, 1, DarkLegionMode::Ai, CampaignChoice::C1).is_err());
+        assert!(CampaignDoc::create("X", 2, 0, 1, DarkLegionMode::Ai, CampaignChoice::C1).is_err());
+        assert!(
+            CampaignDoc::create("X", 2, 2, 13, DarkLegionMode::Ai, CampaignChoice::C1).is_err()
+        );
+        assert!(CampaignDoc::create(" ", 2, 2, 1, DarkLegionMode::Ai, CampaignChoice::C1).is_err());
     }
 
     #[test]
@@ -716,14 +854,144 @@ mod tests {
         assert!(solo.can_start_next().is_ok());
     }
 
+    /// Every CE mission record id, in record order.
+    const RECORDS: [&str; 10] = [
+        "ce-c1m1", "ce-c1m2", "ce-c1m3", "ce-c1m4", "ce-c1m5", "ce-c2m1", "ce-c2m2", "ce-c2m3",
+        "ce-c2m4", "ce-c2m5",
+    ];
+
     #[test]
-    fn cmp5_missions_follow_the_list_but_only_playable_ones_are_offered() {
-        let mut c = campaign(&TWO, 12, 1, DarkLegionMode::Rotate);
-        assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
-        play(&mut c, "G1", Some(0), &summary(Some(0), 0, &[(1, 0)]));
-        // C1M2 is next in the list, but only C1M1 is playable today.
-        assert_eq!(c.default_mission(&["ce-c1m1"]), "ce-c1m1");
-        assert_eq!(c.default_mission(&["ce-c1m1", "ce-c1m2"]), "ce-c1m2");
+    fn cmp1_a_missions_campaign_comes_from_its_id() {
+        assert_eq!(campaign_of("ce-c1m1"), Some(1));
+        assert_eq!(campaign_of("ce-c2m5"), Some(2));
+        for id in ["classic-m1", "ce-c1", "ce-cxm1", "ce-c1mx", "", "ce-c1m"] {
+            assert_eq!(campaign_of(id), None, "{id}");
+        }
+        // The embedded records: five missions in each campaign.
+        let all = all_mission_ids();
+        assert_eq!(sequence(CampaignChoice::C1, &all).len(), 5);
+        assert_eq!(sequence(CampaignChoice::C2, &all).len(), 5);
+        assert_eq!(sequence(CampaignChoice::Both, &all), RECORDS);
+    }
+
+    #[test]
+    fn cmp1_the_sequence_is_the_chosen_campaigns_in_record_order() {
+        assert_eq!(sequence(CampaignChoice::C1, &RECORDS), RECORDS[..5]);
+        assert_eq!(sequence(CampaignChoice::C2, &RECORDS), RECORDS[5..]);
+        // Record order decides within a campaign; Campaign 1 comes first.
+        let shuffled = ["ce-c2m2", "ce-c1m2", "x-other", "ce-c2m1", "ce-c1m1"];
+        assert_eq!(
+            sequence(CampaignChoice::Both, &shuffled),
+            ["ce-c1m2", "ce-c1m1", "ce-c2m2", "ce-c2m1"]
+        );
+        assert!(sequence(CampaignChoice::C2, &["ce-c1m1"]).is_empty());
+    }
+
+    fn campaign_of_kind(choice: CampaignChoice, m: u32) -> CampaignDoc {
+        let mut c = CampaignDoc::create("T", 2, m, 1, DarkLegionMode::Rotate, choice).expect("ok");
+        for (i, corp) in TWO.iter().enumerate() {
+            c.join(&format!("P{i}"), *corp, format!("h{i}"), None)
+                .expect("joins");
+        }
+        c
+    }
+
+    /// Start the mission the campaign lists next and end it with `result`.
+    fn play_listed(c: &mut CampaignDoc, result: MissionResult) -> String {
+        let mission = c
+            .next_mission(&RECORDS)
+            .expect("a next mission")
+            .to_string();
+        let game = format!("G{}", c.history.len());
+        c.begin(&game, &mission, Some(0));
+        let mut s = summary(Some(0), 0, &[(1, 0)]);
+        s.result = Some(result);
+        c.apply_result(&game, &s).expect("applies");
+        mission
+    }
+
+    #[test]
+    fn cmp5_missions_run_in_order_whatever_the_outcome_and_restart_after_the_list() {
+        let mut c = campaign_of_kind(CampaignChoice::C2, 7);
+        assert_eq!(
+            c.order(&RECORDS),
+            ["ce-c2m1", "ce-c2m2", "ce-c2m3", "ce-c2m4", "ce-c2m5", "ce-c2m1", "ce-c2m2"]
+        );
+        let mut played = Vec::new();
+        for i in 0..7 {
+            // A failure does not change the order (CMP-5).
+            let result = if i % 2 == 0 {
+                MissionResult::Failure
+            } else {
+                MissionResult::Success
+            };
+            played.push(play_listed(&mut c, result));
+        }
+        assert_eq!(played, c.order(&RECORDS));
+        assert!(c.finished);
+        assert_eq!(c.next_mission(&RECORDS), None);
+    }
+
+    #[test]
+    fn cmp5_the_next_mission_is_the_listed_one_even_when_only_c1m1_can_be_played() {
+        // The campaign does not know what is playable: after C1M1 comes
+        // C1M2, never C1M1 again in its place (the API refuses to start an
+        // unplayable mission and says what it needs).
+        let mut c = campaign_of_kind(CampaignChoice::C1, 5);
+        assert_eq!(c.next_mission(&RECORDS), Some("ce-c1m1"));
+        play_listed(&mut c, MissionResult::Success);
+        assert_eq!(c.next_mission(&RECORDS), Some("ce-c1m2"));
+        // Both campaigns: C2M1 follows C1M5.
+        let mut both = campaign_of_kind(CampaignChoice::Both, 10);
+        for _ in 0..5 {
+            play_listed(&mut both, MissionResult::Success);
+        }
+        assert_eq!(both.next_mission(&RECORDS), Some("ce-c2m1"));
+        assert_eq!(both.order(&RECORDS), RECORDS);
+    }
+
+    #[test]
+    fn cmp3_d40_outcomes_are_kept_and_c2m4_completed_means_its_success() {
+        let mut c = campaign_of_kind(CampaignChoice::C2, 10);
+        assert!(!c.completed("ce-c2m4"), "not played: not completed");
+        assert_eq!(c.outcome_of("ce-c2m4"), None);
+        for result in [
+            MissionResult::Success,
+            MissionResult::Failure,
+            MissionResult::Success,
+        ] {
+            play_listed(&mut c, result);
+        }
+        assert!(!c.completed("ce-c2m4"));
+        play_listed(&mut c, MissionResult::Failure); // C2M4 failed
+        assert!(!c.completed("ce-c2m4"));
+        assert_eq!(c.outcome_of("ce-c2m4"), Some(false));
+        assert_eq!(
+            c.outcomes(),
+            [
+                ("ce-c2m1".to_string(), true),
+                ("ce-c2m2".to_string(), false),
+                ("ce-c2m3".to_string(), true),
+                ("ce-c2m4".to_string(), false),
+            ]
+        );
+        // The second time round, C2M4's latest play decides.
+        for _ in 0..5 {
+            play_listed(&mut c, MissionResult::Success);
+        }
+        assert!(c.completed("ce-c2m4"));
+        assert!(c.completed("ce-c2m1"));
+        assert_eq!(c.outcome_of("ce-c2m4"), Some(true));
+    }
+
+    #[test]
+    fn a_document_stored_before_campaign_choices_plays_both_campaigns() {
+        let c = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        let mut json = serde_json::to_value(&c).expect("json");
+        json.as_object_mut().expect("object").remove("campaign");
+        let old: CampaignDoc = serde_json::from_value(json).expect("parses");
+        assert_eq!(old.campaign, CampaignChoice::Both);
+        assert_eq!(old.next_mission(&RECORDS), Some("ce-c1m1"));
     }
 
     #[test]

@@ -12,19 +12,122 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
+use citadel_rules::content::missions::MissionDef;
 use citadel_rules::content::tables::CeTables;
 use serde::Serialize;
 use std::sync::OnceLock;
 
-/// What a mission's briefing needs.
-#[derive(Serialize)]
-struct MissionBrief<'a> {
-    id: &'a str,
-    name: &'a str,
-    rounds: u32,
-    goal: &'a citadel_rules::content::missions::Goal,
-    ends_early: bool,
-    special_actions: &'a [citadel_rules::content::missions::SpecialActionDef],
+/// What a mission's briefing needs: its name, goal, rounds, special
+/// actions and rules, rewards, and whether the engine can play it yet
+/// (`playable`; `missing` names each rule it uses that is not implemented,
+/// from `citadel_rules::game::playable::unsupported`).
+#[derive(Clone, Debug, Serialize)]
+pub struct MissionBrief<'a> {
+    /// Mission id.
+    pub id: &'a str,
+    /// Name.
+    pub name: &'a str,
+    /// The CE campaign it belongs to (1 or 2), from its id.
+    pub campaign: Option<u8>,
+    /// Rounds (EVT-1).
+    pub rounds: u32,
+    /// The primary goal (MSN-2).
+    pub goal: &'a citadel_rules::content::missions::Goal,
+    /// The mission ends as soon as the goal holds.
+    pub ends_early: bool,
+    /// Special actions (MSN-3).
+    pub special_actions: &'a [citadel_rules::content::missions::SpecialActionDef],
+    /// The mission's special rules, each `{ key, text }`.
+    pub special_rules: Vec<SpecialRule<'a>>,
+    /// Rewards: success PP, the DL's failure PP, the commander's penalty.
+    pub rewards: &'a citadel_rules::content::missions::Rewards,
+    /// Secondary missions are used.
+    pub secondary: bool,
+    /// The event cards in play.
+    pub events: &'a [u32],
+    /// The engine can play it.
+    pub playable: bool,
+    /// What it still needs, in words; empty when playable.
+    pub missing: Vec<String>,
+}
+
+/// A mission `RULE` key and what it does, in words.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpecialRule<'a> {
+    /// The record's key.
+    pub key: &'a str,
+    /// A sentence for players.
+    pub text: String,
+}
+
+/// A `RULE` key in words (missions.md). A key not listed here is shown as
+/// its words ("some_rule" → "some rule"), so a new record needs no change
+/// here to be shown.
+fn rule_text(key: &str) -> String {
+    match key {
+        "ends_when_no_dt_on_board" => {
+            "The mission also ends as soon as no Doomtrooper is left on the board.".into()
+        }
+        "hack_relay_transmits" => {
+            "A Tech Specialist's successful hack of a relay also transmits.".into()
+        }
+        "special_deal_34" => {
+            "Special deal: the Nepharite of force card 34 is hidden among the dealt cards.".into()
+        }
+        "throne_target" => "The Throne can be attacked and destroyed.".into(),
+        "debris_setup_tile_1" => "Debris blocks parts of tile 1 at setup.".into(),
+        "loot_removes_container" => "Looting a container removes it.".into(),
+        "portal_reinforcements_from_round_6" => {
+            "From round 6 the Dark Legion's reinforcements come through the portals.".into()
+        }
+        "nepharite_summoning" => {
+            "The rituals summon a Nepharite while they are neither hacked nor destroyed.".into()
+        }
+        "ezoghoul_arrives_round_5" => {
+            "In round 5 the Ezoghoul arrives next to the portal.".into()
+        }
+        "nepharite_if_c2m4_failed" => {
+            "If Nepharite Summoning (C2M4) was not completed in this campaign, a Nepharite starts next to the portal.".into()
+        }
+        "" => String::new(),
+        other => {
+            let mut t = other.replace('_', " ");
+            if let Some(first) = t.get(0..1) {
+                t = first.to_uppercase() + &t[1..];
+            }
+            t + "."
+        }
+    }
+}
+
+/// The briefing of one mission record.
+pub fn brief(m: &MissionDef) -> MissionBrief<'_> {
+    let missing: Vec<String> = citadel_rules::game::playable::unsupported(m)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    MissionBrief {
+        id: &m.id,
+        name: &m.name,
+        campaign: crate::campaign_rules::campaign_of(&m.id),
+        rounds: m.rounds,
+        goal: &m.goal,
+        ends_early: m.ends_early,
+        special_actions: &m.special_actions,
+        special_rules: m
+            .special_rules
+            .iter()
+            .map(|k| SpecialRule {
+                key: k,
+                text: rule_text(k),
+            })
+            .collect(),
+        rewards: &m.rewards,
+        secondary: m.secondary,
+        events: &m.events,
+        playable: missing.is_empty(),
+        missing,
+    }
 }
 
 #[derive(Serialize)]
@@ -44,18 +147,9 @@ fn document() -> Result<&'static str, ServerError> {
     static DOC: OnceLock<Result<String, String>> = OnceLock::new();
     let doc = DOC.get_or_init(|| {
         let content = citadel_rules::Content::embedded().map_err(|e| e.to_string())?;
-        let missions = citadel_rules::game::state::PLAYABLE_MISSIONS
-            .iter()
-            .filter_map(|id| content.mission(id))
-            .map(|m| MissionBrief {
-                id: &m.id,
-                name: &m.name,
-                rounds: m.rounds,
-                goal: &m.goal,
-                ends_early: m.ends_early,
-                special_actions: &m.special_actions,
-            })
-            .collect();
+        // Every mission record, playable or not: the client greys out the
+        // others and says what they still need.
+        let missions = content.missions.iter().map(brief).collect();
         serde_json::to_string(&ContentDoc {
             ce: &content.ce,
             missions,
@@ -91,5 +185,45 @@ mod tests {
             .iter()
             .any(|m| m["id"] == "ce-c1m1" && m["rounds"].as_u64() > Some(0))));
         assert!(doc["creatures"][0]["name"].is_string());
+    }
+
+    #[test]
+    fn every_mission_is_listed_with_what_it_still_needs() {
+        let doc: serde_json::Value =
+            serde_json::from_str(document().expect("content loads")).expect("json");
+        let missions = doc["missions"].as_array().expect("missions");
+        let content = citadel_rules::Content::embedded().expect("content");
+        assert_eq!(missions.len(), content.missions.len(), "all missions");
+        let playable = crate::options::playable_missions();
+        for (m, def) in missions.iter().zip(&content.missions) {
+            assert_eq!(m["id"], def.id.as_str(), "record order");
+            let id = def.id.as_str();
+            assert_eq!(m["playable"], playable.contains(&id), "{id}");
+            let missing = m["missing"].as_array().expect("missing");
+            assert_eq!(missing.is_empty(), playable.contains(&id), "{id}");
+            assert_eq!(
+                missing.len(),
+                citadel_rules::game::playable::unsupported(def).len()
+            );
+            assert!(m["rewards"]["success"].is_i64(), "{id}");
+            assert!(m["rounds"].as_u64() > Some(0));
+        }
+        let c1m1 = &missions[0];
+        assert_eq!(c1m1["campaign"], 1);
+        assert_eq!(c1m1["rewards"]["commander"], -2);
+        let c2m5 = missions
+            .iter()
+            .find(|m| m["id"] == "ce-c2m5")
+            .expect("C2M5");
+        assert_eq!(c2m5["campaign"], 2);
+        let rules = c2m5["special_rules"].as_array().expect("rules");
+        assert!(rules.iter().any(|r| r["key"] == "nepharite_if_c2m4_failed"
+            && r["text"].as_str().is_some_and(|t| t.contains("C2M4"))));
+    }
+
+    #[test]
+    fn an_unknown_rule_key_reads_as_words() {
+        assert_eq!(rule_text("doors_start_open"), "Doors start open.");
+        assert_eq!(rule_text(""), "");
     }
 }

@@ -83,6 +83,15 @@ impl Sinks {
         }
     }
 
+    /// Send `msg` to every connection, best effort (a full queue misses
+    /// it; the close that follows a failure reaches it or its queue ends).
+    pub fn notify_all(&mut self, msg: &ServerMsg) {
+        let text = Utf8Bytes::from(text(msg));
+        for sink in self.0.values() {
+            let _ = sink.tx.try_send(Outgoing::Text(text.clone()));
+        }
+    }
+
     /// Hand a session's outputs to the connections and the metrics. A
     /// connection whose queue is full is told it is too slow and forgotten
     /// at once (nothing later in the batch reaches it, so what it got

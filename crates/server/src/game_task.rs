@@ -21,7 +21,7 @@ use crate::delivery::{ConnSink, Sinks};
 use crate::metrics::Metrics;
 use crate::persistence::GameStore;
 use crate::session::{ConnId, Hello, Input, Output, Session};
-use citadel_protocol::{close, ClientMsg};
+use citadel_protocol::{close, ClientMsg, ErrorCode, ServerMsg};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc};
@@ -55,8 +55,19 @@ pub enum ToGame {
     Panic,
 }
 
-/// Games with nobody connected are dropped from memory after this long.
+/// Unfinished games with nobody connected are dropped from memory after
+/// this long; they stay in the store and load again on demand
+/// (`Registry::get_or_load`).
 const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
+
+/// A finished game leaves memory this long after its last socket closes:
+/// long enough for a page reload to see the final screen, no longer (its
+/// replay is served from the store afterwards).
+const FINISHED_LINGER: Duration = Duration::from_secs(60);
+
+/// A save that has not finished after this long is announced to the
+/// game's sockets (`storage_delayed`); saves normally take milliseconds.
+const STORAGE_NOTICE_AFTER: Duration = Duration::from_secs(1);
 
 /// The shortest pause between two ticks of one game.
 const MIN_TICK_MS: u64 = 50;
@@ -213,7 +224,13 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
             PresenceDue::Abandon(at) => wake = Some(earliest(wake, at)),
         }
         if sinks.is_empty() {
-            let drop_at = idle_since + IDLE_LIMIT;
+            let finished = session.game().is_some_and(|g| g.is_finished());
+            let drop_at = idle_since
+                + if finished {
+                    FINISHED_LINGER
+                } else {
+                    IDLE_LIMIT
+                };
             if Instant::now() >= drop_at {
                 break;
             }
@@ -288,7 +305,28 @@ async fn store_and_deliver(
     ctx: &GameContext,
 ) -> bool {
     loop {
-        if let Err(e) = ctx.games.persist(session.code(), &outputs).await {
+        // A save that takes long is announced (once) while it is retried:
+        // players hear at once that the server is struggling, then either
+        // play goes on or the game closes within the write bound.
+        let saved = {
+            let persist = ctx.games.persist(session.code(), &outputs);
+            tokio::pin!(persist);
+            let mut announced = false;
+            loop {
+                tokio::select! {
+                    r = &mut persist => break r,
+                    () = tokio::time::sleep(STORAGE_NOTICE_AFTER), if !announced => {
+                        announced = true;
+                        sinks.notify_all(&ServerMsg::Error {
+                            code: ErrorCode::StorageDelayed,
+                            message: "saving this game is taking long; the server is retrying"
+                                .into(),
+                        });
+                    }
+                }
+            }
+        };
+        if let Err(e) = saved {
             // Nothing of an unstored batch may be sent: the game leaves
             // memory and its players are told to come back later. The
             // store still holds every acknowledged command, so a restart

@@ -12,7 +12,27 @@
 
 use citadel_store::{CommandRecord, Store, StoreError};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
+
+/// The longest one group's write may take. Past it the write is dropped
+/// (and with it the database connection it was waiting on, which may be
+/// stuck behind a silent partition) and its games hear of a failure; the
+/// writer goes on with the next group instead of waiting for the kernel to
+/// give up on the connection.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `store.append_commands(records)`, cut off after [`WRITE_TIMEOUT`].
+async fn append_bounded(store: &dyn Store, records: &[CommandRecord]) -> Result<(), StoreError> {
+    tokio::time::timeout(WRITE_TIMEOUT, store.append_commands(records))
+        .await
+        .unwrap_or_else(|_| {
+            Err(StoreError::Backend(format!(
+                "no answer within {} s",
+                WRITE_TIMEOUT.as_secs()
+            )))
+        })
+}
 
 /// Most records in one transaction (bounds a transaction's size).
 const MAX_GROUP_RECORDS: usize = 4096;
@@ -84,7 +104,7 @@ async fn writer(store: Arc<dyn Store>, mut rx: mpsc::Receiver<Job>) {
             .flat_map(|j| j.records.iter().cloned())
             .collect();
         let started = std::time::Instant::now();
-        let result = store.append_commands(&all).await;
+        let result = append_bounded(store.as_ref(), &all).await;
         tracing::debug!(
             games = jobs.len(),
             records = all.len(),
@@ -102,12 +122,20 @@ async fn writer(store: Arc<dyn Store>, mut rx: mpsc::Receiver<Job>) {
                     let _ = job.done.send(Err(e));
                 }
             }
-            // The group rolled back as a whole: write each game's records
-            // alone, so only the game at fault (a conflict) or every game
-            // (a database that is down) hears of a failure.
+            // The database failed or did not answer: every game of the
+            // group hears of it at once (writing each alone would make the
+            // last wait a timeout per game before it).
+            Err(StoreError::Backend(why)) => {
+                for job in jobs {
+                    let _ = job.done.send(Err(StoreError::Backend(why.clone())));
+                }
+            }
+            // The group rolled back as a whole because of one game's
+            // records: write each game's records alone, so only the game at
+            // fault hears of the conflict.
             Err(_) => {
                 for job in jobs {
-                    let result = store.append_commands(&job.records).await;
+                    let result = append_bounded(store.as_ref(), &job.records).await;
                     let _ = job.done.send(result);
                 }
             }

@@ -31,7 +31,10 @@ pub fn router(state: AppState) -> Router {
         config.limit_loopback,
     ));
     let app = Router::new()
+        // Liveness: the process serves HTTP. Readiness: it can also play
+        // games — the store answers and the boot restore is done.
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
         .route("/ws", get(crate::ws::upgrade));
     // With a metrics address of its own, `/metrics` is served only there.
     let app = match config.metrics_addr {
@@ -111,7 +114,7 @@ async fn missions() -> Result<Json<Vec<MissionInfo>>, ServerError> {
     let content = citadel_rules::Content::embedded()
         .map_err(|e| ServerError::Internal(anyhow::anyhow!("content: {e}")))?;
     Ok(Json(
-        citadel_rules::game::state::PLAYABLE_MISSIONS
+        crate::options::playable_missions()
             .iter()
             .filter_map(|id| content.mission(id))
             .map(|m| MissionInfo {
@@ -139,7 +142,7 @@ async fn game_info(
     State(app): State<AppState>,
     Path(code): Path<String>,
 ) -> Result<Json<Created>, ServerError> {
-    match app.registry.get(&code) {
+    match app.registry.get_or_load(&code).await? {
         Some(_) => Ok(Json(Created {
             code: code.to_ascii_uppercase(),
         })),
@@ -202,4 +205,31 @@ async fn replay(
         }
         Err(e) => Err(ServerError::Internal(anyhow::anyhow!("{code}: {e}"))),
     }
+}
+
+/// How long `/readyz` waits for the store.
+const READY_PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `GET /readyz`: 200 `{"ready":true,...}` when the store answers within
+/// [`READY_PING_TIMEOUT`] and the boot restore is done; otherwise 503 with
+/// what is missing. `/healthz` stays 200 as long as the process serves, so
+/// an orchestrator restarts a stuck process but only routes players to a
+/// ready one.
+async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
+    let store = match tokio::time::timeout(READY_PING_TIMEOUT, app.store.ping()).await {
+        Ok(Ok(())) => "ok".to_string(),
+        Ok(Err(e)) => format!("unavailable: {e}"),
+        Err(_) => format!("no answer within {} s", READY_PING_TIMEOUT.as_secs()),
+    };
+    let restored = app.registry.is_restored();
+    let ready = store == "ok" && restored;
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        Json(serde_json::json!({ "ready": ready, "store": store, "restored": restored })),
+    )
 }

@@ -123,10 +123,9 @@ impl Server {
             config.abandon_limits(),
             shutdown.clone(),
         ));
-        let restored = registry.restore_all().await?;
-        if restored > 0 {
-            tracing::info!(restored, "unfinished games restored");
-        }
+        // Served while it runs: a client coming back to a game not yet
+        // restored waits for it (Registry::get_or_load).
+        registry.restore_in_background();
         registry.start_sweeping();
         // Every connection costs a file descriptor: cap them below the
         // process's limit, so accept never fails with EMFILE and the

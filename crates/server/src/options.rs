@@ -7,7 +7,6 @@
 
 use citadel_protocol::{DarkLegionChoice, GameOptions};
 use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
-use citadel_rules::game::state::PLAYABLE_MISSIONS;
 use std::ops::RangeInclusive;
 
 /// A per-turn time limit, in seconds: long enough to read the board and
@@ -25,11 +24,46 @@ pub struct OptionError {
     pub message: String,
 }
 
-fn bad(field: &'static str, message: &str) -> Result<(), OptionError> {
+fn bad(field: &'static str, message: impl Into<String>) -> Result<(), OptionError> {
     Err(OptionError {
         field,
         message: message.into(),
     })
+}
+
+/// The ids of the missions a game may be created with, in record order
+/// (`citadel_rules::game::playable`: a mission is playable when every rule
+/// it uses is implemented).
+pub fn playable_missions() -> Vec<&'static str> {
+    citadel_rules::Content::embedded()
+        .map(citadel_rules::game::playable::playable_missions)
+        .unwrap_or_default()
+}
+
+/// `mission` names a playable mission; otherwise the error says what is
+/// missing.
+///
+/// # Errors
+/// An unknown mission, or one that uses rules not implemented yet.
+pub fn mission_playable(mission: &str) -> Result<(), OptionError> {
+    let Some(def) = citadel_rules::Content::embedded()
+        .ok()
+        .and_then(|c| c.mission(mission))
+    else {
+        return bad("mission", "unknown mission");
+    };
+    let gaps = citadel_rules::game::playable::unsupported(def);
+    if gaps.is_empty() {
+        return Ok(());
+    }
+    let gaps: Vec<String> = gaps.iter().map(ToString::to_string).collect();
+    bad(
+        "mission",
+        format!(
+            "mission {mission} is not playable yet: it needs {}",
+            gaps.join(", ")
+        ),
+    )
 }
 
 /// Check every option of a game about to be created.
@@ -37,9 +71,7 @@ fn bad(field: &'static str, message: &str) -> Result<(), OptionError> {
 /// # Errors
 /// The first option out of range.
 pub fn validate(o: &GameOptions) -> Result<(), OptionError> {
-    if !PLAYABLE_MISSIONS.contains(&o.mission.as_str()) {
-        return bad("mission", "unknown or unplayable mission");
-    }
+    mission_playable(&o.mission)?;
     let ai = o.dark_legion == DarkLegionChoice::Ai;
     if !player_counts(ai).contains(&o.seats) {
         return bad(

@@ -22,7 +22,7 @@ use crate::group_commit::GroupCommit;
 use crate::outcome::{GameSummary, OUTDATED_MESSAGE};
 use crate::replay::{self, Check};
 use crate::session::{LobbyDoc, Output, Session, SessionConfig, SessionError};
-use citadel_protocol::GameOptions;
+use citadel_protocol::{DarkLegionChoice, GameOptions};
 use citadel_rules::game::{Command, Setup};
 use citadel_rules::RulesVersion;
 use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
@@ -277,6 +277,24 @@ impl GameStore {
             .map(|c| Ok((c.seat, from_json::<Command>(&c.command, "command")?)))
             .collect::<Result<Vec<_>, RestoreError>>()?;
         let same = self.same_rules(g);
+        if !same
+            && g.is_legacy()
+            && options.dark_legion == DarkLegionChoice::Ai
+            && !records.is_empty()
+        {
+            // Before rules versions the AI Dark Legion's deck lived outside
+            // the game and drew from the server's own chance; now it is game
+            // state drawn from the game's dice. Such a record has no
+            // checksums to compare, so a replay could come out as another
+            // game without anything noticing: it is closed, not guessed at.
+            let reason = format!(
+                "made on {}, replayed on {}: an AI Dark Legion game from before the AI deck \
+                 was game state cannot be checked",
+                rules_of(g),
+                self.rules
+            );
+            return Err(self.close_outdated(g, &records, 0, reason).await);
+        }
         let checksums: Vec<Option<String>> = records.iter().map(|c| c.checksum.clone()).collect();
         let restored = Session::restore_checked(
             g.code.clone(),
@@ -418,8 +436,23 @@ fn from_json<T: serde::de::DeserializeOwned>(
     serde_json::from_str(text).map_err(|error| RestoreError::Document { what, error })
 }
 
+/// How long one attempt at a store write may take. A database that does
+/// not answer within it (down, or a silent partition that never resets the
+/// connection) counts as a failed attempt, so a game's players hear of an
+/// outage within [`WRITE_FAILURE_BOUND`], never minutes later. A write that
+/// timed out may still have landed: its retry then meets a conflict, which
+/// is final — the game closes, and nothing was acknowledged that is not
+/// stored.
+pub const WRITE_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The longest a failing write keeps a game waiting before it closes with
+/// 1011: three attempts and the waits between them.
+pub const WRITE_FAILURE_BOUND: Duration =
+    Duration::from_millis(3 * (WRITE_ATTEMPT_TIMEOUT.as_millis() as u64) + 50 + 250);
+
 /// Run a store write, retrying a database failure twice (50 ms, 250 ms)
-/// in case it was passing; conflicts and missing rows are final.
+/// in case it was passing; conflicts and missing rows are final. Each
+/// attempt is cut off after [`WRITE_ATTEMPT_TIMEOUT`].
 async fn with_retry<F, Fut>(mut write: F) -> Result<(), StoreError>
 where
     F: FnMut() -> Fut,
@@ -427,7 +460,15 @@ where
 {
     let mut waits = [50u64, 250].into_iter();
     loop {
-        match write().await {
+        let attempt = tokio::time::timeout(WRITE_ATTEMPT_TIMEOUT, write())
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::Backend(format!(
+                    "no answer within {} s",
+                    WRITE_ATTEMPT_TIMEOUT.as_secs()
+                )))
+            });
+        match attempt {
             Err(StoreError::Backend(e)) => match waits.next() {
                 Some(ms) => {
                     tracing::warn!(error = %e, "store write failed; retrying");

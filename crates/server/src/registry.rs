@@ -8,9 +8,13 @@
 //! registry however the task ends, a panic included.
 //!
 //! At start the registry first closes the games nobody has played for too
-//! long ([`crate::abandonment`]), then restores the live ones, the most
-//! recently active first, up to the cap on games; while it runs, a sweep
-//! closes idle games that are in the store but not in memory.
+//! long ([`crate::abandonment`]), then restores the live ones in the
+//! background, the most recently active first, up to the cap on games,
+//! while the server already serves. A game that is in the store but not in
+//! memory — left out by the cap, unloaded after idling, or closed by a
+//! store failure — loads on demand when someone comes back to it
+//! ([`Registry::get_or_load`]). While it runs, a sweep closes idle games
+//! that are in the store but not in memory.
 
 use crate::abandonment::AbandonLimits;
 use crate::campaign_ledger::CampaignLedger;
@@ -48,6 +52,14 @@ pub struct Registry {
     shutdown: broadcast::Sender<()>,
     tasks: TaskTracker,
     limits: AbandonLimits,
+    /// Held while a stored game is brought into memory, so that two
+    /// clients coming back to the same game load it once. Restores are
+    /// rare and short; one lock for all of them is enough.
+    loading: tokio::sync::Mutex<()>,
+    /// Becomes true when the boot restore has finished: a load on demand
+    /// waits for it, so that it never races the boot restore for a game or
+    /// for the room under the cap.
+    restored: tokio::sync::watch::Sender<bool>,
 }
 
 /// Removes a game from the registry when its task ends, however it ends.
@@ -84,6 +96,8 @@ impl Registry {
             shutdown,
             tasks: TaskTracker::new(),
             limits,
+            loading: tokio::sync::Mutex::new(()),
+            restored: tokio::sync::watch::Sender::new(true),
         }
     }
 
@@ -91,6 +105,81 @@ impl Registry {
     pub fn get(&self, code: &str) -> Option<mpsc::Sender<ToGame>> {
         let code = codes::normalize(code);
         self.games.lock().ok()?.get(&code).cloned()
+    }
+
+    /// The game with this code, loaded from the store if it is there,
+    /// unfinished and not in memory (after a restart, after idling out of
+    /// memory, or after a store failure closed its task). `None` if there
+    /// is no such live game; a game made on other rules that does not
+    /// replay on these is closed as outdated on the way
+    /// ([`GameStore::restore`]).
+    ///
+    /// # Errors
+    /// [`ServerError::Full`] at the cap on games, or a store failure.
+    pub async fn get_or_load(
+        self: &Arc<Self>,
+        code: &str,
+    ) -> Result<Option<mpsc::Sender<ToGame>>, ServerError> {
+        if let Some(tx) = self.get(code) {
+            return Ok(Some(tx));
+        }
+        let code = codes::normalize(code);
+        // The boot restore may be bringing this very game back.
+        let mut done = self.restored.subscribe();
+        let _ = done.wait_for(|d| *d).await;
+        let _loading = self.loading.lock().await;
+        if let Some(tx) = self.get(&code) {
+            return Ok(Some(tx));
+        }
+        let Some(g) = self.store.store().game(&code).await? else {
+            return Ok(None);
+        };
+        if g.finished_at.is_some() || g.abandoned_at.is_some() {
+            return Ok(None);
+        }
+        if self.len() >= self.max_games {
+            return Err(ServerError::Full);
+        }
+        match self.restore_one(&g).await {
+            Ok(()) => {
+                tracing::info!(code, "stored game loaded on demand");
+                Ok(self.get(&code))
+            }
+            Err(RestoreError::Outdated { .. }) => Ok(None),
+            Err(RestoreError::Store(e)) => Err(e.into()),
+            Err(e) => {
+                tracing::error!(code, error = %e, "cannot load a stored game");
+                Err(ServerError::Internal(anyhow::anyhow!(
+                    "cannot load game {code}"
+                )))
+            }
+        }
+    }
+
+    /// Restore the live games ([`Registry::restore_all`]) in the
+    /// background, so the server serves meanwhile; loads on demand wait
+    /// until it is done.
+    pub fn restore_in_background(self: &Arc<Self>) {
+        self.restored.send_replace(false);
+        let registry = Arc::clone(self);
+        self.tasks.spawn(async move {
+            let started = std::time::Instant::now();
+            match registry.restore_all().await {
+                Ok(0) => {}
+                Ok(restored) => tracing::info!(
+                    restored,
+                    ms = started.elapsed().as_millis() as u64,
+                    "unfinished games restored"
+                ),
+                Err(e) => tracing::error!(error = %e, "cannot restore the unfinished games"),
+            }
+            registry.restored.send_replace(true);
+        });
+    }
+
+    /// Whether the boot restore has finished.
+    pub fn is_restored(&self) -> bool {
+        *self.restored.borrow()
     }
 
     /// Fires when the server shuts down.
@@ -256,7 +345,8 @@ impl Registry {
     /// # Errors
     /// If the store cannot list the games.
     pub async fn restore_all(self: &Arc<Self>) -> Result<usize, ServerError> {
-        let abandoned = self.sweep().await?;
+        let _loading = self.loading.lock().await;
+        let abandoned = self.sweep_unlocked().await?;
         if abandoned > 0 {
             tracing::info!(
                 abandoned,
@@ -307,6 +397,12 @@ impl Registry {
     /// If the store cannot list the idle games; a game that cannot be
     /// closed is logged and left for the next sweep.
     pub async fn sweep(&self) -> Result<usize, ServerError> {
+        // Not while a game is being loaded: it could be this one.
+        let _loading = self.loading.lock().await;
+        self.sweep_unlocked().await
+    }
+
+    async fn sweep_unlocked(&self) -> Result<usize, ServerError> {
         let (lobby_before, started_before) = self.limits.cutoffs(wall_clock_ms());
         let idle = self
             .store
@@ -401,13 +497,22 @@ mod tests {
 
     /// Join `code` as a player; returns the connection's queue.
     async fn join(registry: &Registry, code: &str, conn: u64) -> mpsc::Receiver<Outgoing> {
-        let (tx, mut rx) = mpsc::channel(64);
         let to_game = registry.get(code).expect("live");
+        let name = format!("P{conn}");
+        hello(&to_game, conn, Join::Player { name }).await
+    }
+
+    /// Say hello to a game as `join` (a new player's token is
+    /// `token{conn}`); returns the connection's queue once welcomed.
+    async fn hello(
+        to_game: &mpsc::Sender<ToGame>,
+        conn: u64,
+        join: Join,
+    ) -> mpsc::Receiver<Outgoing> {
+        let (tx, mut rx) = mpsc::channel(64);
         let hello = Hello {
             conn,
-            join: Join::Player {
-                name: format!("P{conn}"),
-            },
+            join,
             last_seq: None,
             fresh_token: format!("token{conn}"),
             account: None,
@@ -437,6 +542,37 @@ mod tests {
                 Ok(None) | Err(_) => return None,
             }
         }
+    }
+
+    /// Issue #17 item 13: a game whose task ended (a storage failure, a
+    /// bug, idling out of memory) but that is in the store, unfinished,
+    /// comes back when someone returns to it, with its seats.
+    #[tokio::test]
+    async fn a_stored_game_not_in_memory_loads_on_demand() {
+        let registry = registry();
+        let code = registry.create(options()).await.expect("created");
+        let _seat = join(&registry, &code, 1).await;
+        let to_game = registry.get(&code).expect("live");
+        to_game.send(ToGame::Panic).await.expect("sent");
+        while registry.get(&code).is_some() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        assert!(registry.is_empty());
+
+        let to_game = registry
+            .get_or_load(&code.to_ascii_lowercase())
+            .await
+            .expect("the store answers")
+            .expect("stored and unfinished");
+        assert_eq!(registry.len(), 1);
+        // The seat comes back with its token.
+        let token = "token1".to_string();
+        let _back = hello(&to_game, 9, Join::Resume { token }).await;
+        // Loaded once: a second lookup finds it in memory.
+        assert!(registry.get_or_load(&code).await.expect("ok").is_some());
+        assert_eq!(registry.len(), 1);
+        // A code the store does not hold is no game.
+        assert!(registry.get_or_load("ZZZZZZ").await.expect("ok").is_none());
     }
 
     #[tokio::test]

@@ -1111,6 +1111,8 @@ impl Session {
             dark_legion,
             starting_rank: self.options.starting_rank,
             seed: self.seed,
+            campaign: false,
+            c2m4_completed: None,
         };
         self.launch(setup, now, out).map_err(|e| e.to_string())
     }

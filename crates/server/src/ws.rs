@@ -3,6 +3,7 @@
 //! and writes what the game sends back. It never judges game moves.
 
 use crate::delivery::{ConnSink, Outgoing};
+use crate::error::ServerError;
 use crate::game_task::ToGame;
 use crate::session::Hello;
 use crate::AppState;
@@ -179,10 +180,32 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
             }
         },
     };
-    let Some(to_game) = app.registry.get(&game) else {
-        let (code, reason) = why_not_live(app, &game).await;
-        close_with(socket, code, reason).await;
-        return;
+    let to_game = match app.registry.get_or_load(&game).await {
+        Ok(Some(to_game)) => to_game,
+        Ok(None) => {
+            let (code, reason) = why_not_live(app, &game).await;
+            close_with(socket, code, reason).await;
+            return;
+        }
+        Err(ServerError::Full) => {
+            close_with(
+                socket,
+                close::SERVER_FULL,
+                "the server is full; try again later",
+            )
+            .await;
+            return;
+        }
+        Err(e) => {
+            tracing::error!(conn, game, error = %e, "cannot load a stored game");
+            close_with(
+                socket,
+                close::STORAGE_FAILURE,
+                "storage unavailable; try again later",
+            )
+            .await;
+            return;
+        }
     };
     let (tx, mut rx) = mpsc::channel(app.config.send_queue);
     let too_slow = Arc::new(Notify::new());

@@ -4,10 +4,15 @@
 //!
 //! - `selftest.test.mjs` always runs: it proves Chromium, playwright-core
 //!   and the harness work, against a fixture page of its own.
+//! - `text.test.mjs` always runs (Node only): every Command and Event
+//!   variant of `web-client/protocol.ts` gets its own words from `text.js`.
 //! - `citadel.test.mjs` (the DOM-contract tests: lobby, moves by clicking,
 //!   spectator, reconnect) and `screens.test.mjs` (accounts, my games,
 //!   campaigns, the replay viewer), `player.test.mjs` (issue 16's defects,
-//!   one test each) and `a11y.test.mjs` (axe-core on home, lobby and game)
+//!   one test each), `a11y.test.mjs` (axe-core on home, lobby and game)
+//!   and `missions.test.mjs` (the mission picker and briefings, a game at
+//!   a chosen rank, the campaign screen's mission order), `weapons.test.mjs`
+//!   (a rank-6 Grenade Launcher drafted and fired by square)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -130,12 +135,16 @@ async fn the_web_client_works_in_headless_chromium() {
 
     let web_dir = root.join("web-client");
     let index = std::fs::read_to_string(web_dir.join("index.html")).unwrap_or_default();
-    let mut files = vec!["selftest.test.mjs"];
+    // text.test.mjs needs no server nor browser: the client's words for
+    // every protocol variant.
+    let mut files = vec!["selftest.test.mjs", "text.test.mjs"];
     if index.contains(MARKER) {
         files.push("citadel.test.mjs");
         files.push("screens.test.mjs");
         files.push("player.test.mjs");
         files.push("a11y.test.mjs");
+        files.push("missions.test.mjs");
+        files.push("weapons.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \

@@ -250,6 +250,7 @@ async fn play_mission(
     campaign: &str,
     tokens: &[String],
     standings_before: &[i64],
+    mission: &str,
     seed: u64,
 ) -> (GameView, Option<Seat>, String) {
     let (status, next) = post(
@@ -261,7 +262,7 @@ async fn play_mission(
     .await;
     assert_eq!(status, 200, "{next}");
     let game = next["game"].as_str().expect("game code").to_string();
-    assert_eq!(next["mission"], "ce-c1m1");
+    assert_eq!(next["mission"], mission, "CMP-5: the listed mission");
 
     // A second `next` while the mission is in play is a conflict.
     let (status, _) = post(
@@ -366,7 +367,7 @@ async fn campaign_body() {
         addr,
         "/api/campaigns",
         None,
-        json!({ "name": "Test campaign", "players": 2, "missions": 2,
+        json!({ "name": "Test campaign", "players": 2, "missions": 2, "campaign": "c1",
                 "starting_rank": 2, "dark_legion": "rotate" }),
     )
     .await;
@@ -428,6 +429,20 @@ async fn campaign_body() {
 
     let s = standings(addr, &code).await;
     assert_eq!(pps(&s), [10, 10], "CMP-1: 10·(R0−1)");
+    // CMP-1, CMP-5: Campaign 1's first two missions, in record order.
+    assert_eq!(s["campaign"], "c1");
+    let order: Vec<String> = s["order"]
+        .as_array()
+        .expect("order")
+        .iter()
+        .map(|m| m["mission"].as_str().expect("id").to_string())
+        .collect();
+    assert_eq!(order, ["ce-c1m1", "ce-c1m2"]);
+    assert_eq!(s["next_mission"]["id"], "ce-c1m1");
+    assert_eq!(s["next_mission"]["index"], 0);
+    assert_eq!(s["next_mission"]["name"], "Battle Plans");
+    assert_eq!(s["next_mission"]["playable"], true);
+    assert!(s["next_mission"]["rewards"]["success"].is_i64());
     assert!(s["players"]
         .as_array()
         .expect("players")
@@ -436,7 +451,7 @@ async fn campaign_body() {
     let tokens = [ann_token, bob_token];
 
     // Mission 1.
-    let (end1, dl1, game1) = play_mission(addr, &code, &tokens, &[10, 10], 100).await;
+    let (end1, dl1, game1) = play_mission(addr, &code, &tokens, &[10, 10], "ce-c1m1", 100).await;
     let dl1 = usize::from(dl1.expect("a DL player").0);
     let after1 = final_pp(&end1, 2);
     let s = standings(addr, &code).await;
@@ -447,6 +462,12 @@ async fn campaign_body() {
     assert_eq!(s["players"][dl1]["times_dl"], 1);
     assert!(s["current_game"].is_null());
     assert_eq!(s["finished"], false);
+    // CMP-3: the outcome is kept for later missions (D40).
+    assert_eq!(s["outcomes"][0]["mission"], "ce-c1m1");
+    assert_eq!(
+        s["outcomes"][0]["completed"],
+        s["history"][0]["result"] == "success"
+    );
     for p in s["players"].as_array().expect("players") {
         let pp = p["pp"].as_i64().expect("pp");
         assert_eq!(p["rank"].as_i64(), Some((1 + pp / 10).min(12)), "RNK-1");
@@ -459,8 +480,42 @@ async fn campaign_body() {
     let s = standings(addr, &code).await;
     assert_eq!(pps(&s), after1, "the standings survive a restart");
 
+    // CMP-5: mission 2 is C1M2 whatever mission 1's outcome, and never
+    // C1M1 again in its place. While the engine cannot play C1M2 the
+    // campaign says so and waits.
+    let next = &s["next_mission"];
+    assert_eq!(next["id"], "ce-c1m2");
+    assert_eq!(next["index"], 1);
+    let (status, wrong) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some(&tokens[0]),
+        json!({ "mission": "ce-c1m1" }),
+    )
+    .await;
+    assert_eq!(status, 409, "no other mission in C1M2's place: {wrong}");
+    if next["playable"] == false {
+        assert!(!next["missing"].as_array().expect("missing").is_empty());
+        let (status, refused) = post(
+            addr,
+            &format!("/api/campaigns/{code}/next"),
+            Some(&tokens[0]),
+            json!({}),
+        )
+        .await;
+        assert_eq!(status, 409, "{refused}");
+        let message = refused["message"].as_str().expect("message");
+        assert!(
+            message.contains("ce-c1m2") && message.contains("not playable"),
+            "{message}"
+        );
+        assert_eq!(standings(addr, &code).await["current_game"], Value::Null);
+        second.shutdown().await;
+        return;
+    }
+
     // Mission 2: CMP-2 makes the other player the DL.
-    let (end2, dl2, _) = play_mission(addr, &code, &tokens, &after1, 200).await;
+    let (end2, dl2, _) = play_mission(addr, &code, &tokens, &after1, "ce-c1m2", 200).await;
     let dl2 = usize::from(dl2.expect("a DL player").0);
     assert_eq!(dl2, 1 - dl1, "CMP-2: the player who was not DL yet");
     let after2 = final_pp(&end2, 2);
@@ -496,4 +551,82 @@ async fn campaign_body() {
     .await;
     assert_eq!(status, 409, "the campaign is finished");
     second.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn campaign_2_runs_its_own_missions_and_never_starts_another_in_place_of_its_first() {
+    tokio::time::timeout(TEST_LIMIT, async {
+        let db = TempDb::new();
+        let server = server(&db).await;
+        let addr = server.addr();
+        // An unknown campaign is refused.
+        let (status, _) = post(
+            addr,
+            "/api/campaigns",
+            None,
+            json!({ "name": "C3", "players": 1, "campaign": "c3", "dark_legion": "ai" }),
+        )
+        .await;
+        assert!((400..500).contains(&status), "{status}");
+
+        // Campaign 2 without M: its five missions, C2M1 first (CMP-1, CMP-5).
+        let (status, created) = post(
+            addr,
+            "/api/campaigns",
+            None,
+            json!({ "name": "Second", "players": 1, "campaign": "c2", "dark_legion": "ai" }),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        let code = created["code"].as_str().expect("code").to_string();
+        let s = standings(addr, &code).await;
+        assert_eq!(s["campaign"], "c2");
+        assert_eq!(s["missions"], 5, "M defaults to the campaign's length");
+        let order: Vec<&str> = s["order"]
+            .as_array()
+            .expect("order")
+            .iter()
+            .map(|m| m["mission"].as_str().expect("id"))
+            .collect();
+        assert_eq!(
+            order,
+            ["ce-c2m1", "ce-c2m2", "ce-c2m3", "ce-c2m4", "ce-c2m5"]
+        );
+        assert_eq!(s["next_mission"]["id"], "ce-c2m1");
+        assert_eq!(s["outcomes"], json!([]));
+
+        let (status, joined) = post(
+            addr,
+            &format!("/api/campaigns/{code}/join"),
+            None,
+            json!({ "name": "Ann", "corporation": "mishima" }),
+        )
+        .await;
+        assert_eq!(status, 200, "{joined}");
+        let token = joined["token"].as_str().expect("token").to_string();
+        let (status, next) = post(
+            addr,
+            &format!("/api/campaigns/{code}/next"),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+        if s["next_mission"]["playable"] == true {
+            assert_eq!(status, 200, "{next}");
+            assert_eq!(next["mission"], "ce-c2m1");
+        } else {
+            // Named, never replaced by a playable mission.
+            assert_eq!(status, 409, "{next}");
+            let message = next["message"].as_str().expect("message");
+            assert!(message.contains("ce-c2m1"), "{message}");
+            for gap in s["next_mission"]["missing"].as_array().expect("missing") {
+                let gap = gap.as_str().expect("text");
+                assert!(message.contains(gap), "{message} names {gap}");
+            }
+            assert_eq!(standings(addr, &code).await["current_game"], Value::Null);
+        }
+        server.shutdown().await;
+    })
+    .await
+    .expect("the test finished in time");
 }

@@ -26,7 +26,8 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
-use common::{within, Ws, STEP};
+use common::pg::with_db;
+use common::{Ws, STEP};
 
 use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, LobbyView, SeqEvent};
 use citadel_protocol::{ServerMsg, PROTOCOL_VERSION};
@@ -34,7 +35,6 @@ use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
 use serde_json::Value;
 use sqlx::{Connection, Executor};
-use std::future::Future;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
@@ -42,84 +42,13 @@ use std::time::{Duration, Instant};
 
 /// The longest a whole test may take.
 const TEST_LIMIT: Duration = Duration::from_secs(60);
-/// The longest the server may take to answer `/healthz` after it starts.
+/// The longest the server may take to be ready (`/readyz`: the store
+/// answers and the games in it are restored) after it starts.
 const BOOT_LIMIT: Duration = Duration::from_secs(20);
 /// More commands than a C1M1 game needs when every turn is ended at once.
 const MAX_COMMANDS: usize = 5_000;
 
 // ---------------------------------------------------------------- database
-
-/// A schema of its own on the test Postgres, dropped by [`Db::drop_schema`].
-struct Db {
-    base: String,
-    schema: String,
-}
-
-impl Db {
-    /// A fresh schema, or `None` (skip) if Postgres is unreachable and
-    /// `CITADEL_REQUIRE_ALL` is not `1`.
-    async fn create(test: &str) -> Option<Db> {
-        let base = std::env::var("CITADEL_TEST_DATABASE_URL")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string());
-        sqlx::any::install_default_drivers();
-        let mut conn = match sqlx::AnyConnection::connect(&base).await {
-            Ok(c) => c,
-            Err(e) => {
-                if std::env::var("CITADEL_REQUIRE_ALL").as_deref() == Ok("1") {
-                    panic!("Postgres at {base} unreachable and CITADEL_REQUIRE_ALL=1: {e}");
-                }
-                eprintln!(
-                    "SKIPPED {test}: Postgres at {base} unreachable ({e}); \
-                     set CITADEL_TEST_DATABASE_URL"
-                );
-                return None;
-            }
-        };
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let schema = format!("citadel_crash_{}_{test}_{nanos}", std::process::id());
-        conn.execute(format!("CREATE SCHEMA {schema}").as_str())
-            .await
-            .unwrap();
-        conn.close().await.unwrap();
-        Some(Db { base, schema })
-    }
-
-    /// The URL the server is given: the schema as its search path.
-    fn url(&self) -> String {
-        let sep = if self.base.contains('?') { '&' } else { '?' };
-        format!(
-            "{}{sep}options=-c%20search_path%3D{}",
-            self.base, self.schema
-        )
-    }
-
-    async fn drop_schema(self) {
-        let mut conn = sqlx::AnyConnection::connect(&self.base).await.unwrap();
-        conn.execute(format!("DROP SCHEMA {} CASCADE", self.schema).as_str())
-            .await
-            .unwrap();
-        conn.close().await.unwrap();
-    }
-}
-
-/// Run a test body against a fresh schema, then drop the schema whether
-/// the body passed or not.
-async fn with_db<F, Fut>(test: &str, body: F)
-where
-    F: FnOnce(String) -> Fut,
-    Fut: Future<Output = ()> + Send + 'static,
-{
-    let Some(db) = Db::create(test).await else {
-        return;
-    };
-    let outcome = tokio::spawn(within(TEST_LIMIT, body(db.url()))).await;
-    db.drop_schema().await;
-    if let Err(e) = outcome {
-        std::panic::resume_unwind(e.into_panic());
-    }
-}
 
 // ---------------------------------------------------------------- process
 
@@ -131,8 +60,8 @@ struct Citadel {
 }
 
 impl Citadel {
-    /// Start the binary on `database_url` and wait until `/healthz`
-    /// answers. The port is found by binding port 0 and letting it go;
+    /// Start the binary on `database_url` and wait until `/readyz`
+    /// says ready. The port is found by binding port 0 and letting it go;
     /// should another process take it meanwhile, the start is retried.
     async fn start(database_url: &str, name: &str) -> Citadel {
         let started = Instant::now();
@@ -159,7 +88,7 @@ impl Citadel {
                 .spawn()
                 .expect("spawn the citadel binary");
             let mut server = Citadel { child, addr, log };
-            match server.wait_healthy(started).await {
+            match server.wait_ready(started).await {
                 Ok(()) => return server,
                 Err(log) if log.contains("cannot listen") => continue,
                 Err(log) => panic!("citadel did not start:\n{log}"),
@@ -168,13 +97,13 @@ impl Citadel {
         panic!("citadel could not find a free port");
     }
 
-    /// Poll `/healthz`; the child's log if it exits or never answers.
-    async fn wait_healthy(&mut self, started: Instant) -> Result<(), String> {
+    /// Poll `/readyz`; the child's log if it exits or is never ready.
+    async fn wait_ready(&mut self, started: Instant) -> Result<(), String> {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_millis(500))
             .build()
             .unwrap();
-        let url = format!("http://{}/healthz", self.addr);
+        let url = format!("http://{}/readyz", self.addr);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return Err(format!("exited with {status}:\n{}", self.log_text()));
@@ -186,7 +115,7 @@ impl Citadel {
             }
             if started.elapsed() > BOOT_LIMIT {
                 return Err(format!(
-                    "no /healthz within {BOOT_LIMIT:?}:\n{}",
+                    "not ready within {BOOT_LIMIT:?}:\n{}",
                     self.log_text()
                 ));
             }
@@ -563,7 +492,7 @@ async fn stored_human_commands(url: &str, code: &str) -> Vec<(u8, Command)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_sigkill_the_restarted_server_is_exactly_where_the_last_ack_left_the_game() {
-    with_db("resume", |url| async move {
+    with_db("resume", TEST_LIMIT, |url| async move {
         let t0 = Instant::now();
         let server = Citadel::start(&url, "resume-1").await;
         let mut t = Table::start(server.addr).await;
@@ -716,7 +645,7 @@ async fn after_a_sigkill_the_restarted_server_is_exactly_where_the_last_ack_left
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_acknowledged_just_before_a_sigkill_survives_it() {
-    with_db("ack", |url| async move {
+    with_db("ack", TEST_LIMIT, |url| async move {
         let t0 = Instant::now();
         let server = Citadel::start(&url, "ack-1").await;
         let mut t = Table::start(server.addr).await;

@@ -276,3 +276,49 @@ async fn same_rules_resume_and_other_rules_check_the_checksums() {
     again.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A record from before rules versions (engine 0, no checksums) of a game
+/// against the AI Dark Legion cannot be checked — its AI deck drew from
+/// chance the game no longer keeps — so it is closed as outdated rather
+/// than resumed as a possibly different game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_ai_dark_legion_game_is_closed_not_guessed() {
+    let dir = std::env::temp_dir().join(format!(
+        "citadel-legacy-{}-{}",
+        std::process::id(),
+        citadel_server::clock::wall_clock_ms()
+    ));
+    let url = format!("sqlite://{}", dir.join("citadel.db").display());
+    let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
+    let rules = RulesVersion::current();
+    let games = GameStore::with_rules(Arc::clone(&store), rules.clone());
+    play(&games, "OLDAIG", 13, "token-old", 4).await;
+
+    // What a server from before rules versions left behind.
+    let sql = citadel_store::SqlStore::connect(&url).await.unwrap();
+    sqlx::query("UPDATE games SET engine_version = $1, content_hash = $2 WHERE code = $3")
+        .bind(citadel_store::LEGACY_ENGINE_VERSION)
+        .bind(citadel_store::LEGACY_CONTENT_HASH)
+        .bind("OLDAIG")
+        .execute(sql.writer())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE commands SET checksum = NULL WHERE code = $1")
+        .bind("OLDAIG")
+        .execute(sql.writer())
+        .await
+        .unwrap();
+    sql.close().await;
+    assert!(store.game("OLDAIG").await.unwrap().unwrap().is_legacy());
+
+    let next = server(&url, rules).await;
+    let told = resume(next.addr(), "OLDAIG", "token-old").await;
+    assert_eq!(told, Err((close::OUTDATED, OUTDATED_MESSAGE.to_string())));
+    let closed = store.game("OLDAIG").await.unwrap().unwrap();
+    assert!(closed.finished_at.is_some(), "recorded as finished");
+    let summary: GameSummary = serde_json::from_str(&closed.result.unwrap()).unwrap();
+    let why = summary.outdated.expect("recorded as outdated");
+    assert!(why.contains("AI Dark Legion"), "{why}");
+    next.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

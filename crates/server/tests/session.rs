@@ -800,6 +800,8 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
         dark_legion: DarkLegionSetup::Seat(1),
         starting_rank: 1,
         seed: 5,
+        campaign: true,
+        c2m4_completed: None,
     };
     let seats = vec![
         ReservedSeat {

@@ -255,6 +255,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         from: i64,
         count: i64,
     ) -> Result<Option<ReplayPage>, StoreError>;
+    /// Whether the database answers a trivial query now (readiness).
+    async fn ping(&self) -> Result<(), StoreError>;
     /// Games not finished (lobbies and games in play), oldest first. An
     /// abandoned game is finished, so it is not among them.
     async fn unfinished_games(&self) -> Result<Vec<GameRecord>, StoreError>;

@@ -50,6 +50,10 @@ fn newest_first<T>(mut v: Vec<T>, key: impl Fn(&T) -> i64) -> Vec<T> {
 
 #[async_trait]
 impl Store for MemStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError> {
         self.with(|d| {
             if d.games.contains_key(&game.code) {

@@ -373,9 +373,16 @@ async fn open_pool(
     in_memory: bool,
 ) -> Result<AnyPool, StoreError> {
     options
-        .acquire_timeout(Duration::from_secs(30))
+        // A database that does not hand out a connection within this is
+        // down as far as a game is concerned: fail fast, and let the
+        // caller's bounded retries decide (docs/STORAGE.md, "Outages").
+        .acquire_timeout(Duration::from_secs(5))
         .after_connect(move |conn, _meta| {
             Box::pin(async move {
+                if backend == SqlBackend::Postgres {
+                    // No statement runs for ever on a struggling server.
+                    conn.execute("SET statement_timeout = 5000").await?;
+                }
                 if backend == SqlBackend::Sqlite {
                     // Wait for a competing writer instead of failing.
                     conn.execute(
@@ -654,6 +661,14 @@ fn name_key(name: &str) -> String {
 
 #[async_trait]
 impl Store for SqlStore {
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLUMNS}) \

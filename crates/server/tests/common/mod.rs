@@ -13,6 +13,8 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod pg;
+
 /// A client socket.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
