@@ -3,11 +3,14 @@
 // Plain ES modules, no build step; types come from protocol.ts (JSDoc).
 // @ts-check
 import { Board, key } from "./board.js";
+import { tokenLegend } from "./board.js";
 import { CloseCode, PROTOCOL_VERSION } from "./protocol.js";
 import {
-  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, figLabel, figName,
+  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, secondaryName, figLabel, figName,
   dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
 } from "./text.js";
+import { withArticle } from "./text.js";
+import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -26,9 +29,26 @@ const FATAL = {
   [CloseCode.REPLACED]: "You connected to this game from another tab or device.",
   [CloseCode.OUTDATED]: "This game was made by an older version and cannot continue. Its replay is still available.",
 };
-const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "choose_tile", "choose_figure",
-  "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment"]);
+const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "place_start", "place_debris", "choose_tile",
+  "choose_figure", "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment", "keep_secondary"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
+// The weapon attacks (ce.md WPN-4..7) and the token missions' figure commands.
+for (const t of ["swing", "spray", "volley", "attack_square", "attack_token", "hack", "pick_up", "hand_over"]) FIGURE_ACTIONS.add(t);
+/** Decisions answered by clicking a square; `kind` groups them (a creature, or the command type). */
+const PLACEMENTS = new Set(["place", "place_start", "place_debris"]);
+const placeKind = (c) => c.kind ?? (c.type === "place_start" ? `place_start:${c.figure}` : c.type);
+/** Figure commands aimed at a square: the field holding it. They are
+ *  offered as one button per kind, then "click a highlighted square". */
+const SQUARE_FIELD = { use_item: "square", attack_square: "square", swing: "start", overrun: "square", attack_token: "token", hack: "token" };
+/** A command's target square and its label without it, or null. */
+function squareChoice(view, c) {
+  if (c.type === "play_card" && c.play.as === "text" && c.play.square) {
+    return { at: c.play.square, label: describeCommand(view, { ...c, play: { ...c.play, square: null } }) };
+  }
+  const field = SQUARE_FIELD[c.type];
+  const at = field ? c[field] : null;
+  return at ? { at, label: describeCommand(view, { ...c, [field]: null }) } : null;
+}
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const h = (tag, props = {}, ...kids) => {
@@ -545,7 +565,9 @@ function renderCampaign(c) {
   };
   $("campaign-name").textContent = c.name;
   $("campaign-code").textContent = c.code;
-  $("campaign-info").textContent = ` · ${c.players.length}/${c.players_planned} players · ${c.history.length}/${c.missions} missions · starting rank ${c.starting_rank} · Dark Legion: ${c.dark_legion === "ai" ? "the AI" : "players in turn"}`;
+  const which = { c1: "Campaign 1", c2: "Campaign 2", both: "Campaigns 1 and 2" }[c.campaign] ?? "";
+  $("campaign-info").textContent = ` · ${which} · ${c.players.length}/${c.players_planned} players · ${c.history.length}/${c.missions} missions · starting rank ${c.starting_rank} · Dark Legion: ${c.dark_legion === "ai" ? "the AI" : "players in turn"}`;
+  $("campaign-info").dataset.campaign = c.campaign ?? "";
   const winners = new Set(c.winners ?? []);
   const rows = c.players.map((p) => h("tr", { "data-player": p.player, class: [winners.has(p.player) ? "winner" : "", me?.player === p.player ? "me" : ""].join(" ").trim() },
     h("td", { text: String(p.player + 1) }),
@@ -565,7 +587,7 @@ function renderCampaign(c) {
 
   const history = c.history.map((m) => h("tr", { "data-mission": m.index, "data-game": m.game },
     h("td", { text: String(m.index + 1) }),
-    h("td", { text: missionName(m.mission) }),
+    h("td", { text: `${missionName(m.mission)} ${missionDef(m.mission)?.name ?? ""}`.trim() }),
     h("td", { text: playerName(m.dark_legion) }),
     h("td", { text: m.result ? words(m.result) : "—" }),
     h("td", { text: m.pp.map((pp, i) => `${playerName(i)} ${pp.before} → ${pp.after}`).join(" · ") + (m.ai_pp ? ` · AI ${m.ai_pp.before} → ${m.ai_pp.after}` : "") }),
@@ -583,7 +605,9 @@ function renderCampaign(c) {
   } else if (c.players.length < c.players_planned) {
     line = `Waiting for ${c.players_planned - c.players.length} more player${c.players_planned - c.players.length === 1 ? "" : "s"} to join with the code ${c.code}.`;
   } else {
-    line = `Next: mission ${c.history.length + 1} of ${c.missions}${c.next_mission ? ` (${missionName(c.next_mission)})` : ""}.`;
+    const n = c.next_mission;
+    line = `Next: mission ${c.history.length + 1} of ${c.missions}${n ? ` (${missionName(n.id)} ${n.name})` : ""}.`;
+    if (n && n.playable === false) line += ` It is not playable yet: the campaign waits for it (missions run in order) — it needs ${(n.missing ?? []).join(", ")}.`;
   }
   const st = $("campaign-state");
   st.textContent = line;
@@ -596,9 +620,28 @@ function renderCampaign(c) {
   watch.hidden = !(cur && !me);
   watch.onclick = () => { if (!cur) return; leaveGame(); state.name = session()?.name ?? "Spectator"; state.campaign = c.code; connect(cur.game, { as: "spectator", name: state.name }); };
   const next = /** @type {HTMLButtonElement} */ ($("next-mission"));
+  const nextPlayable = c.next_mission?.playable !== false;
   next.hidden = !(me && !c.finished && !cur && c.players.length >= c.players_planned);
-  next.disabled = campaign.busy;
-  next.textContent = `Start mission ${c.history.length + 1}`;
+  next.disabled = campaign.busy || !nextPlayable;
+  next.textContent = nextPlayable ? `Start mission ${c.history.length + 1}` : `Mission ${c.history.length + 1} is not playable yet`;
+
+  // The mission order (CMP-5) and the next mission's briefing.
+  const outcomes = c.outcomes ?? [];
+  $("campaign-order").replaceChildren(...(c.order ?? []).map((o) => {
+    const played = o.index < c.history.length;
+    const inPlay = !played && cur && o.index === c.history.length;
+    const isNext = !played && !cur && !c.finished && o.index === c.history.length;
+    const status = played ? (outcomes[o.index]?.completed ? "accomplished" : "failed")
+      : inPlay ? "in play" : isNext ? "next" : "";
+    const note = [status, o.playable ? "" : "not playable yet"].filter(Boolean).join(", ");
+    return h("li", { "data-order": o.index, "data-mission": o.mission,
+      class: [played ? "done" : "", isNext || inPlay ? "next" : "", o.playable ? "" : "unplayable"].join(" ").trim(),
+      text: `${o.name} (${missionName(o.mission)})${note ? ` — ${note}` : ""}` });
+  }));
+  const nm = !cur && !c.finished ? c.next_mission : null;
+  $("campaign-next").hidden = !nm;
+  $("campaign-next-name").textContent = nm ? `${nm.name} (${missionName(nm.id)}), mission ${nm.index + 1} of ${c.missions}` : "";
+  $("campaign-next-brief").replaceChildren(...(nm ? [briefingNode(nm)] : []));
 }
 
 $("next-mission").onclick = async () => {
@@ -620,8 +663,10 @@ $("next-mission").onclick = async () => {
 $("create-campaign").onsubmit = async (e) => {
   e.preventDefault();
   const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
-  const body = { name: String(f.get("name")).trim(), players: Number(f.get("players")), missions: Number(f.get("missions")),
+  const body = { name: String(f.get("name")).trim(), players: Number(f.get("players")), campaign: String(f.get("campaign") || "c1"),
     starting_rank: Number(f.get("starting_rank") || 1), dark_legion: String(f.get("dark_legion")) };
+  // Without a number the campaign is as long as its missions (5, or 10 for both).
+  if (f.get("missions")) body.missions = Number(f.get("missions"));
   try {
     const made = await api("POST", "/api/campaigns", body);
     const code = /** @type {HTMLInputElement} */ ($("join-campaign").querySelector("input[name=code]"));
@@ -801,7 +846,7 @@ function renderLobby() {
   const m = missionDef(l.options.mission);
   $("lobby-options").textContent = `${m ? `${m.name} · ` : ""}${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
     dl.mode === "ai" ? "the AI" : dl.mode === "seat" ? (l.seats[dl.seat]?.name ?? "the host") : "drawn at random among the players"} · turn limit: ${
-    l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · ${l.spectators} watching`;
+    l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · starting rank ${l.options.starting_rank ?? 1} · ${l.spectators} watching`;
   const host = state.seat === l.host;
   const link = `${location.origin}/#${l.code}`;
   $("copy-invite").dataset.link = link;
@@ -893,12 +938,12 @@ function renderGame() {
     for (const f of view.figures) if (f.kind.kind === "creature") mine.add(f.id);
   }
   const sel = state.selected !== null ? a.byFig.get(state.selected) : null;
-  const place = a.decisions.filter((c) => c.type === "place");
-  const kinds = [...new Set(place.map((c) => /** @type {any} */ (c).kind))];
+  const place = a.decisions.filter((c) => PLACEMENTS.has(c.type));
+  const kinds = [...new Set(place.map((c) => placeKind(c)))];
   if (!kinds.includes(state.placeKind)) state.placeKind = kinds[0] ?? null;
   let squareTargets = new Map(), squareClass = "place-target";
   if (state.mode) { squareTargets = state.mode.cmds; squareClass = "item-target"; }
-  else for (const c of place) if (/** @type {any} */ (c).kind === state.placeKind) squareTargets.set(key(c.square), c);
+  else for (const c of place) if (placeKind(c) === state.placeKind) squareTargets.set(key(/** @type {any} */ (c).square), c);
 
   board.handlers = {
     square: (k) => {
@@ -907,6 +952,11 @@ function renderGame() {
       else if (state.selected !== null && !state.mode) { state.selected = null; renderGame(); }
     },
     figure: (id) => {
+      // Aiming at a square (a grenade, a sweep's first square): a figure
+      // standing on a highlighted square stands for its square.
+      const on = view.figures.find((f) => f.id === id)?.place;
+      const aimed = state.mode && on?.at === "board" ? state.mode.cmds.get(key(on.square)) : null;
+      if (aimed) return sendCommand(aimed);
       const atk = sel?.attacks.filter((c) => c.target === id) ?? [];
       if (atk.length === 1) return sendCommand(atk[0]);
       if (atk.length > 1) return toast("Choose the kind of attack with the buttons below the board.");
@@ -945,6 +995,7 @@ function renderGame() {
   renderPanel(view);
   renderBriefing(view);
   renderLegend(view);
+  renderTokenLegend(view);
   renderScoreboard(view);
   scheduleAutoPass();
 }
@@ -976,6 +1027,30 @@ function scheduleAutoPass() {
 /** The mission: its name, goal and length, from the content. */
 function briefingText(m) {
   return `Goal: ${goalText(m)}, within ${plural(m.rounds, "round")}${m.ends_early ? "; the mission ends as soon as the goal is met" : ""}.`;
+}
+/**
+ * A mission's whole briefing (from `/api/content` or a campaign's
+ * `next_mission`): goal and rounds, special actions and rules, rewards,
+ * secondary missions, and what an unplayable mission still needs.
+ */
+function briefingNode(m) {
+  const kids = [h("p", { class: "goal", text: briefingText(m) })];
+  const actions = m.special_actions ?? [];
+  if (actions.length) {
+    kids.push(h("p", { class: "actions", text: `Special action${actions.length === 1 ? "" : "s"}: ${
+      actions.map((a) => `${a.name}, next to ${withArticle(words(a.adjacent_to).toLowerCase())}${a.once_per_feature ? " (each counts once)" : ""}`).join("; ")}.` }));
+  }
+  const rules = m.special_rules ?? [];
+  if (rules.length) kids.push(h("ul", { class: "rules" }, ...rules.map((r) => h("li", { "data-rule": r.key, text: r.text }))));
+  const r = m.rewards;
+  if (r) {
+    kids.push(h("p", { class: "rewards", text: `Rewards: success +${r.success} PP to each corporation player with a Doomtrooper left; failure +${r.failure} PP to the Dark Legion, and the commander ${r.commander} PP.` }));
+  }
+  kids.push(h("p", { class: "secondary", text: m.secondary ? "Secondary missions: each corporation player draws two and keeps one, secretly." : "No secondary missions." }));
+  if (m.playable === false) {
+    kids.push(h("p", { class: "missing", text: `Not playable yet — the server still needs: ${(m.missing ?? []).join(", ")}.` }));
+  }
+  return h("div", { "data-mission": m.id, "data-playable": String(m.playable !== false) }, ...kids);
 }
 function renderBriefing(view) {
   const m = missionDef(view.mission);
@@ -1017,6 +1092,14 @@ function renderLegend(view) {
       h("span", { text: `${creatureName(k)}${stats}` }));
   }));
   $("legend-box").hidden = kinds.length === 0;
+}
+
+/** The tokens on the board (mission tokens by kind and state, traps, bombs). */
+function renderTokenLegend(view) {
+  const rows = tokenLegend(view);
+  $("token-legend").replaceChildren(...rows.map((r) =>
+    h("li", { "data-token-legend": r.kind }, h("span", { class: "icon", text: r.mark }), h("span", { text: r.text }))));
+  $("token-legend-box").hidden = rows.length === 0;
 }
 
 /** Is it my side's own turn (not a decision asked of me in another's turn)? */
@@ -1082,7 +1165,11 @@ function decisionTitle(view, p) {
     case "event_square": return `${eventName(p.card)}: choose a square`;
     case "event_corporation": return `${eventName(p.card)}: choose a corporation`;
     case "discard_item": return `${figName(view, p.figure)} must discard an item`;
+    case "keep_secondary": return "Secondary mission: keep one of these two cards (only you will see it)";
     case "reaction": return `React to the roll${p.dice.length ? ` [${p.dice.map((d) => d.face).join(", ")}]` : ""} for ${figName(view, p.figure)}?`;
+    case "start_square": return `Place ${figName(view, p.figure)} on the start tile`;
+    case "mission_placement": return `Place the ${creatureName(p.kind)} next to the portal`;
+    case "debris_square": return `Place debris on tile 1 (${p.left} left)`;
     default: return words(p.decision);
   }
 }
@@ -1097,7 +1184,11 @@ function publicDecision(p) {
     case "place_figures": return "to place the Dark Legion";
     case "reveal_tile": return "to choose a tile to reveal";
     case "discard_item": return "to discard an item";
+    case "keep_secondary": return "to keep a secondary mission";
     case "reaction": return "to react";
+    case "start_square": return "to place their Doomtroopers";
+    case "mission_placement": return "to place a creature next to the portal";
+    case "debris_square": return "to place debris";
     default: return "to decide on an event";
   }
 }
@@ -1114,8 +1205,8 @@ function renderDecision(view, a, kinds) {
         h("button", { type: "button", "aria-pressed": String(k === state.placeKind), text: words(k),
           onclick: () => { state.placeKind = k; renderGame(); } }))));
     }
-    const shown = a.decisions.filter((c) => c.type !== "place" || (c.kind === state.placeKind && a.decisions.length <= 40));
-    if (a.decisions.some((c) => c.type === "place")) kids.push(h("p", { class: "muted", text: "Click a highlighted square to place." }));
+    const shown = a.decisions.filter((c) => !PLACEMENTS.has(c.type) || (placeKind(c) === state.placeKind && a.decisions.length <= 40));
+    if (a.decisions.some((c) => PLACEMENTS.has(c.type))) kids.push(h("p", { class: "muted", text: "Click a highlighted square to place." }));
     const reacts = a.decisions.filter((c) => c.type === "react");
     if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
       kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
@@ -1143,18 +1234,34 @@ function renderActions(view, a, sel) {
   const cards = a.general.filter((c) => c.type === "play_card" && (state.selected === null || c.figure === state.selected));
   const rest = a.general.filter((c) => !["end_activation", "end_turn", "play_card"].includes(c.type));
   const groups = new Map();
+  const sprays = [];
   for (const c of [...figureCmds, ...cards, ...rest]) {
-    const sqr = c.type === "use_item" ? c.square : c.type === "play_card" && c.play.as === "text" ? c.play.square : null;
-    if (sqr) {
-      const label = describeCommand(view, { ...c, square: null, play: c.type === "play_card" ? { ...c.play, square: null } : undefined });
-      if (!groups.has(label)) groups.set(label, new Map());
-      groups.get(label).set(key(sqr), c);
+    const choice = squareChoice(view, c);
+    if (choice) {
+      if (!groups.has(choice.label)) groups.set(choice.label, { type: c.type, cmds: new Map() });
+      groups.get(choice.label).cmds.set(key(choice.at), c);
+    } else if (c.type === "spray") {
+      sprays.push(c);
     } else {
       kids.push(h("button", { type: "button", class: `act ${c.type}`, text: describeCommand(view, c), onclick: () => sendCommand(c) }));
     }
   }
-  for (const [label, cmds] of groups) {
-    kids.push(h("button", { type: "button", class: "act square", text: `${label}…`, onclick: () => { state.mode = { label, cmds }; renderGame(); } }));
+  for (const [label, g] of groups) {
+    kids.push(h("button", { type: "button", class: `act square ${g.type}`, text: `${label}…`,
+      onclick: () => { state.mode = { label, cmds: g.cmds }; renderGame(); } }));
+  }
+  // A Gehenna Puker's line: a compass of the offered directions (WPN-5).
+  if (sprays.length) {
+    const at = (d) => sprays.find((c) => c.direction === d);
+    kids.push(h("div", { class: "compass", role: "group", "aria-label": `${figName(view, sprays[0].figure)}: spray a line` },
+      ...DIRECTIONS.flatMap((d, i) => {
+        const c = at(d);
+        const b = h("button", { type: "button", class: "act spray", "data-direction": d, disabled: !c,
+          "aria-label": c ? describeCommand(view, c) : `${DIRECTION_WORD[d]} (not offered)`, title: c ? describeCommand(view, c) : "",
+          text: `${DIRECTION_ARROW[d]} ${d.toUpperCase()}`, onclick: () => c && sendCommand(c) });
+        // The centre of the 3×3 compass is the figure itself.
+        return i === 4 ? [h("span", { class: "compass-centre", text: "◎" }), b] : [b];
+      })));
   }
   box.replaceChildren(...kids);
 }
@@ -1175,7 +1282,8 @@ function renderPanel(view) {
       h("td", { text: `rank ${t.rank}` }),
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
         f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
-      h("td", { title: "reckless tokens · cards in hand", text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}` }));
+      h("td", { title: t.secondary ? `reckless tokens · cards in hand · secondary mission ${secondaryName(t.secondary)}` : "reckless tokens · cards in hand",
+        text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}${t.secondary ? " ◎" + secondaryName(t.secondary) : ""}` }));
   });
   const dl = view.dark_legion;
   rows.push(h("tr", { class: view.phase.phase === "dark_legion" ? "acting" : "" },
@@ -1242,7 +1350,7 @@ $("create").onsubmit = async (e) => {
   const dl = f.get("dl");
   const name = String(f.get("name")).trim();
   const options = {
-    mission: String(f.get("mission") || "ce-c1m1"), seats: Number(f.get("seats")), starting_rank: 1,
+    mission: String(f.get("mission") || "ce-c1m1"), seats: Number(f.get("seats")), starting_rank: Number(f.get("starting_rank") || 1),
     dark_legion: dl === "ai" ? { mode: "ai" } : dl === "host" ? { mode: "seat", seat: 0 } : { mode: "drawn" },
     turn_seconds: f.get("turn") ? Number(f.get("turn")) : null,
   };
@@ -1344,15 +1452,36 @@ function openGameLink(code) {
   toast(`You are invited to game ${code}: enter your name and join.`, "info");
 }
 
-/** The create form's missions: names and briefings from the content. */
+/**
+ * The create form's mission picker: every mission from the content, by
+ * campaign and in record order, with its briefing. A mission the server
+ * cannot play yet can be read but not created: it is greyed, and its
+ * briefing says what it still needs.
+ */
 function fillMissionPicker() {
-  const select = /** @type {HTMLSelectElement} */ ($("create").querySelector("select[name=mission]"));
+  const form = /** @type {HTMLFormElement} */ ($("create"));
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector("select[name=mission]"));
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
   const missions = content.data?.missions ?? [];
   if (!missions.length) return;
   const old = select.value;
-  select.replaceChildren(...missions.map((m) => h("option", { value: m.id, text: `${m.name} (${plural(m.rounds, "round")})` })));
-  if (missions.some((m) => m.id === old)) select.value = old;
-  const show = () => { const m = missionDef(select.value); $("mission-brief").textContent = m ? briefingText(m) : ""; };
+  const groups = new Map();
+  for (const m of missions) {
+    const label = m.campaign ? `Campaign ${m.campaign}` : "Other missions";
+    groups.set(label, [...(groups.get(label) ?? []), m]);
+  }
+  select.replaceChildren(...[...groups].map(([label, ms]) => h("optgroup", { label }, ...ms.map((m) => h("option", {
+    value: m.id, class: m.playable === false ? "unplayable" : "", "data-playable": String(m.playable !== false),
+    text: `${m.name} (${missionName(m.id)}, ${plural(m.rounds, "round")})${m.playable === false ? " — not playable yet" : ""}`,
+  })))));
+  const playable = missions.filter((m) => m.playable !== false);
+  select.value = playable.some((m) => m.id === old) ? old : (playable[0] ?? missions[0]).id;
+  const show = () => {
+    const m = missionDef(select.value);
+    $("mission-brief").replaceChildren(...(m ? [briefingNode(m)] : []));
+    submit.disabled = !m || m.playable === false;
+    submit.textContent = m && m.playable === false ? "Not playable yet" : "Create game";
+  };
   select.onchange = show;
   show();
 }

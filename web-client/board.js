@@ -23,6 +23,85 @@ function text(parent, x, y, content, attrs = {}) {
 }
 export const key = (s) => `${s.x},${s.y}`;
 
+/** Mission tokens (maps.md, missions.md) by kind: a shape, a short mark
+ *  and a name. A kind not listed here is drawn as a labelled square. */
+const TOKEN_LOOK = {
+  terminal: { shape: "screen", mark: "Te", name: "Terminal" },
+  portal: { shape: "ring", mark: "Po", name: "Portal" },
+  container: { shape: "crate", mark: "Co", name: "Container" },
+  objective: { shape: "diamond", mark: "★", name: "Objective" },
+  debris: { shape: "rubble", mark: "Db", name: "Debris" },
+  turret: { shape: "circle", mark: "Tu", name: "Turret" },
+  desk: { shape: "square", mark: "Dk", name: "Desk" },
+};
+/** How a token state reads ("hacked", "looted"…): every `true` flag on it. */
+function tokenStates(t) {
+  return Object.entries(t.kind).filter(([k, v]) => v === true && k !== "token").map(([k]) => k);
+}
+
+/** A mission token's look: its kind's, or a generic one from its kind's name.
+ *  @param {any} t a Token whose `kind.token` is "mission" */
+export function tokenInfo(t) {
+  const kind = String(t.kind.kind ?? "token");
+  const look = TOKEN_LOOK[kind] ?? { shape: "square", mark: words(kind).slice(0, 2) || "?", name: words(kind) || "Token" };
+  const states = tokenStates(t);
+  const title = `${look.name}${t.kind.name ? ` "${words(t.kind.name)}"` : ""}${states.length ? ` (${states.join(", ")})` : ""}`;
+  return { kind, ...look, states, title };
+}
+
+/** Draw a mission token at its square; `extra` adds classes ("destroyed"). */
+function drawMissionToken(parent, t, extra = []) {
+  const info = tokenInfo(t);
+  const cx = t.square.x * S + S / 2, cy = t.square.y * S + S / 2;
+  const g = el("g", {
+    class: ["token", "mission", `kind-${info.kind}`, ...info.states.map((x) => `is-${x}`), ...extra].join(" "),
+    "data-token": info.kind, "data-token-state": [...info.states, ...extra].join(" "),
+  }, parent);
+  const r = 13;
+  switch (info.shape) {
+    case "ring": el("circle", { cx, cy, r, class: "shape" }, g); el("circle", { cx, cy, r: r - 5, class: "inner" }, g); break;
+    case "circle": el("circle", { cx, cy, r, class: "shape" }, g); break;
+    case "diamond": el("polygon", { points: `${cx},${cy - r - 2} ${cx + r + 2},${cy} ${cx},${cy + r + 2} ${cx - r - 2},${cy}`, class: "shape" }, g); break;
+    case "rubble": el("polygon", { points: `${cx - r},${cy + 6} ${cx - 9},${cy - 10} ${cx - 1},${cy - 5} ${cx + 7},${cy - r} ${cx + r},${cy + 2} ${cx + 6},${cy + r} ${cx - 7},${cy + 10}`, class: "shape" }, g); break;
+    case "screen":
+      el("rect", { x: cx - r, y: cy - r + 2, width: 2 * r, height: 2 * r - 6, rx: 2, class: "shape" }, g);
+      el("line", { x1: cx - 6, y1: cy + r, x2: cx + 6, y2: cy + r, class: "stand" }, g);
+      break;
+    case "crate":
+      el("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, class: "shape" }, g);
+      el("path", { d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}`, class: "slat" }, g);
+      break;
+    default: el("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, rx: 4, class: "shape" }, g);
+  }
+  text(g, cx, cy + 5, info.mark, { class: info.mark.length > 1 ? "small" : "" });
+  if (info.states.includes("hacked")) text(g, cx + r - 1, cy - r + 5, "✓", { class: "state-mark" });
+  if (extra.includes("destroyed")) el("path", { d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`, class: "cross" }, g);
+  el("title", {}, g).textContent = info.title + (extra.length ? ` — ${extra.join(", ")}` : "");
+  return g;
+}
+
+/** The tokens a legend should explain: [{kind, mark, text}], one per
+ *  kind and state seen (on the board, destroyed, carried or carried out). @param {any} view */
+export function tokenLegend(view) {
+  const rows = new Map();
+  const add = (k, mark, line) => { if (!rows.has(k)) rows.set(k, { kind: k, mark, text: line }); };
+  for (const t of view.tokens ?? []) {
+    if (t.kind.token === "trap") add("trap", "T", "Trap");
+    else if (t.kind.token === "bomb") add("bomb", "💣", "Time bomb");
+    else if (t.kind.token === "mission") {
+      const i = tokenInfo(t);
+      add(`${i.kind}:${i.states.join(",")}`, i.mark, `${i.name}${i.states.length ? ` (${i.states.join(", ")})` : ""}`);
+    }
+  }
+  for (const t of view.destroyed_tokens ?? []) {
+    const i = tokenInfo(t);
+    add(`${i.kind}:destroyed`, i.mark, `${i.name} (destroyed, crossed out)`);
+  }
+  if ((view.figures ?? []).some((f) => f.carrying?.length)) add("carried", "◆", "Objective carried by a Doomtrooper (gold badge)");
+  for (const [name, exit] of view.carried_out ?? []) add(`out:${name}`, "★", `${words(name)} carried out by ${exit}`);
+  return [...rows.values()];
+}
+
 function edgeLine(edge) {
   if ("V" in edge) return [edge.V.x * S, edge.V.y * S, edge.V.x * S, (edge.V.y + 1) * S];
   return [edge.H.x * S, edge.H.y * S, (edge.H.x + 1) * S, edge.H.y * S];
@@ -164,14 +243,19 @@ export class Board {
     });
     // Tokens.
     for (const t of view.tokens) {
+      if (t.kind.token === "mission") { drawMissionToken(dyn, t); continue; }
       const cx = t.square.x * S + S / 2, cy = t.square.y * S + S / 2;
       const g = el("g", { class: `token ${t.kind.token}` }, dyn);
       let label = "?", title = "";
       if (t.kind.token === "trap") { label = "T"; title = "Trap"; el("polygon", { points: `${cx},${cy - 14} ${cx + 14},${cy + 11} ${cx - 14},${cy + 11}` }, g); }
       else if (t.kind.token === "bomb") { label = "💣"; title = `Time bomb (round ${t.kind.round})`; el("circle", { cx, cy, r: 13 }, g); }
-      else { label = t.kind.kind[0].toUpperCase(); title = words(t.kind.kind) + (t.kind.name ? `: ${t.kind.name}` : ""); el("rect", { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 4 }, g); }
+      else { label = t.kind.kind[0].toUpperCase() + (t.kind.hacked ? "✓" : ""); title = words(t.kind.kind) + (t.kind.name ? `: ${t.kind.name}` : "") + (t.kind.hacked ? " (hacked)" : ""); el("rect", { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 4 }, g); }
       text(g, cx, cy + 6, label);
       el("title", {}, g).textContent = title;
+    }
+    // Tokens removed by attacks (ATK-16), crossed out where they stood.
+    for (const t of /** @type {any} */ (view).destroyed_tokens ?? []) {
+      if (t.kind?.token === "mission") drawMissionToken(dyn, t, ["destroyed"]);
     }
     // Highlighted squares.
     const mark = (k, cls) => {
@@ -227,8 +311,14 @@ export class Board {
           el("circle", { cx: cx - (f.health - 1) * 2.75 + i * 5.5, cy: cy + r + 1, r: 2.5, class: "pip" }, g);
         }
       }
+      const carrying = /** @type {any} */ (f).carrying ?? [];
+      if (carrying.length) {
+        const b = el("g", { class: "carrying", "data-carrying": carrying.join(" ") }, g);
+        el("polygon", { points: `${cx + r - 2},${cy - r - 7} ${cx + r + 5},${cy - r} ${cx + r - 2},${cy - r + 7} ${cx + r - 9},${cy - r}` }, b);
+      }
       el("title", {}, g).textContent = `${prettyName(f.name)} — health ${f.health}, actions ${f.actions_used}/${f.actions_allowed}` +
-        (f.weapon ? `, ${words(f.weapon)}` : "") + (f.items.length ? `, ${f.items.map(words).join(", ")}` : "");
+        (f.weapon ? `, ${words(f.weapon)}` : "") + (f.items.length ? `, ${f.items.map(words).join(", ")}` : "") +
+        (carrying.length ? `, carrying the ${carrying.map(words).join(", ")}` : "");
     }
   }
 }

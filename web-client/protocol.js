@@ -30,6 +30,8 @@ export const CloseCode = Object.freeze({
   REPLACED: 4011,
   /** The game was made by an older version of the rules and cannot continue; it is closed and its replay kept. */
   OUTDATED: 4012,
+  /** The server holds as many games as it may, and this stored game cannot be loaded now; try again later. */
+  SERVER_FULL: 4013,
   /** The server is shutting down. */
   SHUTDOWN: 1001,
   /** The server could not save the game; nothing unsaved was sent. */

@@ -30,6 +30,8 @@ export const CloseCode = {
   REPLACED: 4011,
   /** The game was made by an older version of the rules and cannot continue; it is closed and its replay kept. */
   OUTDATED: 4012,
+  /** The server holds as many games as it may, and this stored game cannot be loaded now; try again later. */
+  SERVER_FULL: 4013,
   /** The server is shutting down. */
   SHUTDOWN: 1001,
   /** The server could not save the game; nothing unsaved was sent. */
@@ -160,7 +162,9 @@ export type ClientMsg =
   | {
     "type": "command",
     /**
-     * Echoed in `ack`/`rejected`.
+     * Echoed in `ack`/`rejected`: an integer from 0 to
+     * [`MAX_CLIENT_REF`] (2^53 − 1, the largest integer a JavaScript
+     * number holds exactly); a larger one makes the message malformed.
      */
     client_ref?: number | null,
     /**
@@ -249,6 +253,31 @@ export type Command =
     item: string,
   }
   | {
+    "type": "keep_secondary",
+    /**
+     * The card's number (1..=18).
+     */
+    card: number,
+  }
+  | {
+    "type": "place_start",
+    /**
+     * The DT.
+     */
+    figure: FigureId,
+    /**
+     * Where.
+     */
+    square: Square,
+  }
+  | {
+    "type": "place_debris",
+    /**
+     * Where.
+     */
+    square: Square,
+  }
+  | {
     "type": "react",
     /**
      * Index of the card in your hand; `None` passes.
@@ -282,6 +311,85 @@ export type Command =
      * Attack type.
      */
     attack: AttackType,
+    /**
+     * Manus barbs (ce.md WPN-2): the colour of the one rank die each
+     * barb attack rolls. `None`: the strongest.
+     */
+    barb_die?: DieColor,
+  }
+  | {
+    "type": "swing",
+    /**
+     * Attacker (its weapon has the swing).
+     */
+    figure: FigureId,
+    /**
+     * First ring square.
+     */
+    start: Square,
+    /**
+     * Walk the ring clockwise (else counter-clockwise).
+     */
+    clockwise: boolean,
+  }
+  | {
+    "type": "spray",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * Direction of the line.
+     */
+    direction: Direction,
+  }
+  | {
+    "type": "volley",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * The two DL targets, within `dist` 4 of each other.
+     */
+    targets: [FigureId, FigureId],
+  }
+  | {
+    "type": "attack_square",
+    /**
+     * Attacker (a Plasma Carbine with a Grenade Launcher).
+     */
+    figure: FigureId,
+    /**
+     * Target square, `dist` 2–8 with LoS to its centre (LOS-9).
+     */
+    square: Square,
+  }
+  | {
+    "type": "attack_token",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * The token's square (one token per square, BRD-4).
+     */
+    token: Square,
+    /**
+     * Attack type: `close_combat` or `firearm`.
+     */
+    attack: AttackType,
+  }
+  | {
+    "type": "hack",
+    /**
+     * The TE Specialist.
+     */
+    figure: FigureId,
+    /**
+     * The terminal's square.
+     */
+    token: Square,
   }
   | {
     "type": "special",
@@ -293,6 +401,28 @@ export type Command =
      * Action id from the mission record.
      */
     action: string,
+  }
+  | {
+    "type": "pick_up",
+    /**
+     * Who picks it up.
+     */
+    figure: FigureId,
+    /**
+     * The token's name in the mission record (`soldier`).
+     */
+    token: string,
+  }
+  | {
+    "type": "hand_over",
+    /**
+     * The carrier.
+     */
+    figure: FigureId,
+    /**
+     * The friendly DT that takes it.
+     */
+    to: FigureId,
   }
   | {
     "type": "use_item",
@@ -315,6 +445,11 @@ export type Command =
      * The CC Specialist who made the kill.
      */
     figure: FigureId,
+    /**
+     * After a Violator swing with several kills: which vacated
+     * square. `None`: the first.
+     */
+    square?: Square,
   }
   | {
     "type": "play_card",
@@ -434,6 +569,17 @@ export type Decision =
      */
     kinds: Array<CreatureKind>,
   }
+  | {
+    "decision": "place_near",
+    /**
+     * The creature.
+     */
+    kind: CreatureKind,
+    /**
+     * The square the figure goes next to (a portal).
+     */
+    near: Square,
+  }
   | { "decision": "reveal_tile" }
   | {
     "decision": "event_figure",
@@ -476,11 +622,51 @@ export type Decision =
     card: number,
   }
   | {
+    "decision": "start_square",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * The DT to place.
+     */
+    figure: FigureId,
+  }
+  | {
+    "decision": "mission_placement",
+    /**
+     * Creature.
+     */
+    kind: CreatureKind,
+    /**
+     * The squares it may go on, in `(y, x)` order.
+     */
+    squares: Array<Square>,
+    /**
+     * Tag for MSN-2 `eliminated`.
+     */
+    tag: string | null,
+  }
+  | {
+    "decision": "debris_square",
+    /**
+     * Tokens still to place, this one included.
+     */
+    left: number,
+  }
+  | {
     "decision": "discard_item",
     /**
      * The DT.
      */
     figure: FigureId,
+  }
+  | {
+    "decision": "keep_secondary",
+    /**
+     * Team.
+     */
+    team: number,
   }
   | {
     "decision": "reaction",
@@ -528,6 +714,12 @@ export type DieRoll = {
    */
   reroll: boolean,
 };
+
+/**
+ * One of the 8 compass directions, clockwise from north. Written in
+ * lower case on the wire (`"n"`, `"ne"`, ... `"nw"`).
+ */
+export type Direction = "n" | "ne" | "e" | "se" | "s" | "sw" | "w" | "nw";
 
 /**
  * Door card kinds (ce.md DOR).
@@ -616,7 +808,8 @@ export type Effects = {
    */
   no_firearms: boolean,
   /**
-   * #13 rest of round.
+   * #13 rest of round: no tech attacks and no terminal hacks (a
+   * terminal hack must check this flag too).
    */
   no_tech: boolean,
   /**
@@ -651,6 +844,24 @@ export type Effects = {
    * #2: a DL figure that loses 1 action this turn.
    */
   teleported: Array<FigureId>,
+  /**
+   * #16, #17: (team, creature type) pairs: the team's DTs may not make
+   * close combat attacks on figures of that type until the end of the
+   * team's next turn (EVT-3).
+   */
+  no_cc_against?: Array<[number, CreatureKind]>,
+  /**
+   * #23 DL turn: Legionnaires +1 action.
+   */
+  legionnaire_frenzy?: boolean,
+  /**
+   * #24 rest of round: Razides roll +1 white die on every attack.
+   */
+  razide_fury?: boolean,
+  /**
+   * #26 rest of round: DTs roll no defense die against these figures.
+   */
+  berserk?: Array<FigureId>,
 };
 
 /**
@@ -663,7 +874,8 @@ export type ErrorCode =
   | "not_host"
   | "not_started"
   | "game_over"
-  | "internal";
+  | "internal"
+  | "storage_delayed";
 
 /**
  * Something that happened, in order.
@@ -721,6 +933,43 @@ export type Event =
      * The cards, for the owner only.
      */
     cards: Array<DtCardKind> | null,
+  }
+  | {
+    "type": "secondary_dealt",
+    /**
+     * Owner.
+     */
+    seat: Seat,
+    /**
+     * The cards, for the owner only.
+     */
+    cards: Array<number> | null,
+  }
+  | {
+    "type": "secondary_kept",
+    /**
+     * Owner.
+     */
+    seat: Seat,
+    /**
+     * The card, for the owner only.
+     */
+    card: number | null,
+  }
+  | {
+    "type": "secondary_resolved",
+    /**
+     * Owner.
+     */
+    seat: Seat,
+    /**
+     * The card.
+     */
+    card: number,
+    /**
+     * Its condition held.
+     */
+    success: boolean,
   }
   | {
     "type": "round_started",
@@ -857,6 +1106,49 @@ export type Event =
      * Total hits.
      */
     hits: number,
+  }
+  | {
+    "type": "area_attack_rolled",
+    /**
+     * Attacker.
+     */
+    attacker: FigureId,
+    /**
+     * Attack type.
+     */
+    attack: AttackType,
+    /**
+     * The squares the attack reaches, in resolution order (swing:
+     * the visited ring squares; line: s1..; grenade: the target
+     * square, then its adjacent squares clockwise from north).
+     */
+    squares: Array<Square>,
+    /**
+     * Dice in pool order, re-rolls after the die they replace.
+     */
+    dice: Array<DieRoll>,
+    /**
+     * Total hits.
+     */
+    hits: number,
+  }
+  | {
+    "type": "struck",
+    /**
+     * The figure.
+     */
+    figure: FigureId,
+    /**
+     * Hits against it.
+     */
+    hits: number,
+  }
+  | {
+    "type": "barbs",
+    /**
+     * The trap's square.
+     */
+    square: Square,
   }
   | {
     "type": "defense_rolled",
@@ -1081,6 +1373,130 @@ export type Event =
     square: Square,
   }
   | {
+    "type": "token_placed",
+    /**
+     * Square.
+     */
+    square: Square,
+    /**
+     * Kind.
+     */
+    kind: TokenKind,
+  }
+  | {
+    "type": "objective_picked_up",
+    /**
+     * The carrier.
+     */
+    figure: FigureId,
+    /**
+     * Token name.
+     */
+    token: string,
+    /**
+     * Where it lay.
+     */
+    square: Square,
+  }
+  | {
+    "type": "objective_handed_over",
+    /**
+     * The old carrier.
+     */
+    figure: FigureId,
+    /**
+     * The new carrier.
+     */
+    to: FigureId,
+    /**
+     * Token name.
+     */
+    token: string,
+  }
+  | {
+    "type": "objective_dropped",
+    /**
+     * Token name.
+     */
+    token: string,
+    /**
+     * Where it lies now.
+     */
+    square: Square,
+  }
+  | {
+    "type": "objective_carried_out",
+    /**
+     * The carrier.
+     */
+    figure: FigureId,
+    /**
+     * Token name.
+     */
+    token: string,
+    /**
+     * The entrance or exit id.
+     */
+    exit: string,
+  }
+  | {
+    "type": "token_attack_rolled",
+    /**
+     * Attacker.
+     */
+    attacker: FigureId,
+    /**
+     * The token's square.
+     */
+    token: Square,
+    /**
+     * Attack type; `None` for a terminal hack.
+     */
+    attack: AttackType | null,
+    /**
+     * Dice in pool order, re-rolls after the die they replace.
+     */
+    dice: Array<DieRoll>,
+    /**
+     * Total hits.
+     */
+    hits: number,
+    /**
+     * The token's defense value for this attack (DLB-3, cover).
+     */
+    dv: number,
+  }
+  | {
+    "type": "token_hacked",
+    /**
+     * The TE Specialist.
+     */
+    figure: FigureId,
+    /**
+     * The terminal's square.
+     */
+    token: Square,
+    /**
+     * The token's mission name (`relay1`), if any.
+     */
+    name: string | null,
+  }
+  | {
+    "type": "token_destroyed",
+    /**
+     * The attacker.
+     */
+    figure: FigureId,
+    /**
+     * The token's square.
+     */
+    token: Square,
+    /**
+     * The token's mission name (`throne`), if any.
+     */
+    name: string | null,
+  }
+  | {
     "type": "bomb_placed",
     /**
      * Square.
@@ -1253,6 +1669,14 @@ export type FigureView = {
    * Actions available.
    */
   actions_allowed: number,
+  /**
+   * A mission tag (`force_card_34`, `ezoghoul`): the goal figure.
+   */
+  tag?: string,
+  /**
+   * Objective tokens it carries (MSN-4), by name.
+   */
+  carrying?: Array<string>,
 };
 
 /**
@@ -1379,10 +1803,29 @@ export type GameView = {
    */
   card_played: boolean,
   /**
+   * `ONCE=yes` Special actions (MSN-3): the features already counted,
+   * as (action id, feature square).
+   */
+  special_features?: Array<[string, Square]>,
+  /**
+   * Mission tokens removed by attacks (core ATK-16), as they were when
+   * removed (a hacked terminal keeps its mark).
+   */
+  destroyed_tokens?: Array<Token>,
+  /**
    * The AI deck (AI-1), in a game with an AI Dark Legion: its revealed
    * cards are public, its order is not (HID-1, HID-3).
    */
   ai_deck?: AiDeckView,
+  /**
+   * Objective tokens that left the board with their carrier (MSN-4):
+   * token name, exit id.
+   */
+  carried_out?: Array<[string, string]>,
+  /**
+   * DTs that left the board and the entrance or exit each took (MOV-14).
+   */
+  exits?: Array<[FigureId, string]>,
 };
 
 /**
@@ -1654,8 +2097,18 @@ export type Rejection =
   | "invalid_square"
   | "special_not_available"
   | "overrun_not_available"
-  | "item_unavailable"
-  | "no_active_figure";
+  | "no_active_figure"
+  | "no_such_token"
+  | "token_not_attackable"
+  | "not_a_terminal"
+  | "already_hacked"
+  | "not_a_hacker"
+  | "weapon_lacks_ability"
+  | "not_a_swing_start"
+  | "targets_too_far_apart"
+  | "no_objective_here"
+  | "not_carrying"
+  | "not_a_friend_next_to";
 
 /**
  * A player's place at the table (core CONV-7), 0-based.
@@ -1892,6 +2345,16 @@ export type TeamView = {
    * The two DTs.
    */
   figures: [FigureId, FigureId],
+  /**
+   * The secondary mission kept (SET-10): only for its owner until the
+   * mission ends, then for everyone.
+   */
+  secondary?: number,
+  /**
+   * The two secondary missions drawn, while the owner chooses: only
+   * for the owner.
+   */
+  secondary_offer?: Array<number>,
 };
 
 /**
@@ -1969,6 +2432,11 @@ export type TokenState =
      * Name, if any.
      */
     name: string | null,
+    /**
+     * A terminal hacked by a TE Specialist (ce.md TAC-6): it stays on
+     * the board, marked.
+     */
+    hacked?: boolean,
   }
   | {
     "token": "trap",

@@ -75,6 +75,12 @@ export function eventName(n) {
   return content.data?.events?.find((e) => e.number === n)?.name ?? "an event";
 }
 
+/** A secondary mission card's name by number (ce.md SEC). */
+export function secondaryName(n) {
+  const c = content.data?.secondary?.find((s) => s.number === n);
+  return c ? `#${n} ${c.name}` : `secondary mission #${n}`;
+}
+
 /** "smoke_grenade" → "Smoke Grenade" */
 export function words(id) {
   return String(id ?? "").split(/[_\s]+/).filter(Boolean)
@@ -168,6 +174,43 @@ export function defenceValue(view, id) {
 }
 
 const ATTACK = { close_combat: "close combat", firearm: "firearm", tech: "tech" };
+/** Compass directions (a Gehenna Puker's line), in button order. */
+export const DIRECTIONS = ["nw", "n", "ne", "w", "e", "sw", "s", "se"];
+export const DIRECTION_WORD = {
+  n: "north", ne: "north-east", e: "east", se: "south-east", s: "south", sw: "south-west", w: "west", nw: "north-west",
+};
+export const DIRECTION_ARROW = { n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖" };
+/** Special actions that are not a mission's own: the secondary missions' (SEC cards 3, 4, 7). */
+const SPECIAL_WORDS = {
+  cell_sample: "take a cell sample (secondary mission)",
+  convey_message: "convey the message (secondary mission)",
+  scan: "scan the tile (secondary mission)",
+};
+
+/** A Special action's name: the mission's record, else a known one, else its id in words. */
+export function specialName(view, action) {
+  const m = content.data?.missions?.find((x) => x.id === view?.mission);
+  const a = m?.special_actions?.find((x) => x.id === action);
+  return a?.name ?? SPECIAL_WORDS[action] ?? words(action);
+}
+
+/** The weapon a figure carries, by name ("Violator Sword"), or a fallback. */
+function weaponOf(view, id, fallback) {
+  const w = view?.figures.find((x) => x.id === id)?.weapon;
+  return w ? itemName(w) : fallback;
+}
+
+/** "Legionnaire #1 and Necromutant #2". */
+function andList(xs) {
+  return xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+
+/** A mission token's name for a log line: "the Relay1 terminal", "the debris". */
+function tokenWords(name, kind = null) {
+  if (name && kind) return `the ${words(name)} (${words(kind).toLowerCase()})`;
+  if (name) return `the ${words(name)}`;
+  return kind ? `the ${words(kind).toLowerCase()}` : "the token";
+}
 
 /** A command as a button label. @param {GameView} view @param {Command} c */
 export function describeCommand(view, c) {
@@ -184,20 +227,39 @@ export function describeCommand(view, c) {
       return card?.options[c.option] ?? `Option ${c.option + 1}`;
     }
     case "place": return `Place ${creatureName(c.kind)} at ${sq(c.square, view)}`;
+    case "place_start": return `Place ${fig(c.figure)} at ${sq(c.square, view)}`;
+    case "place_debris": return `Debris at ${sq(c.square, view)}`;
     case "choose_tile": return `Tile: ${tileName(view, c.tile)}`;
     case "choose_figure": return fig(c.figure);
     case "choose_corporation": return words(c.corporation);
     case "discard": return `Discard ${itemName(c.item)}`;
+    case "keep_secondary": {
+      const d = content.data?.secondary?.find((x) => x.number === c.card);
+      return `Keep ${secondaryName(c.card)}${d ? ` (success ${d.success >= 0 ? "+" : ""}${d.success} PP, failure ${d.failure} PP)` : ""}`;
+    }
     case "react": {
       if (c.card === null) return "Pass";
       const hand = view.teams.find((t) => t.hand)?.hand;
       return `Play ${dtCardName(hand?.[c.card] ?? `card ${c.card + 1}`)}`;
     }
     case "move": return `${fig(c.figure)} moves to ${sq(c.path[c.path.length - 1], view)}`;
-    case "attack": return `${fig(c.figure)}: ${ATTACK[c.attack]} attack on ${fig(c.target)}`;
-    case "special": return `${fig(c.figure)}: ${words(c.action)}`;
+    case "attack":
+      return `${fig(c.figure)}: ${ATTACK[c.attack]} attack on ${fig(c.target)}${c.barb_die ? ` (Manus barbs roll a ${c.barb_die} die)` : ""}`;
+    case "swing":
+      return `${fig(c.figure)}: ${weaponOf(view, c.figure, "Violator")} sweep ${c.clockwise ? "clockwise" : "counter-clockwise"}${c.start ? ` from ${sq(c.start, view)}` : ""}`;
+    case "spray":
+      return `${fig(c.figure)}: ${weaponOf(view, c.figure, "Gehenna Puker")} line ${DIRECTION_ARROW[c.direction] ?? ""} ${DIRECTION_WORD[c.direction] ?? c.direction}`;
+    case "volley":
+      return `${fig(c.figure)}: ${weaponOf(view, c.figure, "Nimrod Autocannon")} at two targets, ${fig(c.targets[0])} + ${fig(c.targets[1])}`;
+    case "attack_square":
+      return `${fig(c.figure)}: fire the Grenade Launcher${c.square ? ` at ${sq(c.square, view)}` : " at a square"}`;
+    case "special": return `${fig(c.figure)}: ${specialName(view, c.action)}`;
+    case "attack_token": return `${fig(c.figure)}: ${ATTACK[c.attack]} attack on the token${c.token ? ` at ${sq(c.token, view)}` : ""}`;
+    case "hack": return `${fig(c.figure)}: hack the terminal${c.token ? ` at ${sq(c.token, view)}` : ""}`;
     case "use_item": return `${fig(c.figure)}: use ${itemName(c.item)}${c.square ? " at " + sq(c.square, view) : ""}`;
-    case "overrun": return `${fig(c.figure)}: overrun`;
+    case "overrun": return `${fig(c.figure)}: overrun${c.square ? ` into ${sq(c.square, view)}` : ""}`;
+    case "pick_up": return `${fig(c.figure)}: pick up the ${words(c.token)}`;
+    case "hand_over": return `${fig(c.figure)}: hand it to ${fig(c.to)}`;
     case "play_card": {
       const hand = view.teams.find((t) => t.hand)?.hand;
       const card = dtCardName(hand?.[c.card] ?? `card ${c.card + 1}`);
@@ -213,6 +275,19 @@ export function describeCommand(view, c) {
   }
 }
 
+/** Events of the carried-objective and debris rules (C2M1), or null. */
+function missionEvent(view, e) {
+  const fig = (id) => figName(view, id);
+  switch (e.type) {
+    case "token_placed": return `${withArticle(words(e.kind))} token is placed at ${sq(e.square, view)}.`;
+    case "objective_picked_up": return `${fig(e.figure)} picks up ${tokenWords(e.token)} at ${sq(e.square, view)}.`;
+    case "objective_handed_over": return `${fig(e.figure)} hands ${tokenWords(e.token)} to ${fig(e.to)}.`;
+    case "objective_dropped": return `${tokenWords(e.token)[0].toUpperCase()}${tokenWords(e.token).slice(1)} is dropped at ${sq(e.square, view)}.`;
+    case "objective_carried_out": return `${fig(e.figure)} carries ${tokenWords(e.token)} off the board by ${e.exit}.`;
+    default: return null;
+  }
+}
+
 /** An event as a sentence, or null to leave it out of the log.
  * @param {GameView} view @param {Event} e @param {(seat:number|null)=>string} seatName */
 export function describeEvent(view, e, seatName, ctx = { roll: null }) {
@@ -220,6 +295,7 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
   // An attack is explained over three events: the roll, the defence die
   // (if any), the damage; `ctx.roll` carries it from one to the next.
   if (e.type === "attack_rolled") ctx.roll = { target: e.target, hits: e.hits, saves: 0, face: null };
+  else if (e.type === "struck") ctx.roll = { target: e.figure, hits: e.hits, saves: 0, face: null };
   else if (e.type === "defense_rolled" && ctx.roll?.target === e.figure) {
     ctx.roll.saves = e.die.hits; ctx.roll.face = e.die.face;
     return null;
@@ -235,11 +311,18 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
   switch (e.type) {
     case "hidden": return null;
     case "game_started":
-      return `The game starts. Dark Legion: ${e.dark_legion === null ? "the AI" : seatName(e.dark_legion)} (band ${e.band}).`;
+      return `The game starts. Dark Legion: ${e.dark_legion === null ? "the AI" : seatName(e.dark_legion)} (band ${e.band}).` +
+        (e.commander !== null && e.commander !== undefined ? ` Commander: ${seatName(e.commander)}.` : "");
     case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} ${withArticle(itemName(e.item))}.`;
     case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
     case "cards_dealt":
       return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
+    case "secondary_dealt":
+      return `${seatName(e.seat)} draws 2 secondary missions${e.cards ? ": " + e.cards.map(secondaryName).join(", ") : ""}.`;
+    case "secondary_kept":
+      return `${seatName(e.seat)} keeps a secondary mission${e.card !== null ? ": " + secondaryName(e.card) : ""}.`;
+    case "secondary_resolved":
+      return `${seatName(e.seat)}'s secondary mission ${secondaryName(e.card)}: ${e.success ? "accomplished" : "failed"}.`;
     case "round_started": return `— Round ${e.round} —`;
     case "turn_started": return `${words(sideName(view, e.side))}'s turn${e.seat !== null ? `: ${seatName(e.seat)}` : ""}.`;
     case "turn_ended": return `${words(sideName(view, e.side))} ends the turn.`;
@@ -249,7 +332,9 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "exited": return `${fig(e.figure)} leaves the board.`;
     case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to, view) : "its entrance"}.`;
     case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to, view)}.`;
-    case "ai_card_revealed": return e.tie_breaker ? `AI tie-breaker card: ${e.card}.` : `AI card revealed: ${e.card}.`;
+    case "ai_card_revealed": return e.tie_breaker
+      ? `The AI Dark Legion turns over card ${e.card} to set the order its figures act in this turn.`
+      : `The AI Dark Legion turns over card ${e.card} to make its next choice.`;
     case "ai_deck_shuffled": return `The AI deck is shuffled.`;
     case "door_removed": return `A door is removed.`;
     case "door_card": return `Door card: ${content.data?.door_cards?.find((d) => d.kind === e.card)?.name ?? words(e.card)}.`;
@@ -260,6 +345,20 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
       const how = e.attack ? ` with ${weapon ? `${weapon} (${ATTACK[e.attack]})` : ATTACK[e.attack]}` : "";
       return `${who} attacks ${fig(e.target)}${how}: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}.`;
     }
+    case "area_attack_rolled": {
+      const who = fig(e.attacker);
+      const f = view?.figures.find((x) => x.id === e.attacker);
+      const n = e.squares.length;
+      let what;
+      if (e.attack === "close_combat") what = `sweeps ${f?.weapon ? `the ${itemName(f.weapon)}` : "a blade"} through ${plural(n, "square")}`;
+      else if (f?.weapon === "gehenna_puker") what = `sprays a line of ${plural(n, "square")} with the ${itemName(f.weapon)}`;
+      else if (f?.items?.includes("grenade_launcher") || (e.attack === "firearm" && n > 1 && n <= 9))
+        what = `fires a grenade at ${sq(e.squares[0], view)} (${plural(n - 1, "adjacent square")} take 1 hit less)`;
+      else what = `attacks ${plural(n, "square")}`;
+      return `${who} ${what} (${ATTACK[e.attack] ?? words(e.attack)}): rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}.`;
+    }
+    case "struck": return `${fig(e.figure)} is caught: ${plural(e.hits, "hit")} against it.`;
+    case "barbs": return `Manus barbs spring from the trap at ${sq(e.square, view)}: each adjacent figure is attacked in turn.`;
     case "defense_rolled": return `${fig(e.figure)} rolls defense: ${e.die.face} (${e.die.hits} saved) [${e.die.color}].`;
     case "damage": return `${fig(e.figure)} takes ${e.amount} damage (health ${e.health}).`;
     case "healed": return `${fig(e.figure)} heals ${e.amount} (health ${e.health}).`;
@@ -283,12 +382,18 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "not_placed": return `No room to place ${withArticle(creatureName(e.kind))}.`;
     case "trap_placed": return `A trap is set at ${sq(e.square, view)}.`;
     case "token_removed": return `A token is removed from ${sq(e.square, view)}.`;
+    case "token_attack_rolled": {
+      const how = e.attack ? `attacks the token at ${sq(e.token, view)} (${ATTACK[e.attack]})` : `hacks the terminal at ${sq(e.token, view)}`;
+      return `${fig(e.attacker)} ${how}: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")} against DV ${e.dv}${e.hits > e.dv ? "" : " — no effect"}.`;
+    }
+    case "token_hacked": return `${fig(e.figure)} hacks ${e.name ? `the ${words(e.name)}` : "the terminal"} at ${sq(e.token, view)}.`;
+    case "token_destroyed": return `${fig(e.figure)} destroys ${e.name ? `the ${words(e.name)}` : "the token"} at ${sq(e.token, view)}.`;
     case "bomb_placed": return `${teamName(view, e.team)} plants a bomb at ${sq(e.square, view)}.`;
     case "smoke": return `Smoke fills ${tileName(view, e.tile)}.`;
     case "card_played":
       return `${seatName(e.seat)} plays ${dtCardName(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
     case "item_used": return `${fig(e.figure)} uses ${itemName(e.item)}.`;
-    case "special_done": return `${fig(e.figure)} does ${words(e.action)}.`;
+    case "special_done": return `${fig(e.figure)}: ${specialName(view, e.action)}.`;
     case "reaction_offered": return `${teamName(view, e.team)} may react.`;
     case "decision_requested": return `Waiting for ${e.seat === null ? "the AI" : seatName(e.seat)}: ${e.what}.`;
     case "activation_ended": return `${fig(e.figure)} ends activation.`;
@@ -296,7 +401,7 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
       return `Mission ${e.result === "success" ? "accomplished" : "failed"}. Winners: ${[
         ...e.winners.map(seatName), ...(e.dl_wins && (view.dark_legion.seat === null) ? ["the Dark Legion AI"] : []),
       ].join(", ") || "none"}.`;
-    default: return words(/** @type {any} */ (e).type);
+    default: return missionEvent(view, /** @type {any} */ (e)) ?? words(/** @type {any} */ (e).type);
   }
 }
 

@@ -8,19 +8,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
 
 const URL = process.env.CITADEL_URL;
-const MARKER = 'data-client="citadel-board"';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let pending = URL ? null : 'CITADEL_URL is not set';
-if (!pending) {
-  const index = await fetch(`${URL}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
-  if (!index.includes(MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') pending = `the page at ${URL}/ lacks the board client's marker ${MARKER}`;
-}
-if (pending) console.log(`# PENDING: accessibility tests not run: ${pending}`);
-const check = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+const { pending, check } = await boardClientTests(URL, 'accessibility');
 
 let browser;
 let who;

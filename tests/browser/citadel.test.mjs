@@ -18,22 +18,14 @@
 // pending (crates/server/tests/browser.rs does not even start them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dropConnection, launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { boardClientTests, dropConnection, launch, person, shot, until, waitForState } from './lib/harness.mjs';
 import { Player, citadelState, figureSquare } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
-const MARKER = 'data-client="citadel-board"';
 /** How long the players may play before the checks must have happened. */
 const PLAY_MS = Number(process.env.CITADEL_PLAY_MS ?? 20_000);
 
-let pending = URL ? null : 'CITADEL_URL is not set';
-if (!pending) {
-  const index = await fetch(`${URL}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
-  // CITADEL_FORCE_CONTRACT=1 runs them anyway (trying out a client in progress).
-  if (!index.includes(MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') pending = `the page at ${URL}/ lacks the board client's marker ${MARKER}`;
-}
-if (pending) console.log(`# PENDING: contract tests not run: ${pending}`);
-const contract = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+const { pending, check: contract } = await boardClientTests(URL, 'contract');
 
 const T = {}; // shared between the steps below, in order
 let browser;

@@ -9,19 +9,12 @@
 // board client's marker `data-client="citadel-board"`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
 import { citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
-const MARKER = 'data-client="citadel-board"';
 
-let pending = URL ? null : 'CITADEL_URL is not set';
-if (!pending) {
-  const index = await fetch(`${URL}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
-  if (!index.includes(MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') pending = `the page at ${URL}/ lacks the board client's marker ${MARKER}`;
-}
-if (pending) console.log(`# PENDING: player tests not run: ${pending}`);
-const check = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+const { pending, check } = await boardClientTests(URL, 'player');
 
 const T = {};
 let browser;

@@ -9,21 +9,14 @@
 // (crates/server/tests/browser.rs does not start them before that).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, person, shot, until, waitForState, STEP_MS } from './lib/harness.mjs';
+import { STEP_MS, boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
 import { Player, citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
-const MARKER = 'data-client="citadel-board"';
 /** The longest one game may take to play to its end. */
 const GAME_MS = Number(process.env.CITADEL_GAME_MS ?? 60_000);
 
-let pending = URL ? null : 'CITADEL_URL is not set';
-if (!pending) {
-  const index = await fetch(`${URL}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
-  if (!index.includes(MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') pending = `the page at ${URL}/ lacks the board client's marker ${MARKER}`;
-}
-if (pending) console.log(`# PENDING: screen tests not run: ${pending}`);
-const screen = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+const { pending, check: screen } = await boardClientTests(URL, 'screen');
 
 const T = {};
 let browser;

@@ -5,6 +5,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (tests/browser/lib → ../../..). */
@@ -107,4 +108,27 @@ export async function dropConnection(who, whileAway = async () => {}) {
   await context.setOffline(false);
   await waitForState(page, 'connected', 15_000);
   return stateWhileAway;
+}
+
+/** The board client's marker in the page's HTML. */
+export const BOARD_MARKER = 'data-client="citadel-board"';
+
+/**
+ * Whether a file of board-client tests (`what`, for the log) can run
+ * against the server at `url`: `pending` is why not (no URL, or a page
+ * without the board client's marker, unless CITADEL_FORCE_CONTRACT=1),
+ * printed as PENDING; `check(name, fn)` registers a test, skipped while
+ * pending.
+ */
+export async function boardClientTests(url, what) {
+  let pending = url ? null : 'CITADEL_URL is not set';
+  if (!pending) {
+    const index = await fetch(`${url}/`).then((r) => r.text(), (e) => `unreachable: ${e.message}`);
+    if (!index.includes(BOARD_MARKER) && process.env.CITADEL_FORCE_CONTRACT !== '1') {
+      pending = `the page at ${url}/ lacks the board client's marker ${BOARD_MARKER}`;
+    }
+  }
+  if (pending) console.log(`# PENDING: ${what} tests not run: ${pending}`);
+  const check = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
+  return { pending, check };
 }

@@ -1,0 +1,151 @@
+// The client's words for the protocol, without a browser: every `type` of
+// the Command and Event unions in web-client/protocol.ts (generated from the
+// Rust types) must get its own sentence from web-client/text.js, never the
+// generic fallback (the raw type, or the type in words). A command or event
+// added on the server without words here fails this test.
+//
+// Each variant gets a sample value built from its field types as
+// protocol.ts declares them, so new variants are covered without editing
+// this file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const ts = readFileSync(`${root}web-client/protocol.ts`, 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
+const text = await import(`${root}web-client/text.js`);
+
+/** The body of `export type Name = …;` (top level, ends at a line ending in `;`). */
+function typeBody(name) {
+  const start = ts.indexOf(`export type ${name} =`);
+  if (start < 0) return null;
+  const rest = ts.slice(start + `export type ${name} =`.length);
+  const end = rest.search(/;\s*\n(export|\s*$)/);
+  return rest.slice(0, end < 0 ? undefined : end).trim();
+}
+
+/** The members of a tagged union: [{tag, fields: [[name, type, optional]]}]. */
+function variants(name, tag) {
+  const body = typeBody(name);
+  assert.ok(body, `protocol.ts declares ${name}`);
+  return body.split(/\n\s*\|\s*(?=\{)/).map((m) => m.replace(/^\|\s*/, '').trim()).filter(Boolean).map((m) => {
+    const t = m.match(new RegExp(`"${tag}":\\s*"([a-z_0-9]+)"`));
+    assert.ok(t, `a ${name} member without a "${tag}": ${m.slice(0, 80)}`);
+    const fields = [...m.matchAll(/^\s*([a-z_0-9]+)(\??):\s*(.+?),?\s*$/gm)].map((f) => [f[1], f[3], f[2] === '?']);
+    return { tag: t[1], fields };
+  });
+}
+
+/** A plausible value of a protocol.ts type, written as it is there. */
+function sample(type) {
+  type = type.trim();
+  const nullable = type.match(/^(.*)\s*\|\s*null$/);
+  if (nullable) return sample(nullable[1]);
+  const arr = type.match(/^Array<(.*)>$/);
+  if (arr) return [sample(arr[1]), sample(arr[1])];
+  const tup = type.match(/^\[(.*)\]$/);
+  if (tup) return tup[1].split(',').map((x, i) => (x.trim() === 'FigureId' ? 1 + i : sample(x)));
+  switch (type) {
+    case 'FigureId': return 1;
+    case 'Seat': case 'number': return 0;
+    case 'string': return 'relay1';
+    case 'boolean': return true;
+    case 'Square': return { x: 2, y: 3 };
+    case 'Side': return { team: 0 };
+    case 'DieRoll': return { color: 'red', face: '2', hits: 1, reroll: false };
+    case 'CardPlay': return { as: 'extra_action' };
+  }
+  const body = typeBody(type);
+  const lit = body?.match(/"([a-z_0-9]+)"/);
+  if (lit && !body.includes('{')) return lit[1];
+  throw new Error(`no sample for type ${type}: add it to sample() in text.test.mjs`);
+}
+
+function build(v, tag) {
+  const o = { [tag]: v.tag };
+  for (const [name, type] of v.fields) o[name] = name === 'to' && type === 'FigureId' ? 3 : name === 'target' ? 2 : sample(type);
+  return o;
+}
+
+const view = {
+  mission: 'c1m1', round: 1, active: 1, pending: null,
+  dark_legion: { seat: null, ai_seat: null, pp: 0, band: 1 },
+  tiles: [{ name: 'Sally Port', smoke: false, face_down: 0, marked: [] }],
+  teams: [{ team: 0, seat: 0, corporation: 'bauhaus', figures: [1, 3], hand: ['medkit'], reckless: 0, hand_size: 1 }],
+  figures: [
+    { id: 1, name: 'bauhaus-max_steiner', kind: { kind: 'doomtrooper', team: 0 }, weapon: 'gehenna_puker', items: ['grenade_launcher'] },
+    { id: 2, name: 'legionnaire#1', kind: { kind: 'creature', creature: 'legionnaire' }, weapon: null, items: [] },
+    { id: 3, name: 'bauhaus-valerie_duval', kind: { kind: 'doomtrooper', team: 0 }, weapon: null, items: [] },
+  ],
+  tokens: [],
+};
+const seatName = (s) => `Player ${s}`;
+const BAD = /undefined|\[object|NaN|null\b/;
+const generic = (type, s) => s === type || s === text.words(type);
+
+test('every Command variant in protocol.ts has its own button label', () => {
+  const vs = variants('Command', 'type');
+  assert.ok(vs.length >= 25, `parsed ${vs.length} commands`);
+  for (const tag of ['swing', 'spray', 'volley', 'attack_square', 'keep_secondary']) {
+    assert.ok(vs.some((v) => v.tag === tag), `protocol.ts has ${tag}`);
+  }
+  for (const v of vs) {
+    const c = build(v, 'type');
+    const s = text.describeCommand(view, c);
+    assert.equal(typeof s, 'string', v.tag);
+    assert.ok(!generic(v.tag, s), `${v.tag}: generic label "${s}"`);
+    assert.doesNotMatch(s, BAD, `${v.tag}: "${s}"`);
+    // Optional fields, when absent, still read well.
+    const bare = Object.fromEntries(Object.entries(c).filter(([k]) => !v.fields.some(([n, , opt]) => opt && n === k)));
+    assert.doesNotMatch(text.describeCommand(view, bare), BAD, `${v.tag} without its optional fields`);
+  }
+});
+
+test('every Event variant in protocol.ts has its own log sentence', () => {
+  const vs = variants('Event', 'type');
+  assert.ok(vs.length >= 50, `parsed ${vs.length} events`);
+  for (const tag of ['area_attack_rolled', 'struck', 'barbs', 'secondary_dealt', 'secondary_kept', 'secondary_resolved']) {
+    assert.ok(vs.some((v) => v.tag === tag), `protocol.ts has ${tag}`);
+  }
+  for (const v of vs) {
+    const e = build(v, 'type');
+    const s = text.describeEvent(view, e, seatName, { roll: null });
+    if (v.tag === 'hidden') { assert.equal(s, null, 'a hidden event is left out'); continue; }
+    assert.equal(typeof s, 'string', v.tag);
+    assert.ok(!generic(v.tag, s), `${v.tag}: generic sentence "${s}"`);
+    assert.doesNotMatch(s, BAD, `${v.tag}: "${s}"`);
+  }
+});
+
+test('an area attack is explained roll by roll: the dice, each struck figure, then hits − DV − defence = damage', () => {
+  const ctx = { roll: null };
+  const say = (e) => text.describeEvent(view, e, seatName, ctx);
+  const roll = say({ type: 'area_attack_rolled', attacker: 1, attack: 'firearm', squares: [{ x: 1, y: 1 }, { x: 1, y: 2 }, { x: 1, y: 3 }],
+    dice: [{ color: 'red', face: '3', hits: 2, reroll: false }], hits: 2 });
+  assert.match(roll, /Max Steiner sprays a line of 3 squares with the Gehenna Puker \(firearm\): rolls red 3 \(2 hits\) = 2 hits\./);
+  assert.match(say({ type: 'struck', figure: 2, hits: 2 }), /Legionnaire #1 is caught: 2 hits/);
+  assert.equal(say({ type: 'defense_rolled', figure: 2, die: { color: 'white', face: '1', hits: 0, reroll: false } }), null);
+  assert.match(say({ type: 'damage', figure: 2, amount: 1, health: 0 }), /2 hits − defence die 1 saves 0 = 1 damage to Legionnaire #1/);
+});
+
+test('the new figure commands name the weapon, the squares and the choice', () => {
+  assert.equal(text.describeCommand(view, { type: 'spray', figure: 1, direction: 'ne' }), 'Max Steiner: Gehenna Puker line ↗ north-east');
+  assert.equal(text.describeCommand(view, { type: 'volley', figure: 1, targets: [2, 3] }),
+    'Max Steiner: Gehenna Puker at two targets, Legionnaire #1 + Valerie Duval');
+  assert.match(text.describeCommand(view, { type: 'swing', figure: 3, start: { x: 0, y: 0 }, clockwise: false }), /Valerie Duval: Violator sweep counter-clockwise from A1/);
+  assert.match(text.describeCommand(view, { type: 'attack_square', figure: 1, square: { x: 2, y: 3 } }), /Grenade Launcher at C4/);
+  assert.match(text.describeCommand(view, { type: 'attack', figure: 1, target: 2, attack: 'firearm', barb_die: 'black' }), /black die/);
+  assert.match(text.describeCommand(view, { type: 'special', figure: 1, action: 'cell_sample' }), /cell sample/);
+  assert.match(text.describeCommand(view, { type: 'overrun', figure: 1, square: { x: 0, y: 1 } }), /overrun into A2/);
+});
+
+test('a secondary mission to keep names its card and what it is worth', () => {
+  text.content.data = { secondary: [{ number: 3, name: 'Cell Sample', success: 4, failure: -2, commander_penalty: -1 }] };
+  try {
+    assert.equal(text.describeCommand(view, { type: 'keep_secondary', card: 3 }), 'Keep #3 Cell Sample (success +4 PP, failure -2 PP)');
+    assert.equal(text.describeEvent(view, { type: 'secondary_kept', seat: 0, card: null }, seatName), 'Player 0 keeps a secondary mission.');
+  } finally {
+    text.content.data = null;
+  }
+});
