@@ -10,7 +10,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SCREENSHOT_DIR, boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
-import { Player, citadelState } from './lib/driver.mjs';
+import { PASS_LIKE, Player, citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
 /** How long the game is played waiting for a grenade to be offered. */
@@ -115,8 +115,14 @@ check('rank 6: the Grenade Launcher is drafted onto the Plasma Carbine, and its 
   const on = s.view.figures.find((f) => f.place.at === 'board' && `${f.place.square.x},${f.place.square.y}` === aim);
   if (on) await page.locator(`[data-figure="${on.id}"]`).first().click();
   else await page.locator(`#board .item-target[data-square="${aim}"]`).click();
-  await until('the grenade roll in the log', async () => (await citadelState(page)).seq > before &&
-    /fires a grenade at .*: rolls .* = \d+ hits?\./.test(await page.locator('#log').innerText()));
+  // A failed die opens a Heroic Luck window before the roll is logged when
+  // the hand holds that card (DTC-CE-3): answer it "pass" like a player.
+  await until('the grenade roll in the log', async () => {
+    const pass = page.locator('#decision button[data-option]', { hasText: PASS_LIKE });
+    if (await page.locator('#decision').isVisible() && (await pass.count()) > 0) await pass.first().click().catch(() => {});
+    return (await citadelState(page)).seq > before &&
+      /fires a grenade at .*: rolls .* = \d+ hits?\./.test(await page.locator('#log').innerText());
+  });
   await shot(page, 'grenade-fired');
   await page.context().close();
 });

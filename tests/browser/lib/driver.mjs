@@ -42,7 +42,7 @@ export function viewSquare(view, figure) {
   return f?.place?.at === 'board' ? `${f.place.square.x},${f.place.square.y}` : null;
 }
 
-const PASS_LIKE = /\b(pass|done|skip|no|decline|none)\b/i;
+export const PASS_LIKE = /\b(pass|done|skip|no|decline|none)\b/i;
 
 /**
  * One player at the table. `act()` takes one step if the page has
