@@ -71,8 +71,10 @@ struct InFlight {
     ack_seq: Option<u64>,
     /// Per viewer: the batches received since the send (last seq, when).
     arrivals: Vec<Vec<(u64, Instant)>>,
-    /// Per viewer: still owes a broadcast sample.
-    waiting: Vec<bool>,
+    /// Per viewer: its broadcast latency, once it has the events. The
+    /// samples go into the stats only when every viewer has them, so a
+    /// command cut off by the deadline leaves no partial set behind.
+    seen: Vec<Option<Duration>>,
 }
 
 /// Keep one game slot busy until `deadline`; returns what it measured.
@@ -289,7 +291,7 @@ async fn play(
                     before: t.seen[p],
                     ack_seq: None,
                     arrivals: vec![Vec::new(); viewers],
-                    waiting: vec![true; viewers],
+                    seen: vec![None; viewers],
                 });
             }
             frame = t.reads.next() => {
@@ -386,15 +388,17 @@ fn settle(in_flight: &mut Option<InFlight>, stats: &mut Stats) {
         return;
     }
     for (v, arrivals) in f.arrivals.iter().enumerate() {
-        if !f.waiting[v] {
+        if f.seen[v].is_some() {
             continue;
         }
         if let Some((_, at)) = arrivals.iter().find(|(seq, _)| *seq >= target) {
-            stats.broadcast(*at - f.sent);
-            f.waiting[v] = false;
+            f.seen[v] = Some(*at - f.sent);
         }
     }
-    if f.waiting.iter().all(|w| !*w) {
+    if f.seen.iter().all(Option::is_some) {
+        for d in f.seen.iter().flatten() {
+            stats.broadcast(*d);
+        }
         stats.commands += 1;
         *in_flight = None;
     }
