@@ -686,3 +686,19 @@ fn brd_5_desks_are_floor_passable_and_see_through() {
         );
     }
 }
+
+/// The move search looks a door edge up by edge (one group per edge): no
+/// mission may put an edge in two door groups.
+#[test]
+fn no_edge_is_in_two_door_groups() {
+    for m in missions() {
+        let mut seen = std::collections::BTreeMap::new();
+        for (g, group) in m.doors.iter().enumerate() {
+            for e in group {
+                if let Some(other) = seen.insert(*e, g) {
+                    assert_eq!(other, g, "{}: {e:?} in door groups {other} and {g}", m.id);
+                }
+            }
+        }
+    }
+}

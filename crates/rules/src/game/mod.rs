@@ -11,6 +11,7 @@ mod combat;
 pub mod command;
 mod dark_legion;
 mod decisions;
+mod door_index;
 pub mod event;
 mod force;
 mod hidden;

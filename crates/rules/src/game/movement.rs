@@ -175,14 +175,17 @@ impl Game {
         if let Some(e) = Edge::between(a, b) {
             return self.door_of_edge(e);
         }
+        // A diagonal crosses a group when the group holds an edge of each
+        // of the two corner routes (a-c-b and a-d-b); the lowest such group.
         let c = Square::new(b.x, a.y);
         let d = Square::new(a.x, b.y);
-        (0..self.rules.doors.len()).find(|&g| {
-            let g_has = |p: Square, q: Square| {
-                Edge::between(p, q).is_some_and(|e| self.rules.doors[g].contains(&e))
-            };
-            (g_has(a, c) || g_has(c, b)) && (g_has(a, d) || g_has(d, b))
-        })
+        let group = |p: Square, q: Square| Edge::between(p, q).and_then(|e| self.door_of_edge(e));
+        let (via_c, via_d) = ([group(a, c), group(c, b)], [group(a, d), group(d, b)]);
+        via_c
+            .into_iter()
+            .flatten()
+            .filter(|g| via_d.contains(&Some(*g)))
+            .min()
     }
 
     /// MOV-7: may a move end on `s` (the mover itself aside)?
@@ -279,18 +282,23 @@ impl Game {
         let allowance = self.allowance(id);
         let m = self.mover(id);
         let board = &self.rules.board;
-        let mut out = Vec::new();
         // BFS nodes live in `nodes`: square, parent node, depth (path
         // length), and the door group removed on the way in (a DT removes
         // at most one per step). A square is visited once, flagged by its
         // board index, so the search is linear in the reachable area.
+        // Nodes are kept small (16 bytes) and the vectors sized up front:
+        // this search is most of `legal()`, run for every figure that may
+        // act on every call.
+        const ROOT: u32 = u32::MAX;
+        const NO_DOOR: u32 = u32::MAX;
+        #[derive(Clone, Copy)]
         struct Node {
             at: Square,
-            parent: Option<usize>,
-            depth: usize,
-            removed: Option<usize>,
+            parent: u32,
+            depth: u16,
+            removed: u32,
         }
-        let mut nodes: Vec<Node> = Vec::new();
+        let mut nodes: Vec<Node> = Vec::with_capacity(128);
         let mut seen = vec![false; (board.width() * board.height()).max(0) as usize];
         let mark = |s: Square, seen: &mut Vec<bool>| {
             if let Some(i) = board.index(s) {
@@ -302,50 +310,52 @@ impl Game {
                 mark(square, &mut seen);
                 nodes.push(Node {
                     at: square,
-                    parent: None,
+                    parent: ROOT,
                     depth: 0,
-                    removed: None,
+                    removed: NO_DOOR,
                 });
             }
             Place::Waiting { .. } => {
                 if allowance == 0 {
-                    return out;
+                    return Vec::new();
                 }
                 for &s in self.entry_squares(id) {
                     if self.figure_at(s).is_none() && board.passable(s) {
                         mark(s, &mut seen);
                         nodes.push(Node {
                             at: s,
-                            parent: None,
+                            parent: ROOT,
                             depth: 1,
-                            removed: None,
+                            removed: NO_DOOR,
                         });
                     }
                 }
             }
-            _ => return out,
+            _ => return Vec::new(),
         }
-        let path_to = |nodes: &[Node], mut i: usize| {
-            let mut p = Vec::with_capacity(nodes[i].depth + 1);
-            loop {
-                let n = &nodes[i];
-                if n.depth > 0 {
-                    p.push(n.at);
-                }
-                match n.parent {
-                    Some(parent) => i = parent,
-                    None => break,
-                }
+        // The path to node `i` (its squares after the start), plus `extra`.
+        let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
+            let depth = usize::from(nodes[i].depth);
+            let mut p = vec![Square::new(0, 0); depth + usize::from(extra.is_some())];
+            if let Some(e) = extra {
+                p[depth] = e;
             }
-            p.reverse();
+            let (mut k, mut d) = (i, depth);
+            while d > 0 {
+                p[d - 1] = nodes[k].at;
+                d -= 1;
+                k = nodes[k].parent as usize;
+            }
             p
         };
+        let mut out = Vec::with_capacity(64);
         let mut removed: Vec<usize> = Vec::new();
         let mut next = 0;
         while next < nodes.len() {
-            let (at, depth) = (nodes[next].at, nodes[next].depth);
+            let Node { at, depth, .. } = nodes[next];
+            let depth = usize::from(depth);
             if depth > 0 && self.may_end_on(id, at) {
-                out.push(path_to(&nodes, next));
+                out.push(path_to(&nodes, next, None));
             }
             if depth >= allowance {
                 next += 1;
@@ -361,21 +371,20 @@ impl Game {
                 {
                     for (inside, outside) in &e.outside {
                         if *inside == at {
-                            let mut p = path_to(&nodes, next);
-                            p.push(*outside);
-                            out.push(p);
+                            out.push(path_to(&nodes, next, Some(*outside)));
                         }
                     }
                 }
             }
             // Doors this path removed so far (rarely any).
             removed.clear();
-            let mut k = Some(next);
-            while let Some(i) = k {
-                if let Some(g) = nodes[i].removed {
-                    removed.push(g);
+            let mut k = next as u32;
+            while k != ROOT {
+                let n = &nodes[k as usize];
+                if n.removed != NO_DOOR {
+                    removed.push(n.removed as usize);
                 }
-                k = nodes[i].parent;
+                k = n.parent;
             }
             for b in at.ring() {
                 if board.index(b).is_none_or(|i| seen[i]) {
@@ -385,9 +394,11 @@ impl Game {
                     mark(b, &mut seen);
                     nodes.push(Node {
                         at: b,
-                        parent: Some(next),
-                        depth: depth + 1,
-                        removed: door.filter(|_| m.team.is_some()),
+                        parent: next as u32,
+                        depth: (depth + 1) as u16,
+                        removed: door
+                            .filter(|_| m.team.is_some())
+                            .map_or(NO_DOOR, |g| g as u32),
                     });
                 }
             }

@@ -77,7 +77,7 @@ impl Game {
 
     /// The door group a step's shared edge belongs to, if any.
     pub(crate) fn door_of_edge(&self, e: citadel_grid::Edge) -> Option<usize> {
-        self.rules.doors.iter().position(|g| g.contains(&e))
+        self.rules.door_index.group(e)
     }
 
     /// FRC-5 / MOV-7: a square where a DL figure may be placed on `tile`:

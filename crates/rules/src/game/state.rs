@@ -34,6 +34,9 @@ pub struct Rules {
     pub doors: Vec<Vec<Edge>>,
     /// Door groups: the squares that have one of the group's edges as a side.
     pub door_squares: Vec<Vec<Square>>,
+    /// Door groups by edge (derived from `doors`).
+    #[serde(skip)]
+    pub(crate) door_index: super::door_index::DoorIndex,
 }
 
 /// What a figure is.
@@ -717,6 +720,7 @@ impl Game {
             })
             .collect();
         let tables = content.ce.clone();
+        let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
         let rules = Rules {
             mission,
             board,
@@ -726,6 +730,7 @@ impl Game {
             exits,
             doors,
             door_squares,
+            door_index,
         };
         Ok(Game::start(Arc::new(rules), setup, dice))
     }
