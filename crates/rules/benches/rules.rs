@@ -9,6 +9,12 @@ use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, DarkLegionSetup, FigureKind, Game, Place, Seat, Setup, Viewer};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 
+/// The allocator the server runs the engine with (crates/server/src/main.rs):
+/// `legal()` allocates one path per move, so the allocator is part of what
+/// a player waits for, and measuring with another would mislead.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn setup(mission: &str, seed: u64) -> Setup {
     Setup::new(
         mission,

@@ -12,6 +12,11 @@ use citadel_rules::sim::{random_playout, winners};
 use clap::Parser;
 use std::time::Instant;
 
+/// The allocator the server runs the engine with (crates/server/src/main.rs),
+/// so `ms_per_game` is what the server would spend.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Play seeded random games headless.
 #[derive(Debug, Parser)]
 #[command(version, about)]
