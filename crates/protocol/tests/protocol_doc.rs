@@ -7,7 +7,7 @@
 //! ```json http (any JSON: an HTTP body).
 
 use citadel_protocol::{close, ClientMsg, ErrorCode, GameOptions, ServerMsg};
-use citadel_rules::game::{Command, Rejection};
+use citadel_rules::game::{Command, Event, Rejection};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -228,4 +228,254 @@ fn every_close_code_is_listed() {
             "PROTOCOL.md: no row | {code} | `{name}` |"
         );
     }
+}
+
+// ------------------------------------------------------ event reference
+
+/// Where the generated event reference sits in the doc.
+const EVENTS_BEGIN: &str = "<!-- BEGIN GENERATED: event reference -->";
+const EVENTS_END: &str = "<!-- END GENERATED: event reference -->";
+
+/// The doc comment of an item, its lines joined, intra-doc links made
+/// plain (`[`Event::Struck`]` becomes `` `struck` ``) and Rust's `None`
+/// said as JSON's `null`.
+fn doc_text(attrs: &[syn::Attribute]) -> String {
+    let mut lines = Vec::new();
+    for a in attrs {
+        if !a.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &a.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                lines.push(s.value().trim().to_string());
+            }
+        }
+    }
+    let mut text = lines.join(" ");
+    while let Some(start) = text.find("[`") {
+        let Some(len) = text[start..].find("`]") else {
+            break;
+        };
+        let inner = &text[start + 2..start + len];
+        let plain = match inner.rsplit_once("::") {
+            Some(("Event", variant)) => snake(variant),
+            _ => inner.to_string(),
+        };
+        text = format!("{}`{plain}`{}", &text[..start], &text[start + len + 2..]);
+    }
+    text.replace("`None`", "`null`")
+        .replace("(None ", "(`null` ")
+        .replace("(None:", "(`null`:")
+}
+
+fn snake(ident: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in ident.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A Rust field type as it looks in JSON, in `web-client/protocol.ts`'s
+/// names: numbers, strings, `T | null`, `T[]`; named types by name.
+fn wire_type(ty: &syn::Type) -> String {
+    match ty {
+        syn::Type::Path(p) => {
+            let seg = p.path.segments.last().expect("a type name");
+            let name = seg.ident.to_string();
+            let args: Vec<String> = match &seg.arguments {
+                syn::PathArguments::AngleBracketed(a) => a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        syn::GenericArgument::Type(t) => Some(wire_type(t)),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            match (name.as_str(), args.as_slice()) {
+                ("Option", [t]) => format!("{t} | null"),
+                ("Vec", [t]) if t.contains(' ') => format!("({t})[]"),
+                ("Vec", [t]) => format!("{t}[]"),
+                ("u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64", []) => {
+                    "number".into()
+                }
+                ("bool", []) => "boolean".into(),
+                ("String", []) => "string".into(),
+                (_, []) => name,
+                _ => panic!("teach wire_type about {name}<{args:?}>"),
+            }
+        }
+        syn::Type::Tuple(t) => format!(
+            "[{}]",
+            t.elems.iter().map(wire_type).collect::<Vec<_>>().join(", ")
+        ),
+        syn::Type::Array(a) => format!("{}[]", wire_type(&a.elem)),
+        _ => panic!("teach wire_type about a field type of event.rs"),
+    }
+}
+
+/// The container's `#[serde(...)]`: its tag, if any. Only the attributes
+/// event.rs uses are understood; any other makes this fail, so the
+/// reference never silently differs from the wire.
+fn serde_tag(attrs: &[syn::Attribute], what: &str) -> Option<String> {
+    let mut tag = None;
+    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        a.parse_nested_meta(|m| {
+            if m.path.is_ident("tag") {
+                let s: syn::LitStr = m.value()?.parse()?;
+                tag = Some(s.value());
+            } else if m.path.is_ident("rename_all") {
+                let s: syn::LitStr = m.value()?.parse()?;
+                assert_eq!(s.value(), "snake_case", "{what}: rename_all");
+            } else {
+                panic!(
+                    "{what}: teach the reference about #[serde({:?})]",
+                    m.path.get_ident()
+                );
+            }
+            Ok(())
+        })
+        .expect("a serde attribute");
+    }
+    tag
+}
+
+fn no_serde(attrs: &[syn::Attribute], what: &str) {
+    assert!(
+        !attrs.iter().any(|a| a.path().is_ident("serde")),
+        "{what}: teach the reference about its #[serde] attribute"
+    );
+}
+
+fn fields_md(fields: &syn::Fields, indent: &str, what: &str, out: &mut String) {
+    for f in fields {
+        let name = f.ident.as_ref().expect("named fields").to_string();
+        no_serde(&f.attrs, &format!("{what}.{name}"));
+        out.push_str(&format!(
+            "{indent}- `{name}` (`{}`): {}\n",
+            wire_type(&f.ty),
+            doc_text(&f.attrs)
+        ));
+    }
+}
+
+/// The reference: every type of `crates/rules/src/game/event.rs` with
+/// its fields, their JSON types and meaning, from the source itself.
+fn event_reference() -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/src/game/event.rs");
+    let src = std::fs::read_to_string(&path).expect("event.rs");
+    let file = syn::parse_file(&src).expect("event.rs parses");
+    let mut out = String::new();
+    let mut items: Vec<&syn::Item> = file.items.iter().collect();
+    // `Event` first, then the types its fields use.
+    items.sort_by_key(|i| !matches!(i, syn::Item::Enum(e) if e.ident == "Event"));
+    for item in items {
+        match item {
+            syn::Item::Struct(s) => {
+                let name = s.ident.to_string();
+                no_serde(&s.attrs, &name);
+                out.push_str(&format!("#### `{name}`\n\n{}\n\n", doc_text(&s.attrs)));
+                fields_md(&s.fields, "", &name, &mut out);
+                out.push('\n');
+            }
+            syn::Item::Enum(e) => {
+                let name = e.ident.to_string();
+                let tag = serde_tag(&e.attrs, &name);
+                out.push_str(&format!("#### `{name}`\n\n{}", doc_text(&e.attrs)));
+                match &tag {
+                    Some(tag) => out.push_str(&format!(
+                        " An object whose `\"{tag}\"` names the variant, with the variant's fields beside it.\n\n"
+                    )),
+                    None => out.push_str(" One of these strings.\n\n"),
+                }
+                for v in &e.variants {
+                    let vname = snake(&v.ident.to_string());
+                    no_serde(&v.attrs, &format!("{name}::{}", v.ident));
+                    assert!(
+                        tag.is_some() || v.fields.is_empty(),
+                        "{name}: an untagged enum with fields"
+                    );
+                    out.push_str(&format!("- `{vname}`: {}\n", doc_text(&v.attrs)));
+                    fields_md(&v.fields, "  ", &format!("{name}::{}", v.ident), &mut out);
+                }
+                out.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// The event reference in docs/PROTOCOL.md is what [`event_reference`]
+/// renders from the Rust source now; `CITADEL_UPDATE_DOC=1` rewrites it
+/// instead of failing. It names every event serde knows.
+#[test]
+fn the_event_reference_is_current() {
+    let fresh = event_reference();
+    for tag in all_tags::<Event>("type") {
+        assert!(
+            fresh.contains(&format!("\n- `{tag}`: ")),
+            "the reference misses event {tag}"
+        );
+    }
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md");
+    let doc = doc();
+    let (Some(b), Some(e)) = (doc.find(EVENTS_BEGIN), doc.find(EVENTS_END)) else {
+        panic!("PROTOCOL.md has no {EVENTS_BEGIN} ... {EVENTS_END}");
+    };
+    let start = b + EVENTS_BEGIN.len();
+    let current = doc[start..e].trim();
+    if std::env::var_os("CITADEL_UPDATE_DOC").is_some_and(|v| !v.is_empty() && v != "0") {
+        let updated = format!("{}\n\n{fresh}\n\n{}", &doc[..start], &doc[e..]);
+        std::fs::write(&path, updated).expect("write PROTOCOL.md");
+        return;
+    }
+    assert!(
+        current == fresh,
+        "the event reference in PROTOCOL.md is stale; run \
+         `CITADEL_UPDATE_DOC=1 cargo test -p citadel-protocol --test protocol_doc` to update"
+    );
+}
+
+/// Every `](#anchor)` link in the doc leads to a heading (GitHub's
+/// anchors: lower case, punctuation dropped, spaces as `-`).
+#[test]
+fn every_link_inside_the_doc_has_its_heading() {
+    let doc = doc();
+    let anchors: BTreeSet<String> = doc
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| {
+            l.trim_start_matches('#')
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect()
+        })
+        .collect();
+    let mut links = 0;
+    for part in doc.split("](#").skip(1) {
+        let anchor = part.split(')').next().unwrap_or("");
+        links += 1;
+        assert!(
+            anchors.contains(anchor),
+            "PROTOCOL.md links to #{anchor}, which no heading makes"
+        );
+    }
+    assert!(links > 10, "too few links found: {links}");
 }

@@ -37,6 +37,10 @@ pub struct Config {
     /// Burst of messages a connection may send at once.
     #[arg(long, env = "CITADEL_RATE_BURST", default_value_t = 40)]
     pub rate_burst: u32,
+    /// Seconds a new WebSocket may take to send its `hello` before it is
+    /// closed with `4002` (`HELLO_REQUIRED`).
+    #[arg(long, env = "CITADEL_HELLO_TIMEOUT_SECS", default_value_t = crate::ws::HELLO_TIMEOUT.as_secs())]
+    pub hello_timeout_secs: u64,
     /// Seconds a disconnected player keeps the seat before a bot plays it.
     #[arg(long, env = "CITADEL_GRACE_SECS", default_value_t = 30)]
     pub grace_secs: u64,

@@ -63,7 +63,7 @@ const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
 /// A finished game leaves memory this long after its last socket closes:
 /// long enough for a page reload to see the final screen, no longer (its
 /// replay is served from the store afterwards).
-const FINISHED_LINGER: Duration = Duration::from_secs(60);
+pub const FINISHED_LINGER: Duration = Duration::from_secs(60);
 
 /// A save that has not finished after this long is announced to the
 /// game's sockets (`storage_delayed`); saves normally take milliseconds.

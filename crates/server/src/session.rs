@@ -17,6 +17,7 @@ use citadel_rules::game::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::edge::text::{clean_name, DEFAULT_PLAYER_NAME, DEFAULT_SPECTATOR_NAME};
 use crate::outcome::GameSummary;
 pub use crate::secrets::token_hash;
 use std::collections::BTreeMap;
@@ -346,7 +347,7 @@ impl Session {
         let mut s = Session::new(code, options, setup.seed, config);
         for (slot, r) in s.seats.iter_mut().zip(seats) {
             slot.corporation = Some(r.corporation);
-            slot.name = Some(clean_name(&r.name));
+            slot.name = Some(clean_name(&r.name, DEFAULT_PLAYER_NAME));
             slot.controller = Controller::Human;
             slot.token_hash = Some(r.token_hash);
             slot.account = r.account;
@@ -696,7 +697,7 @@ impl Session {
                 };
                 let slot = &mut self.seats[i];
                 slot.controller = Controller::Human;
-                slot.name = Some(clean_name(&name));
+                slot.name = Some(clean_name(&name, DEFAULT_PLAYER_NAME));
                 slot.token_hash = Some(token_hash(&fresh_token));
                 slot.account = account.clone();
                 slot.conn = Some(conn);
@@ -710,7 +711,7 @@ impl Session {
                     conn,
                     Conn {
                         role: Role::Seat(i),
-                        name: clean_name(&name),
+                        name: clean_name(&name, DEFAULT_PLAYER_NAME),
                     },
                 );
                 Self::send(
@@ -777,7 +778,7 @@ impl Session {
                     conn,
                     Conn {
                         role: Role::Spectator,
-                        name: clean_name(&name),
+                        name: clean_name(&name, DEFAULT_SPECTATOR_NAME),
                     },
                 );
                 Self::send(
@@ -886,7 +887,7 @@ impl Session {
                 }
             }
             ClientMsg::Chat { text } => {
-                let text = crate::edge::text::clean_chat(&text, 500);
+                let text = crate::edge::text::clean_chat(&text, crate::edge::text::CHAT_MAX_CHARS);
                 if !text.is_empty() {
                     let role = match my_seat {
                         Some(_) => ChatRole::Player,
@@ -1320,21 +1321,6 @@ fn snapshot(play: &Play, role: Role) -> ServerMsg {
         view: Box::new(play.game.view(viewer)),
         map: Box::new(MapData::of(&play.game)),
         legal: legal_for(&play.game, role),
-    }
-}
-
-/// Names are shown to everyone: trimmed, at most 32 characters, never empty.
-fn clean_name(name: &str) -> String {
-    let n: String = name
-        .trim()
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(32)
-        .collect();
-    if n.is_empty() {
-        "Player".into()
-    } else {
-        n
     }
 }
 

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
 
-/// How long a client has to say hello.
+/// How long a client has to say hello, by default (`--hello-timeout-secs`).
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes read from a socket at a time. Clients send small messages; the
 /// library's default (128 KiB) is zero-filled on every read and kept per
@@ -128,7 +128,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     // it hears about a shutdown here)
     let mut stop = app.registry.shutdown_signal();
     let first = tokio::select! {
-        first = tokio::time::timeout(HELLO_TIMEOUT, socket.recv()) => first,
+        first = tokio::time::timeout(Duration::from_secs(app.config.hello_timeout_secs.max(1)), socket.recv()) => first,
         _ = stop.recv() => {
             close_with(socket, close::SHUTDOWN, "server shutting down").await;
             return;

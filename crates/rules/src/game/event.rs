@@ -501,7 +501,9 @@ pub enum Event {
         /// Team.
         team: u8,
     },
-    /// Someone must decide something; see the view's `pending`.
+    /// Someone must decide something; see the view's `pending`. Not sent
+    /// by the server (docs/PROTOCOL.md, "Reaction windows"): the view's
+    /// `pending` and `to_act` say who must decide what.
     DecisionRequested {
         /// Who.
         seat: Option<Seat>,
