@@ -11,6 +11,7 @@ import {
 } from "./text.js";
 import { withArticle } from "./text.js";
 import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
+import { dtCardText, eventText, itemInfo } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -86,6 +87,8 @@ Object.defineProperty(window, "citadel", {
     sent: [],
     /** How many "your turn" chimes were played. */
     chimes: 0,
+    /** Each batch of moves and whether it glided (tests read it). */
+    glides: [],
     /** Feed a server message as if it came from the socket (tests show edited states with it). */
     receive(msg) { handle(msg); },
   },
@@ -271,6 +274,7 @@ function handle(msg) {
       const evs = msg.events.filter((e) => e.seq > state.lastSeq);
       if (evs.length && evs[0].seq !== state.lastSeq + 1) { send({ type: "resync" }); return; }
       const quiet = !state.map; // the history after a reload: the log only, no toasts
+      glides.clear();
       for (const { seq, event } of evs) {
         state.lastSeq = seq;
         onEvent(msg.view, event, quiet);
@@ -279,6 +283,7 @@ function handle(msg) {
       if (!state.map) { send({ type: "resync" }); break; }
       if (!$("game").hidden || state.map) show("game");
       renderGame();
+      if (!quiet) glide();
       break;
     }
     case "ack": break;
@@ -358,6 +363,14 @@ function onEvent(view, event, quiet = false) {
     if (event.type === "stepped") /** @type {HTMLElement} */ ($("log").lastElementChild).dataset.figure = String(event.figure);
   }
   if (event.type === "mission_ended") state.ended = event;
+  noteLastAction(event);
+  if (event.type === "stepped" && event.to) {
+    const path = glides.get(event.figure) ?? (event.from ? [event.from] : []);
+    path.push(event.to);
+    glides.set(event.figure, path);
+  } else if (event.type === "relocated" || event.type === "moved_back" || event.type === "eliminated" || event.type === "exited") {
+    glides.delete(event.figure); // not a walk: no glide
+  }
   // The last move's path stays marked on the board until the next one.
   if (event.type === "stepped") {
     // A figure entering from its entrance has no `from` square.
@@ -376,6 +389,43 @@ function onEvent(view, event, quiet = false) {
   } else if (event.type === "mission_ended") {
     state.ended = event;
   }
+}
+
+/**
+ * The last action, highlighted on the board until the next one: who acted
+ * (a dotted halo), whom it struck (a burst), the squares an area attack
+ * covered. Public events only, like the log.
+ */
+const last = { actor: /** @type {number|null} */ (null), targets: new Set(), squares: /** @type {{x:number,y:number}[]} */ ([]) };
+function noteLastAction(e) {
+  const set = (actor, targets = [], squares = []) => { last.actor = actor; last.targets = new Set(targets); last.squares = squares; };
+  switch (e.type) {
+    case "activated": set(e.figure); break;
+    case "stepped": if (last.actor !== e.figure || last.targets.size || last.squares.length) set(e.figure); break;
+    case "attack_rolled": set(e.attacker, [e.target]); break;
+    case "area_attack_rolled": set(e.attacker, [], e.squares); break;
+    case "struck": last.targets.add(e.figure); break;
+    case "token_attack_rolled": set(e.attacker, [], [e.token]); break;
+    case "item_used": case "special_done": set(e.figure); break;
+    case "placed": case "reinforcement": set(e.figure); break;
+    case "round_started": set(null); break;
+  }
+}
+
+// Moves glide square to square (board.animate) unless the player asked
+// for less motion, or events come in a burst (a reconnect's catch-up, the
+// AI's quick turns): then the board just shows where everyone is.
+const glides = /** @type {Map<number, {x:number,y:number}[]>} */ (new Map());
+const GLIDE = { lastAt: 0, maxSquares: 12, minGap: 250 };
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+function glide() {
+  const now = performance.now();
+  const squares = [...glides.values()].reduce((n, p) => n + p.length - 1, 0);
+  const burst = glides.size > 2 || squares > GLIDE.maxSquares || now - GLIDE.lastAt < GLIDE.minGap;
+  if (glides.size) GLIDE.lastAt = now;
+  const n = reducedMotion.matches || burst || $("game").hidden ? 0 : board.animate(glides);
+  /** @type {any} */ (window).citadel.glides.push({ figures: [...glides.keys()], animated: n, burst, reduced: reducedMotion.matches });
+  glides.clear();
 }
 
 function dieEl(d) {
@@ -414,6 +464,7 @@ function leaveGame() {
     lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null });
   $("where").textContent = "";
   trail.figure = null; trail.squares = []; rollCtx.roll = null;
+  last.actor = null; last.targets = new Set(); last.squares = [];
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
   $("scoreboard").hidden = true;
   if ($("toast").dataset.kind === "info") $("toast").hidden = true; // the game's news, not for the next screen
@@ -982,6 +1033,7 @@ function renderGame() {
     entranceChoices: new Set(a.decisions.filter((c) => c.type === "choose_entrance").map((c) => /** @type {any} */ (c).entrance)),
     tileChoices: new Set(a.decisions.filter((c) => c.type === "choose_tile").map((c) => /** @type {any} */ (c).tile)),
     trail: trail.squares,
+    last,
   });
   for (const g of board.svg.querySelectorAll("[data-figure]")) {
     if (a.byFig.has(Number(g.getAttribute("data-figure")))) g.classList.add("can-act");
@@ -1076,7 +1128,26 @@ function renderRules() {
     h("h3", { text: `Dark Legion creatures (band ${band})` }),
     h("table", {}, h("thead", {}, h("tr", {}, ...["Creature", "Close combat dice", "Firearm dice", "Defence value", "Defence die", "Actions", "PP for eliminating"].map((t) => h("th", { text: t })))),
       h("tbody", {}, ...rows)),
-    h("p", { class: "muted", text: "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }));
+    h("p", { class: "muted", text: "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }),
+    ...cardTables(m));
+}
+
+/** The rules reference's card tables, from the content: Doomtrooper
+ *  cards, the mission's events, door cards. */
+function cardTables(m) {
+  const d = content.data;
+  if (!d) return [];
+  const table = (id, head, rows) => h("table", { id }, h("thead", {}, h("tr", {}, ...head.map((t) => h("th", { text: t })))),
+    h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((t) => h("td", { text: t }))))));
+  const events = (d.events ?? []).filter((e) => !m || (m.events ?? []).includes(e.number));
+  return [
+    h("h3", { text: "Doomtrooper cards" }),
+    table("rules-dt-cards", ["Card", "Effect"], (d.dt_cards ?? []).map((c) => [`${c.name}${c.reaction ? " ⚡" : ""}`, c.text ?? ""])),
+    h("h3", { text: m ? "Events in this mission" : "Events" }),
+    table("rules-events", ["Event", "Effect"], events.map((e) => [e.name, e.text ?? ""])),
+    h("h3", { text: "Door cards" }),
+    table("rules-door-cards", ["Card", "Effect"], (d.door_cards ?? []).map((c) => [c.name, c.text ?? ""])),
+  ];
 }
 
 /** The creatures on the board: icon, name and this band's stats. */
@@ -1211,11 +1282,54 @@ function renderDecision(view, a, kinds) {
     if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
       kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
     }
-    kids.push(h("div", { class: "row options" }, ...shown.map((c, i) =>
+    const draft = shown.some((c) => c.type === "pick_equipment");
+    kids.push(draft ? draftNode(view, shown) : h("div", { class: "row options" }, ...shown.map((c, i) =>
       h("button", { type: "button", "data-option": i, text: `${i < 9 ? i + 1 + ". " : ""}${describeCommand(view, c)}`,
-        onclick: () => sendCommand(c) }))));
-  }
+        title: reactTitle(view, c), onclick: () => sendCommand(c) }))));
+    box.classList.toggle("draft", draft);
+  } else box.classList.remove("draft");
   box.replaceChildren(...kids);
+}
+
+/** A reaction button's tooltip: the card's effect, from the content. */
+function reactTitle(view, c) {
+  if (c.type !== "react" || c.card === null) return null;
+  const kind = view.teams.find((t) => t.hand)?.hand?.[c.card];
+  return kind ? dtCardText(kind) || null : null;
+}
+
+/**
+ * The equipment draft (EQP-2..5): one card per item on offer, with its
+ * rank, cost, kind and effect from the content, and a button per
+ * Doomtrooper it may go to. Every button keeps its `data-option` index
+ * (keys 1–9) and its full label for screen readers; "Done" passes.
+ */
+function draftNode(view, cmds) {
+  const items = new Map();
+  const other = [];
+  cmds.forEach((c, i) => {
+    if (c.type !== "pick_equipment") { other.push([c, i]); return; }
+    if (!items.has(c.item)) items.set(c.item, []);
+    items.get(c.item).push([c, i]);
+  });
+  const cards = [...items].map(([id, picks]) => {
+    const info = itemInfo(id) ?? { name: words(id), rank: "?", cost: "?", kind: "", text: "", profile: "" };
+    return h("li", { class: "draft-item", "data-item": id },
+      h("b", { class: "draft-name", text: info.name }),
+      h("div", { class: "draft-kind" }, h("span", { class: "draft-meta", text: `rank ${info.rank} · ${plural(Number(info.cost), "credit")}` }),
+        // An equipment card's text says what kind it is; a weapon's dice are its numbers.
+        info.profile ? document.createTextNode(` · ${info.kind}: ${info.profile}`) : null),
+      info.text ? h("div", { class: "draft-text", text: info.text }) : null,
+      h("div", { class: "draft-to" }, ...picks.map(([c, i]) =>
+        h("button", { type: "button", "data-option": i, "data-figure": c.figure, onclick: () => sendCommand(c) },
+          h("span", { class: "sr-only", text: `${info.name} (${plural(Number(info.cost), "credit")}) ` }),
+          h("span", { text: `for ${figName(view, c.figure)}` })))));
+  });
+  return h("div", { class: "draft-box" },
+    h("div", { class: "row" }, ...other.map(([c, i]) =>
+      h("button", { type: "button", "data-option": i, text: describeCommand(view, c), onclick: () => sendCommand(c) })),
+      h("span", { class: "muted", text: "Each card goes to one Doomtrooper: one weapon and up to 3 other cards each." })),
+    h("ul", { class: "draft-list" }, ...cards));
 }
 
 function renderActions(view, a, sel) {
@@ -1294,8 +1408,10 @@ function renderPanel(view) {
   $("sides").replaceChildren(h("tbody", {}, ...rows));
   const hand = myTeam()?.hand ?? null;
   $("hand-box").hidden = state.spectator || !hand;
-  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i,
-    text: `${dtCardName(c)}${content.data?.dt_cards?.find((d) => d.kind === c)?.reaction ? " (played in answer to a roll)" : ""}` }))));
+  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, "data-kind": c },
+    h("b", { text: dtCardName(c) }),
+    h("span", { class: "muted", text: content.data?.dt_cards?.find((d) => d.kind === c)?.reaction ? " ⚡ reaction" : "" }),
+    dtCardText(c) ? h("div", { class: "card-text", text: dtCardText(c) }) : null))));
   $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
 }
 
@@ -1486,11 +1602,17 @@ function fillMissionPicker() {
   show();
 }
 
-$("zoom").onclick = () => {
-  const zoomed = $("board-wrap").classList.toggle("zoomed");
-  $("zoom").textContent = zoomed ? "Fit board" : "Zoom in";
-  $("zoom").setAttribute("aria-pressed", String(zoomed));
+// Zoom: buttons as well as the wheel, a drag and a pinch (board.js).
+$("zoom-in").onclick = () => board.zoomBy(1.5);
+$("zoom-out").onclick = () => board.zoomBy(1 / 1.5);
+$("zoom-fit").onclick = () => board.fit();
+board.onZoom = (z) => {
+  /** @type {HTMLButtonElement} */ ($("zoom-out")).disabled = z <= 1.01;
+  /** @type {HTMLButtonElement} */ ($("zoom-fit")).disabled = z <= 1.01;
+  /** @type {HTMLButtonElement} */ ($("zoom-in")).disabled = z >= 5.99;
+  $("zoom-level").textContent = z <= 1.01 ? "whole board" : `${z.toFixed(1)}×`;
 };
+board.onZoom(board.zoom);
 
 $("rules-open").onclick = () => {
   renderRules();

@@ -124,7 +124,13 @@ export class Board {
     /** @type {MapData|null} */ this.map = null;
     this.squares = new Map();
     this.handlers = { square: (_k) => {}, figure: (_id) => {}, entrance: (_id) => {}, tile: (_i) => {} };
+    /** The whole board's viewBox [x, y, w, h], and the one shown now. */
+    this.full = [0, 0, 1, 1];
+    this.vb = [0, 0, 1, 1];
+    this.installZoom();
     svg.addEventListener("click", (ev) => {
+      // The click that ends a drag (a pan or a pinch) is not a choice.
+      if (this.dragged) { this.dragged = false; return; }
       const t = /** @type {Element} */ (ev.target);
       const f = t.closest("[data-figure]");
       if (f) return this.handlers.figure(Number(f.getAttribute("data-figure")));
@@ -144,7 +150,8 @@ export class Board {
     const svg = this.svg;
     svg.replaceChildren();
     // Two squares of margin: entrance markers, then the figures waiting there.
-    svg.setAttribute("viewBox", `${-2 * S} ${-2 * S} ${(map.width + 4) * S} ${(map.height + 4) * S}`);
+    this.full = [-2 * S, -2 * S, (map.width + 4) * S, (map.height + 4) * S];
+    this.fit();
     this.floor = el("g", { class: "floor" }, svg);
     this.squares.clear();
     // Tiles: bounds of their squares.
@@ -197,6 +204,113 @@ export class Board {
       const [x1, y1, x2, y2] = edgeLine(w);
       el("line", { x1, y1, x2, y2, class: "wall" }, walls);
     }
+  }
+
+  // ------------------------------------------------------------ zoom and pan
+  //
+  // Zoom is the SVG's viewBox: the element keeps its size (the whole board
+  // fits its box: the width on a phone), and zooming shows a smaller part of
+  // the board in it. The browser maps clicks through the viewBox, so a
+  // click lands on the square under the pointer at any zoom.
+
+  /** How far the board is zoomed in (1: the whole board). */
+  get zoom() { return this.full[2] / this.vb[2]; }
+
+  /** Show `vb` [x, y, w, h], kept inside the board and at most 6× zoom. */
+  setView(vb) {
+    const [fx, fy, fw, fh] = this.full;
+    let [x, y, w, h] = vb;
+    const scale = Math.min(1, Math.max(1 / 6, w / fw));
+    w = fw * scale; h = fh * scale;
+    x = Math.min(fx + fw - w, Math.max(fx, x));
+    y = Math.min(fy + fh - h, Math.max(fy, y));
+    this.vb = [x, y, w, h];
+    this.svg.setAttribute("viewBox", this.vb.map((v) => Math.round(v * 100) / 100).join(" "));
+    this.svg.dataset.zoom = this.zoom.toFixed(2);
+    this.svg.classList.toggle("zoomed", this.zoom > 1.01);
+    this.onZoom(this.zoom);
+  }
+
+  /** The whole board in view. */
+  fit() { this.setView(this.full); }
+
+  /** Zoom by `factor` keeping the board point at (`cx`, `cy`) (SVG units) in place. */
+  zoomBy(factor, cx = this.vb[0] + this.vb[2] / 2, cy = this.vb[1] + this.vb[3] / 2) {
+    const [x, y, w, h] = this.vb;
+    const nw = Math.max(this.full[2] / 6, Math.min(this.full[2], w / factor));
+    const k = nw / w;
+    this.setView([cx - (cx - x) * k, cy - (cy - y) * k, nw, h * k]);
+  }
+
+  /** A point on the screen in SVG units. */
+  toBoard(clientX, clientY) {
+    const m = this.svg.getScreenCTM();
+    if (!m) return { x: this.vb[0], y: this.vb[1] };
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  /** Wheel zooms at the pointer; a drag pans; two fingers pinch. */
+  installZoom() {
+    const svg = this.svg;
+    /** @type {(z: number) => void} */ this.onZoom = () => {};
+    this.dragged = false;
+    svg.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      const p = this.toBoard(ev.clientX, ev.clientY);
+      this.zoomBy(Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0015)), p.x, p.y);
+    }, { passive: false });
+    /** @type {Map<number, {x: number, y: number}>} */
+    const pointers = new Map();
+    let start = null; // the gesture's first state
+    const begin = () => {
+      const pts = [...pointers.values()];
+      const mid = { x: pts.reduce((a, p) => a + p.x, 0) / pts.length, y: pts.reduce((a, p) => a + p.y, 0) / pts.length };
+      const dist = pts.length > 1 ? Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y) : 0;
+      start = { mid, dist, vb: [...this.vb], moved: false, ctm: svg.getScreenCTM()?.inverse() ?? null };
+    };
+    svg.addEventListener("pointerdown", (ev) => {
+      if (ev.pointerType === "mouse" && ev.button !== 0) return;
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      begin();
+    });
+    svg.addEventListener("pointermove", (ev) => {
+      if (!pointers.has(ev.pointerId) || !start) return;
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      const pts = [...pointers.values()];
+      const mid = { x: pts.reduce((a, p) => a + p.x, 0) / pts.length, y: pts.reduce((a, p) => a + p.y, 0) / pts.length };
+      if (!start.moved && Math.hypot(mid.x - start.mid.x, mid.y - start.mid.y) < 6 && pts.length < 2) return;
+      if (!start.moved) {
+        start.moved = true;
+        try { svg.setPointerCapture(ev.pointerId); } catch { /* a synthetic pointer */ }
+      }
+      // Screen pixels to SVG units at the gesture's start.
+      const unit = start.ctm ? start.ctm.a : 1;
+      if (pts.length > 1 && start.dist > 0) {
+        const dist = Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y);
+        const [x, y, w, h] = start.vb;
+        const nw = Math.max(this.full[2] / 6, Math.min(this.full[2], w * start.dist / Math.max(1, dist)));
+        const k = nw / w;
+        // The board point under the fingers' first midpoint follows the midpoint.
+        const ax = start.ctm ? new DOMPoint(start.mid.x, start.mid.y).matrixTransform(start.ctm) : { x: x + w / 2, y: y + h / 2 };
+        const nx = ax.x - (ax.x - x) * k - (mid.x - start.mid.x) * unit * k;
+        const ny = ax.y - (ax.y - y) * k - (mid.y - start.mid.y) * unit * k;
+        this.setView([nx, ny, nw, h * k]);
+      } else {
+        const [x, y, w, h] = start.vb;
+        this.setView([x - (mid.x - start.mid.x) * unit, y - (mid.y - start.mid.y) * unit, w, h]);
+      }
+    });
+    const end = (ev) => {
+      if (!pointers.has(ev.pointerId)) return;
+      pointers.delete(ev.pointerId);
+      if (start?.moved) this.dragged = ev.type === "pointerup";
+      if (pointers.size) begin(); else start = null;
+    };
+    svg.addEventListener("pointerup", end);
+    svg.addEventListener("pointercancel", end);
+    // A drag's click arrives right after its pointerup; a later one is a choice again.
+    svg.addEventListener("pointerdown", () => { this.dragged = false; }, true);
   }
 
   /**
@@ -265,7 +379,16 @@ export class Board {
         r = el("rect", { x: x * S, y: y * S, width: S, height: S, class: "sq offboard", "data-square": k }, dyn);
       }
       r.classList.add(cls);
+      // A shape as well as a colour (never colour alone): a dot to move
+      // to, a plus to place on, a cross-hair to aim at.
+      const [x, y] = k.split(",").map(Number);
+      const cx = x * S + S / 2, cy = y * S + S / 2;
+      const m = el("g", { class: `target-mark ${cls}`, "data-mark": cls }, marks);
+      if (cls === "move-target") el("circle", { cx, cy, r: 5 }, m);
+      else if (cls === "place-target") el("path", { d: `M${cx - 7} ${cy}H${cx + 7}M${cx} ${cy - 7}V${cy + 7}` }, m);
+      else el("path", { d: `M${cx - 10} ${cy}H${cx - 4}M${cx + 4} ${cy}H${cx + 10}M${cx} ${cy - 10}V${cy - 4}M${cx} ${cy + 4}V${cy + 10}` }, m);
     };
+    const marks = el("g", { class: "marks" }, this.doorsLayer);
     for (const k of ui.moveTargets.keys()) mark(k, "move-target");
     // The last move's path, under the figures.
     (ui.trail ?? []).forEach((s, i, all) => {
@@ -274,6 +397,10 @@ export class Board {
       el("line", { x1: p.x * S + S / 2, y1: p.y * S + S / 2, x2: s.x * S + S / 2, y2: s.y * S + S / 2, class: "trail" }, dyn);
     });
     for (const k of ui.squareTargets.keys()) mark(k, ui.squareClass);
+    // The last action: the squares an area attack struck.
+    for (const q of ui.last?.squares ?? []) {
+      el("rect", { x: q.x * S + 3, y: q.y * S + 3, width: S - 6, height: S - 6, rx: 4, class: "last-square", "data-last": "square" }, dyn);
+    }
     // Entrances to choose.
     this.svg.querySelectorAll("[data-entrance]").forEach((g) =>
       g.classList.toggle("choice", ui.entranceChoices.has(g.getAttribute("data-entrance") ?? "")));
@@ -302,8 +429,22 @@ export class Board {
       if (f.activation === "done") cls.push("done");
       const g = el("g", { class: cls.join(" "), "data-figure": f.id, "data-name": f.name }, dyn);
       if (mine) g.setAttribute("data-mine", "true");
+      // The last action's actor: a dotted halo; its targets: a burst.
+      if (ui.last?.actor === f.id) el("circle", { cx, cy, r: r + 9, class: "last-actor", "data-last": "actor" }, g);
       el("circle", { cx, cy, r: r + 4, class: "ring" }, g);
       el("circle", { cx, cy, r, fill: figColor(view, f), class: "body" }, g);
+      if (ui.attackTargets.has(f.id)) {
+        // A cross-hair over the ring: a target reads without its colour.
+        el("path", { d: `M${cx - r - 8} ${cy}H${cx - r + 2}M${cx + r - 2} ${cy}H${cx + r + 8}M${cx} ${cy - r - 8}V${cy - r + 2}M${cx} ${cy + r - 2}V${cy + r + 8}`, class: "aim" }, g);
+      }
+      if (ui.last?.targets?.has(f.id)) {
+        const pts = [];
+        for (let i = 0; i < 16; i++) {
+          const rr = i % 2 ? 6 : 11, t = (i * Math.PI) / 8;
+          pts.push(`${(cx + r - 2 + rr * Math.cos(t)).toFixed(1)},${(cy - r + 2 + rr * Math.sin(t)).toFixed(1)}`);
+        }
+        el("polygon", { points: pts.join(" "), class: "last-hit", "data-last": "target" }, g);
+      }
       const label = figLabel(view, f);
       text(g, cx, cy + (label.length > 2 ? 4 : 5), label, { class: `label${label.length > 2 ? " small" : ""}` });
       if (f.kind.kind === "doomtrooper" || f.health > 1) {
@@ -321,4 +462,30 @@ export class Board {
         (carrying.length ? `, carrying the ${carrying.map(words).join(", ")}` : "");
     }
   }
+
+  /**
+   * Let figures glide along the squares they just stepped through
+   * (`paths`: figure id → squares, the last one where it stands now),
+   * STEP_MS per square. Drawing only: the view is already final, so
+   * cutting a glide short (a new render) loses nothing.
+   * @param {Map<number, {x:number,y:number}[]>} paths
+   * @returns {number} how many figures glide
+   */
+  animate(paths) {
+    let n = 0;
+    for (const [id, squares] of paths) {
+      const g = /** @type {SVGGElement|null} */ (this.dyn.querySelector(`[data-figure="${id}"]`));
+      if (!g || squares.length < 2) continue;
+      const end = squares[squares.length - 1];
+      const frames = squares.map((q) => ({ transform: `translate(${(q.x - end.x) * S}px, ${(q.y - end.y) * S}px)` }));
+      g.dataset.animating = "true";
+      const anim = g.animate(frames, { duration: STEP_MS * (squares.length - 1), easing: "linear" });
+      anim.onfinish = anim.oncancel = () => { delete g.dataset.animating; };
+      n++;
+    }
+    return n;
+  }
 }
+
+/** How long a figure takes to glide one square. */
+export const STEP_MS = 140;

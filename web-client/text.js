@@ -8,12 +8,21 @@
 /** @typedef {import("./protocol").LobbyView} LobbyView */
 
 export const CORPS = ["bauhaus", "capitol", "cybertronic", "imperial", "mishima"];
+// Colours: the Okabe–Ito palette (Okabe & Ito, "Color Universal Design",
+// 2008), chosen so that its colours stay apart for people with
+// deuteranopia or protanopia (red–green colour blindness) as well as for
+// everyone else: blue, yellow, sky blue, vermillion, bluish green for the
+// five corporations, reddish purple for the Dark Legion. Colour is never
+// the only cue: every figure carries letters (B1, Cy2, Lg...), and every
+// highlight on the board has a shape of its own (style.css, board.js).
+// tests/browser/palette.test.mjs checks the distances under simulated
+// deuteranopia and protanopia.
 export const CORP_COLOR = {
-  bauhaus: "#2f6fd6", capitol: "#d9a521", cybertronic: "#9aa4ad",
-  imperial: "#c9372c", mishima: "#2e9e5b",
+  bauhaus: "#0072b2", capitol: "#f0e442", cybertronic: "#56b4e9",
+  imperial: "#d55e00", mishima: "#009e73",
 };
 export const CORP_LETTER = { bauhaus: "B", capitol: "C", cybertronic: "Cy", imperial: "I", mishima: "M" };
-export const DL_COLOR = "#6b2d8f";
+export const DL_COLOR = "#cc79a7";
 // Two letters each, none a corporation's letter (Capitol is "C").
 export const CREATURE_LETTER = {
   legionnaire: "Lg", necromutant: "Nm", centurion: "Ct", razide: "Rz",
@@ -58,6 +67,57 @@ export function dtCardName(kind) {
   return content.data?.dt_cards?.find((c) => c.kind === kind)?.name ?? words(kind);
 }
 
+/** A Doomtrooper card's effect in words, from the content ("" if unknown). */
+export function dtCardText(kind) {
+  return content.data?.dt_cards?.find((c) => c.kind === kind)?.text ?? "";
+}
+
+/** A door card: {name, text}, from the content. */
+export function doorCard(kind) {
+  const c = content.data?.door_cards?.find((d) => d.kind === kind);
+  return { name: c?.name ?? words(kind), text: c?.text ?? "" };
+}
+
+/** An event card's effect in words, from the content ("" if unknown). */
+export function eventText(n) {
+  return content.data?.events?.find((e) => e.number === n)?.text ?? "";
+}
+
+const DIE_LETTER = { white: "W", red: "R", black: "B" };
+/** A weapon's dice for one attack type: "3 dice", "1 die", "3 dice +1R" (DICE-2). */
+function weaponDice(d) {
+  const extra = (d.extra ?? []).map((c) => `+1${DIE_LETTER[c] ?? "?"}`).join(" ");
+  return `${plural(d.rank_dice, "die", "dice")}${extra ? ` ${extra}` : ""}`;
+}
+
+/**
+ * An item of the draft (a weapon or an equipment card) from the content:
+ * {id, name, rank, cost, kind, text, profile}, where `profile` spells a
+ * weapon's attacks ("close combat 3 rank dice · firearm 3 rank dice,
+ * range 2–16"), or null if the content does not know the id.
+ */
+export function itemInfo(id) {
+  const d = content.data;
+  const e = d?.equipment?.find((x) => x.id === id);
+  if (e) {
+    return { id, name: e.name, rank: e.rank, cost: e.cost, kind: e.augment ? `${words(ATTACK[AUGMENT[e.augment] ?? ""] ?? e.augment)} augment` : "Equipment",
+      text: e.text ?? "", profile: "" };
+  }
+  const w = d?.weapons?.find((x) => x.id === id);
+  if (!w) return null;
+  const parts = [];
+  if (w.cc && w.cc.rank_dice + (w.cc.extra?.length ?? 0) > 0) parts.push(`close combat ${weaponDice(w.cc)}${w.swing ? ", sweep" : ""}`);
+  if (w.fa) {
+    const reach = w.fa.line ? `a line of ${w.fa.line} squares` : `range ${w.fa.min_range}–${w.fa.max_range}`;
+    parts.push(`firearm ${weaponDice(w.fa.dice)}${w.fa.barrels > 1 ? ` ×${w.fa.barrels}` : ""}, ${reach}`);
+  }
+  if (w.te) parts.push(`tech ${weaponDice(w.te.dice)}${w.te.trap ? ", trap" : ""}${w.te.barbs ? " + barbs" : ""}`);
+  const who = (w.icons ?? []).map((i) => SPECIALIST[i] ?? words(i)).join("/");
+  return { id, name: w.name, rank: w.rank, cost: w.cost, kind: `${who ? `${who} weapon` : "Weapon"}`, text: w.text ?? "", profile: parts.join(" · ") };
+}
+const AUGMENT = { CC: "close_combat", FA: "firearm", TE: "tech", close_combat: "close_combat", firearm: "firearm", tech: "tech", firearms: "firearm" };
+const SPECIALIST = { close_combat: "CC", firearms: "FA", tech: "TE", CC: "CC", FA: "FA", TE: "TE" };
+
 /** A force card by number: {name, options: ["1 Razide", "1 Centurion + 1 Necromutant"]}. */
 export function forceCard(n) {
   const c = content.data?.force_cards?.find((x) => x.number === n);
@@ -67,7 +127,8 @@ export function forceCard(n) {
     for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
     return [...counts].map(([k, m]) => `${m} ${creatureName(k)}${m > 1 ? "s" : ""}`).join(" + ") || "nothing";
   };
-  return { name: c.name, options: c.options.map(group) };
+  const flags = [c.draw_one_more ? "draw one more" : null, c.stop ? "stop drawing" : null, c.remove ? "leaves the game" : null].filter(Boolean);
+  return { name: c.name, options: c.options.map(group), flags };
 }
 
 /** An event card's name by number. */
@@ -337,7 +398,10 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
       : `The AI Dark Legion turns over card ${e.card} to make its next choice.`;
     case "ai_deck_shuffled": return `The AI deck is shuffled.`;
     case "door_removed": return `A door is removed.`;
-    case "door_card": return `Door card: ${content.data?.door_cards?.find((d) => d.kind === e.card)?.name ?? words(e.card)}.`;
+    case "door_card": {
+      const d = doorCard(e.card);
+      return `Door card: ${d.name}${d.text ? ` — ${d.text}` : "."}`;
+    }
     case "attack_rolled": {
       const who = e.attacker === null ? "A trap" : fig(e.attacker);
       const f = e.attacker === null ? null : view?.figures.find((x) => x.id === e.attacker);
@@ -367,12 +431,18 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
       return `${words(sideName(view, e.side))} ${e.delta >= 0 ? "gains" : "loses"} ${Math.abs(e.delta)} PP (${e.reason}); now ${e.total}.`;
     case "rank_changed": return `${teamName(view, e.team)} is now rank ${e.rank}.`;
     case "reckless_token": return `${teamName(view, e.team)} has ${e.total} reckless token${e.total === 1 ? "" : "s"}.`;
-    case "event_drawn": return `Event: ${eventName(e.card)}${e.final_round ? " — the final round begins" : ""}.`;
+    case "event_drawn": {
+      const t = eventText(e.card);
+      return `Event: ${eventName(e.card)}${e.final_round ? " (the final round begins)" : ""}${t ? ` — ${t}` : "."}`;
+    }
     case "event_target": {
       const t = e.figure !== null ? fig(e.figure) : e.tile !== null ? tileName(view, e.tile) : e.corporation ? words(e.corporation) : "nobody";
       return `${eventName(e.card)} targets ${t}.`;
     }
-    case "force_card_drawn": return `Force card drawn: ${forceCard(e.card)?.name ?? "a force card"}.`;
+    case "force_card_drawn": {
+      const c = forceCard(e.card);
+      return c ? `Force card drawn: ${c.name} (${c.options.join(" or ")}${c.flags.length ? `; ${c.flags.join(", ")}` : ""}).` : "Force card drawn.";
+    }
     case "force_cards_dealt": return `${e.count} force card${e.count === 1 ? "" : "s"} dealt face down on ${tileName(view, e.tile)}.`;
     case "force_card_revealed": return `${forceCard(e.card)?.name ?? "A force card"} revealed in the ${tileName(view, e.tile)}!`;
     case "tile_marked": return `${teamName(view, e.team)} marks ${tileName(view, e.tile)}.`;

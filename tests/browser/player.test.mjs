@@ -472,10 +472,11 @@ check('a phone sees the whole board, zoom makes it bigger; moves are one log lin
   const fit = await page.locator('#board').boundingBox();
   assert.ok(fit.x >= 0 && fit.x + fit.width <= 390, `the board fits the phone: ${JSON.stringify(fit)}`);
   await shot(page, 'game-phone-fit');
-  await page.click('#zoom');
-  const zoomed = await page.locator('#board').boundingBox();
-  assert.ok(zoomed.width > fit.width * 1.5, 'zoomed in');
-  await page.click('#zoom');
+  await page.click('#zoom-in');
+  await page.click('#zoom-in');
+  const zoom = await page.evaluate(() => Number(document.querySelector('#board').dataset.zoom));
+  assert.ok(zoom > 1.5, `zoomed in: ${zoom}`);
+  await page.click('#zoom-fit');
   assert.match(await page.title(), /Your turn/);
   // With "Sound" on, a chime when the game starts waiting for the player again.
   await page.check('#sound');

@@ -149,3 +149,27 @@ test('a secondary mission to keep names its card and what it is worth', () => {
     text.content.data = null;
   }
 });
+
+test('items of the draft are described from the content: rank, cost, kind, dice and effect', () => {
+  text.content.data = {
+    weapons: [{ id: 'talon_combo', name: 'Talon Combo', icons: ['firearms', 'tech'], rank: 4, cost: 3, text: 'Gun and tentacles.',
+      cc: { rank_dice: 1, extra: [] }, swing: false, fa: { dice: { rank_dice: 3, extra: ['white'] }, min_range: 2, max_range: 10, barrels: 1, line: null },
+      te: { dice: { rank_dice: 3, extra: ['white'] }, trap: true, barbs: false } }],
+    equipment: [{ id: 'laser_sight', name: 'Laser Sight', rank: 2, cost: 2, augment: 'firearm', text: 'Re-roll 1 failed die.' }],
+    events: [{ number: 5, name: 'Mental Block', text: 'No firearm attacks.' }],
+    door_cards: [{ kind: 'alarm', name: 'Alarm', text: 'A force card is drawn.' }],
+  };
+  try {
+    const w = text.itemInfo('talon_combo');
+    assert.deepEqual([w.name, w.rank, w.cost, w.kind, w.text], ['Talon Combo', 4, 3, 'FA/TE weapon', 'Gun and tentacles.']);
+    assert.equal(w.profile, 'close combat 1 die · firearm 3 dice +1W, range 2–10 · tech 3 dice +1W, trap');
+    const e = text.itemInfo('laser_sight');
+    assert.deepEqual([e.kind, e.text, e.profile], ['Firearm augment', 'Re-roll 1 failed die.', '']);
+    assert.equal(text.itemInfo('nothing_such'), null);
+    assert.equal(text.describeEvent(view, { type: 'event_drawn', card: 5, final_round: true }, seatName),
+      'Event: Mental Block (the final round begins) — No firearm attacks.');
+    assert.equal(text.describeEvent(view, { type: 'door_card', card: 'alarm' }, seatName), 'Door card: Alarm — A force card is drawn.');
+  } finally {
+    text.content.data = null;
+  }
+});

@@ -222,6 +222,27 @@ mod tests {
     }
 
     #[test]
+    fn every_card_and_item_has_its_effect_in_words() {
+        let doc: serde_json::Value =
+            serde_json::from_str(document().expect("content loads")).expect("json");
+        for table in ["equipment", "weapons", "dt_cards", "door_cards", "events"] {
+            let rows = doc[table].as_array().expect(table);
+            assert!(!rows.is_empty(), "{table}");
+            for row in rows {
+                let text = row["text"].as_str().unwrap_or_default();
+                assert!(text.len() > 8, "{table}: {} has no text", row["name"]);
+            }
+        }
+        let luck = doc["dt_cards"]
+            .as_array()
+            .and_then(|c| c.iter().find(|c| c["kind"] == "heroic_luck"))
+            .expect("Heroic Luck");
+        assert!(luck["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("re-roll up to 2 failed dice")));
+    }
+
+    #[test]
     fn an_unknown_rule_key_reads_as_words() {
         assert_eq!(rule_text("doors_start_open"), "Doors start open.");
         assert_eq!(rule_text(""), "");

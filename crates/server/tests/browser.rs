@@ -12,7 +12,9 @@
 //!   one test each), `a11y.test.mjs` (axe-core on home, lobby and game)
 //!   and `missions.test.mjs` (the mission picker and briefings, a game at
 //!   a chosen rank, the campaign screen's mission order), `weapons.test.mjs`
-//!   (a rank-6 Grenade Launcher drafted and fired by square)
+//!   (a rank-6 Grenade Launcher drafted and fired by square), `board.test.mjs`
+//!   (zoom and pan, the phone's fit, gliding moves, the last action, the
+//!   colour-blind safe palette, cards and the draft explained from the content)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -145,6 +147,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("a11y.test.mjs");
         files.push("missions.test.mjs");
         files.push("weapons.test.mjs");
+        files.push("board.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \

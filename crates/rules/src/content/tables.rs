@@ -218,6 +218,10 @@ pub struct WeaponDef {
     pub fa: Option<FirearmProfile>,
     /// Tech profile.
     pub te: Option<TechProfile>,
+    /// What the card does, for players, in words (the data's `text`; no
+    /// rule reads it).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// What a non-weapon equipment card does; the game implements each.
@@ -269,6 +273,10 @@ pub struct EquipmentDef {
     pub augment: Option<AttackType>,
     /// What it does.
     pub effect: EquipmentEffect,
+    /// What the card does, for players, in words (the data's `text`; no
+    /// rule reads it).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// One creature's stats at one band (ce.md DLB-2 cell).
@@ -444,6 +452,10 @@ pub struct EventDef {
     pub effect: EventEffect,
     /// Duration.
     pub duration: EventDuration,
+    /// What the card does, for players, in words (the data's `text`; no
+    /// rule reads it).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// Doomtrooper card kinds (ce.md DTC-CE-2 table).
@@ -486,6 +498,10 @@ pub struct DtCardDef {
     pub copies: u8,
     /// A ⚡ reaction card (DTC-CE-3).
     pub reaction: bool,
+    /// What the card does, for players, in words (the data's `text`; no
+    /// rule reads it).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// Door card kinds (ce.md DOR).
@@ -512,6 +528,10 @@ pub struct DoorCardDef {
     pub name: String,
     /// Copies.
     pub copies: u8,
+    /// What the card does, for players, in words (the data's `text`; no
+    /// rule reads it).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// A secondary mission card (ce.md SEC table). The condition is code keyed

@@ -577,6 +577,7 @@ struct WeaponsFile {
 struct WeaponRow {
     id: Spanned<String>,
     name: String,
+    text: Spanned<String>,
     icons: Vec<Spanned<String>>,
     rank: Spanned<u8>,
     cost: u8,
@@ -605,6 +606,15 @@ struct TeRow {
     trap: bool,
     #[serde(default)]
     barbs: bool,
+}
+
+/// A card's `text` for players: required, one line, not blank.
+fn card_text(src: Src<'_>, text: Spanned<String>) -> Result<String, ContentError> {
+    let t = text.get_ref().trim();
+    if t.is_empty() || t.contains('\n') {
+        return Err(src.at(&text, "a card's `text` must be one line of words"));
+    }
+    Ok(t.to_string())
 }
 
 /// `min-max` range.
@@ -720,6 +730,7 @@ fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
             swing: row.swing,
             fa,
             te,
+            text: card_text(src, row.text)?,
         });
     }
     if out.is_empty() {
@@ -747,6 +758,7 @@ struct EquipmentRow {
     copies: Spanned<u8>,
     augment: Option<Spanned<String>>,
     effect: EquipmentEffect,
+    text: Spanned<String>,
 }
 
 /// `weapons` are the loaded weapon cards: a pick names either kind by id,
@@ -781,6 +793,7 @@ fn load_equipment(src: Src<'_>, weapons: &[WeaponDef]) -> Result<Vec<EquipmentDe
             copies: *row.copies.get_ref(),
             augment,
             effect: row.effect,
+            text: card_text(src, row.text)?,
         });
     }
     if out.is_empty() {
@@ -1018,6 +1031,7 @@ struct EventRow {
     reinf: Spanned<String>,
     effect: EventEffect,
     duration: Option<EventDuration>,
+    text: Spanned<String>,
 }
 
 /// The "Reinf." column: `F`, `1 Centurion + F`,
@@ -1078,6 +1092,7 @@ fn load_events(src: Src<'_>) -> Result<Vec<EventDef>, ContentError> {
             force_draw,
             effect: row.effect,
             duration,
+            text: card_text(src, row.text)?,
         });
     }
     check_numbering(src, &numbers, EVENTS, "event")?;
@@ -1102,6 +1117,7 @@ struct DtRow {
     copies: Spanned<u8>,
     #[serde(default)]
     reaction: bool,
+    text: Spanned<String>,
 }
 
 fn load_dt_cards(src: Src<'_>) -> Result<Vec<DtCardDef>, ContentError> {
@@ -1120,6 +1136,7 @@ fn load_dt_cards(src: Src<'_>) -> Result<Vec<DtCardDef>, ContentError> {
             name: row.name,
             copies: *row.copies.get_ref(),
             reaction: row.reaction,
+            text: card_text(src, row.text)?,
         });
     }
     let total = out.iter().map(|c| u32::from(c.copies)).sum();
@@ -1139,6 +1156,7 @@ struct DoorRow {
     kind: Spanned<DoorCardKind>,
     name: String,
     copies: Spanned<u8>,
+    text: Spanned<String>,
 }
 
 fn load_door_cards(src: Src<'_>) -> Result<Vec<DoorCardDef>, ContentError> {
@@ -1156,6 +1174,7 @@ fn load_door_cards(src: Src<'_>) -> Result<Vec<DoorCardDef>, ContentError> {
             kind,
             name: row.name,
             copies: *row.copies.get_ref(),
+            text: card_text(src, row.text)?,
         });
     }
     let total = out.iter().map(|c| u32::from(c.copies)).sum();

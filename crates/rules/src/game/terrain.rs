@@ -13,15 +13,20 @@
 //!   applies. Weak Spot and Rapid Reload apply to "the next attack" and so
 //!   to these too. Concentration (TAC-3/4) is about figures; a hack right
 //!   after a hack of the same terminal is concentrated tech (TAC-4).
-//! - The Heroic Luck reaction window opens for attacks on figures only.
+//! - Heroic Luck (DTC-CE-3: "in the owner's attack after the roll") is
+//!   offered for attacks on terrain and terminal hacks too: both are
+//!   Attack actions (ATK-16, TAC-6). Its window opens after the
+//!   attacker's own re-rolls, when a die is left to re-roll.
 
+use super::combat::rerollable;
 use super::command::Command;
 use super::event::{DieRoll, Event};
 use super::ids::{FigureId, Side};
+use super::reaction::Window;
 use super::rejection::Rejection;
 use super::state::{Decision, Game, LastAction, Token, TokenState};
 use crate::content::missions::TokenKind;
-use crate::content::tables::EquipmentEffect;
+use crate::content::tables::{DtCardKind, EquipmentEffect};
 use crate::content::{AttackType, Corporation, CreatureKind, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight, Level, Sight, Square};
@@ -336,7 +341,25 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) {
-        let (rolls, hits): (Vec<DieRoll>, u8) = self.roll_pool(&plan.pool, plan.rerolls, dice);
+        let (mut rolls, mut hits): (Vec<DieRoll>, u8) =
+            self.roll_pool(&plan.pool, plan.rerolls, dice);
+        // DTC-CE-3: Heroic Luck in the owner's own attack, after its re-rolls.
+        let failed = rolls
+            .iter()
+            .enumerate()
+            .any(|(i, r)| rerollable(&rolls, i) && r.hits == 0);
+        if failed
+            && self.reaction_window(
+                plan.team,
+                plan.attacker,
+                Window::OwnAttackRolled,
+                &rolls,
+                dice,
+                events,
+            ) == Some(DtCardKind::HeroicLuck)
+        {
+            hits = self.reroll_failed(&mut rolls, 2, dice);
+        }
         events.push(Event::TokenAttackRolled {
             attacker: plan.attacker,
             token: plan.token,
