@@ -93,22 +93,30 @@ async fn send_frame(socket: &mut WebSocket, frame: Message, timeout: Duration) -
     }
 }
 
-/// Send one message; `false` if the connection is over (a client too slow
-/// to take it has been closed with `4010`).
-async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg, timeout: Duration) -> bool {
+/// Send one message built here (not by the game).
+async fn send_msg(socket: &mut WebSocket, msg: &ServerMsg, timeout: Duration) -> Sent {
     let text = crate::delivery::text(msg);
-    match send_frame(socket, Message::Text(text.into()), timeout).await {
-        Sent::Done => true,
-        Sent::TooSlow => {
-            close_too_slow(socket).await;
-            false
-        }
-        Sent::Failed => false,
-    }
+    send_frame(socket, Message::Text(text.into()), timeout).await
 }
 
+/// The close for a client that fell behind.
+const TOO_SLOW: (u16, &str) = (close::TOO_SLOW, "too slow; reconnect to catch up");
+
 async fn close_too_slow(socket: &mut WebSocket) {
-    close_with(socket, close::TOO_SLOW, "too slow; reconnect to catch up").await;
+    close_with(socket, TOO_SLOW.0, TOO_SLOW.1).await;
+}
+
+/// How a conversation ended that its game has not heard of: the close
+/// frame to send the client, if any.
+type Ending = Option<(u16, &'static str)>;
+
+/// What a failed write ends with (`None`: it went on).
+fn after_write(sent: Sent) -> Option<Ending> {
+    match sent {
+        Sent::Done => None,
+        Sent::TooSlow => Some(Some(TOO_SLOW)),
+        Sent::Failed => Some(None),
+    }
 }
 
 async fn connection(mut socket: WebSocket, app: AppState) {
@@ -236,17 +244,14 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     let per_sec = NonZeroU32::new(app.config.rate_per_sec.max(1)).unwrap_or(NonZeroU32::MIN);
     let burst = NonZeroU32::new(app.config.rate_burst.max(1)).unwrap_or(NonZeroU32::MIN);
     let limiter = RateLimiter::direct(Quota::per_second(per_sec).allow_burst(burst));
-    loop {
+    let ending: Ending = loop {
         tokio::select! {
             out = rx.recv() => match out {
-                Some(Outgoing::Text(t)) => match send_frame(socket, Message::Text(t), write_timeout).await {
-                    Sent::Done => {}
-                    Sent::TooSlow => {
-                        close_too_slow(socket).await;
-                        break;
+                Some(Outgoing::Text(t)) => {
+                    if let Some(end) = after_write(send_frame(socket, Message::Text(t), write_timeout).await) {
+                        break end;
                     }
-                    Sent::Failed => break,
-                },
+                }
                 Some(Outgoing::Close(code, reason)) => {
                     close_with(socket, code, &reason).await;
                     return; // The game already forgot this connection.
@@ -279,27 +284,26 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                 if matches!(incoming, Some(Ok(ref m)) if !matches!(m, Message::Close(_)))
                     && limiter.check().is_err()
                 {
-                    close_with(socket, close::RATE_LIMITED, "too many messages").await;
-                    break;
+                    break Some((close::RATE_LIMITED, "too many messages"));
                 }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
                         let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: "binary frames are not supported".into() };
-                        if !send_msg(socket, &msg, write_timeout).await { break; }
+                        if let Some(end) = after_write(send_msg(socket, &msg, write_timeout).await) {
+                            break end;
+                        }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Close(_))) | None => break None,
                     Some(Err(e)) => {
                         tracing::debug!(conn, error = %e, "websocket read error");
-                        close_with(socket, close::FRAME_TOO_LARGE, "unreadable or oversized frame").await;
-                        break;
+                        break Some((close::FRAME_TOO_LARGE, "unreadable or oversized frame"));
                     }
                 };
                 if text.len() > max {
-                    close_with(socket, close::FRAME_TOO_LARGE, "message too large").await;
-                    break;
+                    break Some((close::FRAME_TOO_LARGE, "message too large"));
                 }
                 match serde_json::from_str::<ClientMsg>(&text) {
                     Ok(msg) => {
@@ -311,13 +315,23 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                     }
                     Err(e) => {
                         let msg = ServerMsg::Error { code: ErrorCode::Malformed, message: format!("not a valid message: {e}") };
-                        if !send_msg(socket, &msg, write_timeout).await { break; }
+                        if let Some(end) = after_write(send_msg(socket, &msg, write_timeout).await) {
+                            break end;
+                        }
                     }
                 }
             }
         }
-    }
+    };
+    // The game hears first, the client after: a close frame may wait up
+    // to CLOSE_LINGER for a client that reads nothing (one too slow, or a
+    // flooder that does not read), and until the game hears of it, it
+    // would count the connection as there all that time (a spectator in
+    // the lobby, a player no bot stands in for) and keep queueing for it.
     let _ = to_game.send(ToGame::Closed { conn }).await;
+    if let Some((code, reason)) = ending {
+        close_with(socket, code, reason).await;
+    }
 }
 
 /// Why a game code has no live game: a game closed as outdated says so

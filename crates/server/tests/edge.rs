@@ -7,35 +7,18 @@ mod common;
 
 use citadel_server::config::{Config, Secret};
 use citadel_server::Server;
-use common::within;
+use common::{closed_within, connect_from, http_from, within, HALF_REQUEST};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpSocket, TcpStream};
+use tokio::net::TcpStream;
 
 const TEST_LIMIT: Duration = Duration::from_secs(60);
 
 async fn server_with(config: Config) -> Server {
     Server::start(config).await.expect("server starts")
-}
-
-/// A TCP connection to `addr` from the loopback address `from` (every
-/// 127.x.y.z is this host, so tests can be several clients).
-async fn connect_from(from: [u8; 4], addr: SocketAddr) -> std::io::Result<TcpStream> {
-    let socket = TcpSocket::new_v4()?;
-    socket.bind(SocketAddr::from((from, 0)))?;
-    socket.connect(addr).await
-}
-
-/// An HTTP client whose connections come from `from`.
-fn http_from(from: [u8; 4]) -> reqwest::Client {
-    reqwest::Client::builder()
-        .local_address(IpAddr::from(from))
-        .timeout(Duration::from_secs(10))
-        .build()
-        .expect("client")
 }
 
 /// `GET /healthz` from `from`; how long the answer took.
@@ -50,23 +33,6 @@ async fn healthz_from(from: [u8; 4], addr: SocketAddr) -> Duration {
     assert_eq!(res.text().await.expect("body"), "ok");
     started.elapsed()
 }
-
-/// Does the server close this socket within `limit`? (Reads until EOF or
-/// a reset; whatever was answered before is ignored.)
-async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
-    let mut buf = [0u8; 4096];
-    let deadline = tokio::time::Instant::now() + limit;
-    loop {
-        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
-            Err(_) => return false,
-            Ok(Ok(0) | Err(_)) => return true,
-            Ok(Ok(_)) => continue,
-        }
-    }
-}
-
-/// The start of a request that never ends (slowloris).
-const HALF_REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: x\r\n";
 
 // ------------------------------------------------------ connections
 

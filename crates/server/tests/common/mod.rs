@@ -8,8 +8,10 @@
 use citadel_protocol::ClientMsg;
 use futures_util::{SinkExt, StreamExt};
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
-use tokio::net::TcpStream;
+use tokio::io::AsyncReadExt;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -60,3 +62,37 @@ pub async fn next_text(ws: &mut Ws, label: &str) -> Result<String, Option<u16>> 
         }
     }
 }
+
+/// A TCP connection to `addr` from the loopback address `from` (every
+/// 127.x.y.z is this host, so tests can be several clients).
+pub async fn connect_from(from: [u8; 4], addr: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::from((from, 0)))?;
+    socket.connect(addr).await
+}
+
+/// An HTTP client whose connections come from `from`.
+pub fn http_from(from: [u8; 4]) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(IpAddr::from(from))
+        .timeout(STEP)
+        .build()
+        .expect("client")
+}
+
+/// Does the server close this socket within `limit`? (Reads until EOF or
+/// a reset; whatever was answered before is ignored.)
+pub async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+/// The start of a request that never ends (slowloris).
+pub const HALF_REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: x\r\n";
