@@ -6,7 +6,7 @@ import { Board, key } from "./board.js";
 import { tokenLegend } from "./board.js";
 import { CloseCode, PROTOCOL_VERSION } from "./protocol.js";
 import {
-  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, secondaryName, figLabel, figName,
+  CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, secondaryName, secondaryText, figLabel, figName,
   dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
 } from "./text.js";
 import { withArticle } from "./text.js";
@@ -1282,6 +1282,10 @@ function renderDecision(view, a, kinds) {
     if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
       kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
     }
+    // Secondary missions: what each card asks, from the content, before choosing.
+    const keep = shown.filter((c) => c.type === "keep_secondary");
+    if (keep.length) kids.push(h("ul", { class: "secondary-cards" }, ...keep.map((c) =>
+      h("li", { "data-secondary": c.card }, h("strong", { text: secondaryName(c.card) }), h("span", { text: ` — ${secondaryText(c.card)}` })))));
     const draft = shown.some((c) => c.type === "pick_equipment");
     kids.push(draft ? draftNode(view, shown) : h("div", { class: "row options" }, ...shown.map((c, i) =>
       h("button", { type: "button", "data-option": i, text: `${i < 9 ? i + 1 + ". " : ""}${describeCommand(view, c)}`,
@@ -1396,7 +1400,7 @@ function renderPanel(view) {
       h("td", { text: `rank ${t.rank}` }),
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
         f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
-      h("td", { title: t.secondary ? `reckless tokens · cards in hand · secondary mission ${secondaryName(t.secondary)}` : "reckless tokens · cards in hand",
+      h("td", { title: t.secondary ? `reckless tokens · cards in hand · secondary mission ${secondaryName(t.secondary)}: ${secondaryText(t.secondary)}` : "reckless tokens · cards in hand",
         text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}${t.secondary ? " ◎" + secondaryName(t.secondary) : ""}` }));
   });
   const dl = view.dark_legion;

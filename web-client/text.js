@@ -136,6 +136,11 @@ export function eventName(n) {
   return content.data?.events?.find((e) => e.number === n)?.name ?? "an event";
 }
 
+/** What a secondary mission card asks, from the content (empty if unknown). */
+export function secondaryText(n) {
+  return content.data?.secondary?.find((s) => s.number === n)?.text ?? "";
+}
+
 /** A secondary mission card's name by number (ce.md SEC). */
 export function secondaryName(n) {
   const c = content.data?.secondary?.find((s) => s.number === n);

@@ -117,10 +117,21 @@ check('picking a mission shows its briefing; the game starts with that mission a
   // clicking like a player: pass when offered, else any legal step.
   const driver = new Player({ label: 'picker', page });
   const deadline = Date.now() + 60_000;
+  let secondaryShown = false;
   for (;;) {
     const s = await citadelState(page);
     if (s.view?.round >= 1) break;
     assert.ok(Date.now() < deadline, `round 1 within 60 s (phase ${JSON.stringify(s.view?.phase)})`);
+    const keep = s.legal.filter((c) => c.type === 'keep_secondary');
+    if (keep.length && !secondaryShown) {
+      // Before choosing, the page says what each offered card asks (from the content).
+      const cards = page.locator('#decision .secondary-cards li');
+      await until('the secondary cards described', async () => (await cards.count()) === keep.length);
+      const texts = await cards.allInnerTexts();
+      for (const [i, c] of keep.entries()) assert.match(texts[i], new RegExp(`#${c.card} .+ — .{20,}`), `card ${c.card} has its words`);
+      await shot(page, 'secondary-choice');
+      secondaryShown = true;
+    }
     const options = page.locator('#decision button[data-option]');
     if ((await options.count()) > 0 && await page.locator('#decision').isVisible()) {
       const labels = await options.allTextContents();
@@ -135,6 +146,7 @@ check('picking a mission shows its briefing; the game starts with that mission a
   }
   const view = (await citadelState(page)).view;
   assert.equal(view.mission, m.id);
+  assert.equal(secondaryShown, Boolean(m.secondary), 'the secondary choice was shown exactly when the mission has secondary missions');
   if (view.round === 1) {
     await until('"Round 1 of N"', async () =>
       new RegExp(`^Round 1 of ${m.rounds}\\b`).test(await page.locator('#round').innerText()));

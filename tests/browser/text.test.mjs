@@ -141,9 +141,11 @@ test('the new figure commands name the weapon, the squares and the choice', () =
 });
 
 test('a secondary mission to keep names its card and what it is worth', () => {
-  text.content.data = { secondary: [{ number: 3, name: 'Cell Sample', success: 4, failure: -2, commander_penalty: -1 }] };
+  text.content.data = { secondary: [{ number: 3, name: 'Cell Sample', success: 4, failure: -2, commander_penalty: -1, text: 'Sample a big one.' }] };
   try {
     assert.equal(text.describeCommand(view, { type: 'keep_secondary', card: 3 }), 'Keep #3 Cell Sample (success +4 PP, failure -2 PP)');
+    assert.equal(text.secondaryText(3), 'Sample a big one.', 'what the card asks, from the content');
+    assert.equal(text.secondaryText(4), '', 'an unknown card has no text');
     assert.equal(text.describeEvent(view, { type: 'secondary_kept', seat: 0, card: null }, seatName), 'Player 0 keeps a secondary mission.');
   } finally {
     text.content.data = null;

@@ -1066,8 +1066,8 @@ fn dor_deck_not_6_is_an_error() {
 fn sec_unknown_field_names_line() {
     let (e, line) = broken(
         "ce/secondary.toml",
-        "commander_penalty = -2 },",
-        "commander_penaltyy = -2 },",
+        "commander_penalty = -2,",
+        "commander_penaltyy = -2,",
     );
     assert_eq!(
         (e.file.as_str(), e.line),

@@ -225,7 +225,14 @@ mod tests {
     fn every_card_and_item_has_its_effect_in_words() {
         let doc: serde_json::Value =
             serde_json::from_str(document().expect("content loads")).expect("json");
-        for table in ["equipment", "weapons", "dt_cards", "door_cards", "events"] {
+        for table in [
+            "equipment",
+            "weapons",
+            "dt_cards",
+            "door_cards",
+            "events",
+            "secondary",
+        ] {
             let rows = doc[table].as_array().expect(table);
             assert!(!rows.is_empty(), "{table}");
             for row in rows {

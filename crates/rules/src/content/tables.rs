@@ -548,6 +548,10 @@ pub struct SecondaryDef {
     pub failure: i32,
     /// Extra commander penalty on failure (CMD-3, negative).
     pub commander_penalty: i32,
+    /// What the card asks of the team, for players, in words (the data's
+    /// `text`; the condition itself is code in `game::secondary`).
+    #[serde(default)]
+    pub text: String,
 }
 
 /// Every CE table, loaded and validated.

@@ -1199,6 +1199,7 @@ struct SecondaryRow {
     success: Spanned<i32>,
     failure: Spanned<i32>,
     commander_penalty: Spanned<i32>,
+    text: Spanned<String>,
 }
 
 fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
@@ -1233,6 +1234,7 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
             success: *row.success.get_ref(),
             failure: *row.failure.get_ref(),
             commander_penalty: *row.commander_penalty.get_ref(),
+            text: card_text(src, row.text)?,
         });
     }
     if out.len() != SECONDARY as usize {
