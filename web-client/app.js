@@ -5,6 +5,7 @@
 import { Board, key } from "./board.js";
 import { tokenLegend } from "./board.js";
 import { CloseCode, PROTOCOL_VERSION } from "./protocol.js";
+import { applyPatch } from "./patch.js";
 import {
   CORPS, CORP_COLOR, CREATURE_LETTER, DL_COLOR, content, creatureName, describeCommand, describeEvent, eventName, secondaryName, secondaryText, figLabel, figName,
   dtCardName, forceCard, goalText, itemName, missionDef, plural, prettyName, setPlaces, sq, words,
@@ -74,6 +75,9 @@ const state = {
   /** @type {Command[]} */ legal: [], /** @type {LobbyView|null} */ lobby: null,
   /** @type {number|null} */ selected: null, /** @type {{label:string, cmds:Map<string, Command>}|null} */ mode: null,
   placeKind: null, ended: null, scoreboardClosed: false, attempt: 0, timer: 0, closing: false, ref: 0, ready: false,
+  // A `resync` was sent: `events` are ignored until the snapshot, as their
+  // view patches are made against a view this client does not hold.
+  resyncing: false,
   /** @type {string|null} */ campaign: null,
 };
 
@@ -198,6 +202,7 @@ function connect(code, join) {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   state.ws = ws;
   ws.onopen = () => {
+    state.resyncing = false; // a new socket catches up with a whole view
     // Without a view yet (a fresh page, a reopened tab) ask for every event
     // from the start: the server's history rebuilds the log; a `resync`
     // then brings the map (see the `events` case).
@@ -238,6 +243,12 @@ setInterval(() => { if (state.ws?.readyState === WebSocket.OPEN) state.ws.send(J
 
 // ---------------------------------------------------------------- messages
 
+/** Ask for a snapshot, and ignore `events` until it comes. */
+function resync() {
+  state.resyncing = true;
+  send({ type: "resync" });
+}
+
 /** @param {ServerMsg} msg */
 function handle(msg) {
   switch (msg.type) {
@@ -265,22 +276,28 @@ function handle(msg) {
       }
       if (!state.view && msg.view.round <= 1 && state.lobby?.options.dark_legion.mode === "drawn") announceDraw(msg.view);
       state.view = msg.view; state.map = msg.map; state.legal = msg.legal; state.lastSeq = msg.seq;
+      state.resyncing = false;
       board.setMap(msg.map);
       setPlaces(msg.map);
       show("game");
       renderGame();
       break;
     case "events": {
+      if (state.resyncing) return;
       const evs = msg.events.filter((e) => e.seq > state.lastSeq);
-      if (evs.length && evs[0].seq !== state.lastSeq + 1) { send({ type: "resync" }); return; }
+      if (evs.length && evs[0].seq !== state.lastSeq + 1) { resync(); return; }
+      // The whole view on a catch-up, else a patch against the view held
+      // (docs/PROTOCOL.md, "Views as patches").
+      let view;
+      try { view = msg.view ?? applyPatch(state.view, msg.view_patch ?? []); } catch { resync(); return; }
       const quiet = !state.map; // the history after a reload: the log only, no toasts
       glides.clear();
       for (const { seq, event } of evs) {
         state.lastSeq = seq;
-        onEvent(msg.view, event, quiet);
+        onEvent(view, event, quiet);
       }
-      state.view = msg.view; state.legal = msg.legal;
-      if (!state.map) { send({ type: "resync" }); break; }
+      state.view = view; state.legal = msg.legal;
+      if (!state.map) { resync(); break; }
       if (!$("game").hidden || state.map) show("game");
       renderGame();
       if (!quiet) glide();
@@ -461,7 +478,7 @@ function leaveGame() {
   clearTimeout(state.timer);
   if (state.ws) { state.closing = true; state.ws.close(); }
   Object.assign(state, { ws: null, code: null, token: null, seat: null, view: null, map: null, legal: [], lobby: null,
-    lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null });
+    lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null, resyncing: false });
   $("where").textContent = "";
   trail.figure = null; trail.squares = []; rollCtx.roll = null;
   last.actor = null; last.targets = new Set(); last.squares = [];

@@ -4,7 +4,7 @@
 // docs/PROTOCOL.md describes the messages.
 
 /** The protocol version; `hello` must carry it. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** WebSocket close codes (4000–4999 are the application's range). */
 export const CloseCode = {
@@ -2181,9 +2181,16 @@ export type ServerMsg =
      */
     events: Array<SeqEvent>,
     /**
-     * Your view after them.
+     * Your whole view after them (a catch-up).
      */
-    view: GameView,
+    view?: GameView,
+    /**
+     * A JSON Patch (RFC 6902: `add`, `remove`, `replace`) that turns
+     * your view as the previous `snapshot` or `events` left it into
+     * your view after these events (docs/PROTOCOL.md, "Views as
+     * patches"; [`view_patch`]).
+     */
+    view_patch?: Array<ViewPatchOp>,
     /**
      * What you may send now.
      */
@@ -2455,6 +2462,41 @@ export type TokenState =
      * Round it was placed in.
      */
     round: number,
+  };
+
+/**
+ * One operation of a view patch, as TypeScript sees it (the Rust side
+ * uses [`json_patch::PatchOperation`]; only these three are sent).
+ */
+export type ViewPatchOp =
+  | {
+    "op": "add",
+    /**
+     * A JSON Pointer (RFC 6901) into the view.
+     */
+    path: string,
+    /**
+     * The new value.
+     */
+    value: unknown,
+  }
+  | {
+    "op": "remove",
+    /**
+     * A JSON Pointer (RFC 6901) into the view.
+     */
+    path: string,
+  }
+  | {
+    "op": "replace",
+    /**
+     * A JSON Pointer (RFC 6901) into the view.
+     */
+    path: string,
+    /**
+     * The new value.
+     */
+    value: unknown,
   };
 
 /**

@@ -67,7 +67,7 @@ async function showState(who, { view, legal = [], map = T.map, lobby = T.lobby }
   await until('the content', () => page.evaluate(() => document.querySelectorAll('form#create option').length > 1));
   await page.evaluate(({ view, map, legal, lobby }) => {
     const c = window.citadel;
-    c.receive({ type: 'welcome', protocol: 1, seat: 0, token: null });
+    c.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
     c.receive({ type: 'lobby', lobby });
     c.receive({ type: 'snapshot', seq: 7, view, map, legal });
   }, { view, map, legal, lobby });

@@ -49,7 +49,7 @@ async function showState(who, { seat = 0, view, map = T.map, legal = [], lobby =
   await page.locator('#home').waitFor({ state: 'visible' });
   await page.evaluate(({ seat, view, map, legal, lobby }) => {
     const c = window.citadel;
-    c.receive({ type: 'welcome', protocol: 1, seat, token: null });
+    c.receive({ type: 'welcome', protocol: 2, seat, token: null });
     c.receive({ type: 'lobby', lobby });
     c.receive({ type: 'snapshot', seq: 7, view, map, legal });
   }, { seat, view, map, legal, lobby });
@@ -323,7 +323,7 @@ check('#9 the Dark Legion host gets no corporation picker; a drawn Dark Legion i
   lobby.started = false;
   lobby.options.dark_legion = { mode: 'seat', seat: 0 };
   await page.evaluate((lobby) => {
-    window.citadel.receive({ type: 'welcome', protocol: 1, seat: 0, token: null });
+    window.citadel.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
     window.citadel.receive({ type: 'lobby', lobby });
   }, lobby);
   await page.locator('#lobby').waitFor({ state: 'visible' });
@@ -455,7 +455,7 @@ check('the mission is briefed from the content: picker, lobby, "Round X of N", g
   await page.goto(`${URL}/`);
   await until('the content', async () => page.evaluate(() => document.querySelectorAll('form#create option').length > 0));
   await page.evaluate((lobby) => {
-    window.citadel.receive({ type: 'welcome', protocol: 1, seat: 0, token: null });
+    window.citadel.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
     window.citadel.receive({ type: 'lobby', lobby });
   }, lobby);
   await until('the lobby names the mission', async () => /^Battle Plans · /.test(await page.locator('#lobby-options').innerText()));

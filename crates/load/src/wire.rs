@@ -46,10 +46,13 @@ pub struct Incoming {
     /// `welcome`: the seat given.
     #[serde(default)]
     pub seat: Option<u8>,
-    /// `events`: the new events (only their seqs are read).
+    /// `events`: the new events (only their seqs and types are read).
     #[serde(default)]
     pub events: Option<Vec<SeqOnly>>,
-    /// `snapshot`/`events`: the viewer's view (only its phase is read).
+    /// `snapshot`, and `events` that catch up: the viewer's whole view
+    /// (only its phase is read). Other `events` carry a `view_patch`,
+    /// which the tool skips: the end of a game is its `mission_ended`
+    /// event.
     #[serde(default)]
     pub view: Option<ViewPhase>,
     /// `snapshot`/`events`: what this viewer may send now, as raw JSON.
@@ -74,19 +77,34 @@ impl Incoming {
         }
     }
 
-    /// True if the view says the game is over.
+    /// True if the game is over: the view says so, or an event ends it.
     pub fn finished(&self) -> bool {
         self.view
             .as_ref()
             .is_some_and(|v| v.phase.phase == "finished")
+            || self
+                .events
+                .iter()
+                .flatten()
+                .any(|e| e.event.kind == "mission_ended")
     }
 }
 
-/// An event's seq only.
+/// An event's seq and type only.
 #[derive(Debug, Deserialize)]
 pub struct SeqOnly {
     /// Its seq.
     pub seq: u64,
+    /// The event's type.
+    pub event: EventType,
+}
+
+/// An event's type only (`stepped`, `mission_ended`, ...).
+#[derive(Debug, Deserialize)]
+pub struct EventType {
+    /// The type.
+    #[serde(rename = "type")]
+    pub kind: String,
 }
 
 /// A view's phase only.
@@ -249,7 +267,7 @@ mod tests {
 
     #[test]
     fn an_events_message_yields_its_last_seq_legal_commands_and_phase() {
-        let text = r#"{"type":"events","events":[{"seq":7,"event":{"x":1}},{"seq":8,"event":[1,2]}],
+        let text = r#"{"type":"events","events":[{"seq":7,"event":{"type":"x"}},{"seq":8,"event":{"type":"y","at":[1,2]}}],
             "view":{"phase":{"phase":"finished","result":null},"teams":[]},
             "legal":[{"EndTurn":null},{"Move":{"to":[1,2]}}]}"#;
         let m: Incoming = serde_json::from_str(text).expect("parse");
@@ -260,6 +278,18 @@ mod tests {
             command(3, &legal[1]),
             r#"{"type":"command","client_ref":3,"command":{"Move":{"to":[1,2]}}}"#
         );
+    }
+
+    #[test]
+    fn a_patched_view_ends_with_the_mission_ended_event() {
+        let running = r#"{"type":"events","events":[{"seq":3,"event":{"type":"stepped"}}],
+            "view_patch":[{"op":"replace","path":"/phase","value":{"phase":"finished"}}],"legal":[]}"#;
+        let m: Incoming = serde_json::from_str(running).expect("parse");
+        assert!(!m.finished(), "the patch is not read");
+        let ended = running.replace("stepped", "mission_ended");
+        let m: Incoming = serde_json::from_str(&ended).expect("parse");
+        assert!(m.finished());
+        assert_eq!(m.last_seq(), Some(3));
     }
 
     #[test]

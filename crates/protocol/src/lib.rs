@@ -18,12 +18,16 @@ use ts_rs::TS;
 
 pub mod map;
 mod typescript;
+pub mod view_patch;
 
 pub use map::MapData;
 pub use typescript::{javascript, typescript};
 
 /// The protocol version. Bump on any incompatible change.
-pub const PROTOCOL_VERSION: u32 = 1;
+///
+/// 2: `events` carries `view_patch` (a patch against the viewer's last
+/// view) instead of the whole `view`, except when it catches a client up.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// WebSocket close codes (4000–4999 are the application's range).
 pub mod close {
@@ -331,12 +335,24 @@ pub enum ServerMsg {
         /// What you may send now.
         legal: Vec<Command>,
     },
-    /// New events, contiguous.
+    /// New events, contiguous, and your view after them: whole (`view`)
+    /// when this message catches you up (after `hello` or `resync`),
+    /// otherwise as a patch (`view_patch`) against the view of the
+    /// message before. Exactly one of the two is present.
     Events {
         /// The events.
         events: Vec<SeqEvent>,
-        /// Your view after them.
-        view: Box<GameView>,
+        /// Your whole view after them (a catch-up).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        view: Option<Box<GameView>>,
+        /// A JSON Patch (RFC 6902: `add`, `remove`, `replace`) that turns
+        /// your view as the previous `snapshot` or `events` left it into
+        /// your view after these events (docs/PROTOCOL.md, "Views as
+        /// patches"; [`view_patch`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, as = "Option<Vec<view_patch::ViewPatchOp>>")]
+        view_patch: Option<view_patch::Patch>,
         /// What you may send now.
         legal: Vec<Command>,
     },

@@ -408,9 +408,21 @@ mod tests {
                 }
                 Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
                     ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
-                    ServerMsg::Events { events, view, .. } => {
+                    ServerMsg::Events {
+                        events,
+                        view,
+                        view_patch,
+                        ..
+                    } => {
                         played.spectator_events.extend(events);
-                        played.spectator_view = Some(view);
+                        match (view, view_patch, played.spectator_view.as_mut()) {
+                            (Some(view), _, _) => played.spectator_view = Some(view),
+                            (None, Some(patch), Some(held)) => {
+                                citadel_protocol::view_patch::apply_to_view(held, &patch)
+                                    .expect("the patch fits the spectator's last view");
+                            }
+                            _ => panic!("events with neither a view nor a base to patch"),
+                        }
                     }
                     _ => {}
                 },

@@ -6,6 +6,7 @@
 use citadel_bots::{
     timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, Seen,
 };
+use citadel_protocol::view_patch;
 use citadel_protocol::{
     close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
     LobbySeat, LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
@@ -13,7 +14,8 @@ use citadel_protocol::{
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::dice::SeededDice;
 use citadel_rules::game::{
-    Command, DarkLegionSetup, Event, Game, Rejection, Seat, SeatSetup, Setup, SetupError, Viewer,
+    Command, DarkLegionSetup, Event, Game, GameView, Rejection, Seat, SeatSetup, Setup, SetupError,
+    Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -235,7 +237,7 @@ pub enum SessionError {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Role {
     Seat(u8),
     Spectator,
@@ -263,6 +265,13 @@ struct Play {
     commands: u64,
     /// The end of the game was handed out for persistence.
     finish_reported: bool,
+    /// Per kind of viewer with a connection: the view its connections
+    /// were last sent, which the next `events` is a patch against
+    /// (`citadel_protocol::view_patch`). Every message to a kind of viewer
+    /// goes to all its connections, in order, so they all hold this view;
+    /// a connection that joins gets the whole current view, which is this
+    /// one too (the game changes only in `publish`).
+    views: BTreeMap<Role, GameView>,
 }
 
 /// One game: its lobby, then its play.
@@ -461,6 +470,7 @@ impl Session {
                 waiting,
                 commands: commands.len() as u64,
                 finish_reported: finished,
+                views: BTreeMap::new(),
             });
         }
         Ok(s)
@@ -797,12 +807,18 @@ impl Session {
     }
 
     /// Send a reconnecting client the events it missed, or a snapshot
-    /// when it has seen nothing (lila-ws).
-    fn catch_up(&self, conn: ConnId, last_seq: Option<u64>, out: &mut Vec<Output>) {
-        let (Some(play), Some(c)) = (&self.play, self.conns.get(&conn)) else {
+    /// when it has seen nothing (lila-ws). Either carries the whole view:
+    /// the server cannot know which view the client holds, so the next
+    /// patch is against this one.
+    fn catch_up(&mut self, conn: ConnId, last_seq: Option<u64>, out: &mut Vec<Output>) {
+        let (Some(play), Some(c)) = (&mut self.play, self.conns.get(&conn)) else {
             return;
         };
         let viewer = Self::viewer(c.role);
+        let view = play.game.view(viewer);
+        // The kind of viewer's other connections hold this view already;
+        // if it has none, the next batch is a patch against it too.
+        play.views.entry(c.role).or_insert_with(|| view.clone());
         match last_seq.filter(|s| *s <= play.log.len() as u64) {
             Some(seen) => {
                 let events = play.log[seen as usize..]
@@ -818,12 +834,13 @@ impl Session {
                     conn,
                     ServerMsg::Events {
                         events,
-                        view: Box::new(play.game.view(viewer)),
+                        view: Some(Box::new(view)),
+                        view_patch: None,
                         legal: legal_for(&play.game, c.role),
                     },
                 );
             }
-            None => Self::send(out, conn, snapshot(play, c.role)),
+            None => Self::send(out, conn, snapshot(play, c.role, view)),
         }
     }
 
@@ -1144,13 +1161,17 @@ impl Session {
             waiting,
             commands: 0,
             finish_reported: false,
+            views: BTreeMap::new(),
         });
         self.broadcast_lobby(out);
-        if let Some(play) = &self.play {
-            for (role, to) in self.conns_by_role() {
+        let groups = self.conns_by_role();
+        if let Some(play) = &mut self.play {
+            for (role, to) in groups {
+                let view = play.game.view(Self::viewer(role));
+                play.views.insert(role, view.clone());
                 out.push(Output::Send {
                     to,
-                    msg: snapshot(play, role),
+                    msg: snapshot(play, role, view),
                 });
             }
         }
@@ -1175,6 +1196,9 @@ impl Session {
         if seat != play.waiting.0 {
             play.waiting = (seat, now);
         }
+        // Views are kept only for the kinds of viewer still connected.
+        play.views
+            .retain(|role, _| groups.iter().any(|(r, _)| r == role));
         for (role, to) in groups {
             let viewer = Self::viewer(role);
             let events = play.log[(first - 1) as usize..]
@@ -1185,11 +1209,21 @@ impl Session {
                     event: e.for_viewer(viewer),
                 })
                 .collect();
+            // A patch against the view this kind of viewer was last sent,
+            // made from its own (redacted) views only; the whole view when
+            // the server holds none for it.
+            let new = play.game.view(viewer);
+            let (view, view_patch) = match play.views.get(&role) {
+                Some(old) => (None, Some(view_patch::diff(old, &new))),
+                None => (Some(Box::new(new.clone())), None),
+            };
+            play.views.insert(role, new);
             out.push(Output::Send {
                 to,
                 msg: ServerMsg::Events {
                     events,
-                    view: Box::new(play.game.view(viewer)),
+                    view,
+                    view_patch,
                     legal: legal_for(&play.game, role),
                 },
             });
@@ -1314,11 +1348,11 @@ fn legal_for(game: &Game, role: Role) -> Vec<Command> {
     }
 }
 
-fn snapshot(play: &Play, role: Role) -> ServerMsg {
-    let viewer = Session::viewer(role);
+/// A snapshot for `role`, with its `view` now.
+fn snapshot(play: &Play, role: Role, view: GameView) -> ServerMsg {
     ServerMsg::Snapshot {
         seq: play.log.len() as u64,
-        view: Box::new(play.game.view(viewer)),
+        view: Box::new(view),
         map: Box::new(MapData::of(&play.game)),
         legal: legal_for(&play.game, role),
     }

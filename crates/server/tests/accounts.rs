@@ -212,6 +212,7 @@ impl Client {
             ServerMsg::Events {
                 events,
                 view,
+                view_patch,
                 legal,
             } => {
                 for e in events {
@@ -219,7 +220,13 @@ impl Client {
                     self.covered = e.seq;
                     self.events.push(e.clone());
                 }
-                self.view = Some(view.clone());
+                let next = citadel_protocol::view_patch::next_view(
+                    self.view.as_deref(),
+                    view.as_deref(),
+                    view_patch.as_ref(),
+                )
+                .expect("the view patch fits");
+                self.view = Some(Box::new(next));
                 self.legal.clone_from(legal);
             }
             _ => {}

@@ -137,9 +137,9 @@ async fn the_web_client_works_in_headless_chromium() {
 
     let web_dir = root.join("web-client");
     let index = std::fs::read_to_string(web_dir.join("index.html")).unwrap_or_default();
-    // text.test.mjs needs no server nor browser: the client's words for
-    // every protocol variant.
-    let mut files = vec!["selftest.test.mjs", "text.test.mjs"];
+    // text.test.mjs and patch.test.mjs need no server nor browser: the
+    // client's words for every protocol variant, and its view patches.
+    let mut files = vec!["selftest.test.mjs", "text.test.mjs", "patch.test.mjs"];
     if index.contains(MARKER) {
         files.push("citadel.test.mjs");
         files.push("screens.test.mjs");

@@ -5,7 +5,7 @@
 mod common;
 use common::{Ws, STEP};
 
-use citadel_protocol::{ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::{Command, Event, GameView, Seat};
 use citadel_server::config::Config;
 use citadel_server::Server;
@@ -160,6 +160,7 @@ impl Client {
             ServerMsg::Events {
                 events,
                 view,
+                view_patch,
                 legal,
             } => {
                 if events
@@ -168,7 +169,13 @@ impl Client {
                 {
                     self.ended = true;
                 }
-                self.view = Some(view.clone());
+                let next = view_patch::next_view(
+                    self.view.as_deref(),
+                    view.as_deref(),
+                    view_patch.as_ref(),
+                )
+                .expect("the view patch fits");
+                self.view = Some(Box::new(next));
                 self.legal.clone_from(legal);
             }
             _ => {}

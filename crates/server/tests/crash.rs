@@ -298,7 +298,17 @@ impl Client {
                     self.covered = e.seq;
                     self.events.push(e.clone());
                 }
-                self.view = Some(raw["view"].clone());
+                // The whole view, or the patch applied to the JSON held.
+                match (raw.get("view"), raw.get("view_patch"), self.view.as_mut()) {
+                    (Some(view), _, _) => self.view = Some(view.clone()),
+                    (None, Some(patch), Some(held)) => {
+                        let patch: citadel_protocol::view_patch::Patch =
+                            serde_json::from_value(patch.clone()).expect("a JSON Patch");
+                        citadel_protocol::view_patch::apply(held, &patch)
+                            .expect("the patch fits the view held");
+                    }
+                    _ => panic!("events with neither a view nor a view to patch"),
+                }
                 self.legal.clone_from(legal);
             }
             _ => {}

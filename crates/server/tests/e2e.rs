@@ -207,11 +207,18 @@ impl Client {
                     self.bytes += t.len();
                     let raw: Value = serde_json::from_str(t.as_str())
                         .unwrap_or_else(|e| panic!("{}: server sent bad JSON: {e}", self.label));
-                    self.check_secrets(&raw);
-                    let typed: ServerMsg = serde_json::from_value(raw).unwrap_or_else(|e| {
-                        panic!("{}: not a ServerMsg: {e}: {}", self.label, t.as_str())
-                    });
+                    let typed: ServerMsg =
+                        serde_json::from_value(raw.clone()).unwrap_or_else(|e| {
+                            panic!("{}: not a ServerMsg: {e}: {}", self.label, t.as_str())
+                        });
                     self.absorb(&typed);
+                    // Secrets are checked in the view the client holds
+                    // now: whole, or rebuilt from a patch.
+                    let mut raw = raw;
+                    if let (ServerMsg::Events { .. }, Some(view)) = (&typed, &self.view) {
+                        raw["view"] = serde_json::to_value(view).expect("a view is JSON");
+                    }
+                    self.check_secrets(&raw);
                     return Ok(typed);
                 }
                 Message::Close(frame) => {
@@ -331,6 +338,7 @@ impl Client {
             ServerMsg::Events {
                 events,
                 view,
+                view_patch,
                 legal,
             } => {
                 for e in events {
@@ -340,7 +348,13 @@ impl Client {
                     self.covered = e.seq;
                     self.events.push(e.clone());
                 }
-                self.view = Some(view.clone());
+                let next = citadel_protocol::view_patch::next_view(
+                    self.view.as_deref(),
+                    view.as_deref(),
+                    view_patch.as_ref(),
+                )
+                .expect("the view patch fits the view held");
+                self.view = Some(Box::new(next));
                 self.legal.clone_from(legal);
             }
             _ => {}

@@ -147,7 +147,18 @@ impl Client {
         let msg: ServerMsg = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}: {text}", self.label));
         self.absorb(&msg);
-        self.log.push(msg.clone());
+        // The log holds an `events` message with the view the client
+        // rebuilt (its patch applied), so that checks see whole views.
+        let logged = match msg.clone() {
+            ServerMsg::Events { events, legal, .. } => ServerMsg::Events {
+                events,
+                view: self.view.clone(),
+                view_patch: None,
+                legal,
+            },
+            other => other,
+        };
+        self.log.push(logged);
         Ok(msg)
     }
 
@@ -228,6 +239,7 @@ impl Client {
             ServerMsg::Events {
                 events,
                 view,
+                view_patch,
                 legal,
             } => {
                 for e in events {
@@ -237,7 +249,13 @@ impl Client {
                         self.finished = true;
                     }
                 }
-                self.view = Some(view.clone());
+                let next = citadel_protocol::view_patch::next_view(
+                    self.view.as_deref(),
+                    view.as_deref(),
+                    view_patch.as_ref(),
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", self.label));
+                self.view = Some(Box::new(next));
                 self.legal.clone_from(legal);
             }
             _ => {}
@@ -487,8 +505,9 @@ async fn play_to_the_end(p: &mut Client, seed: u64) -> ReactionCheck {
         for m in &p.log[checked..] {
             if let ServerMsg::Events {
                 events,
-                view,
+                view: Some(view),
                 legal,
+                ..
             } = m
             {
                 let events: Vec<Event> = events.iter().map(|e| e.event.clone()).collect();

@@ -1,12 +1,13 @@
 //! The session state machine, driven without sockets or clocks.
 
 use citadel_protocol::{
-    close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
-    ServerMsg,
+    close, view_patch, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions,
+    Join, ServerMsg,
 };
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Command, Event, Rejection, Seat, Setup, Viewer};
+use citadel_rules::game::{Command, Event, GameView, Rejection, Seat, Setup, Viewer};
 use citadel_server::session::{ConnId, Hello, Input, LobbyDoc, Output, Session, SessionConfig};
+use std::collections::BTreeMap;
 
 fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
     GameOptions {
@@ -300,33 +301,60 @@ fn play_out(s: &mut Session, now: u64) -> Vec<Output> {
     all
 }
 
+/// The views each connection holds along `out`, message by message, as
+/// a client rebuilds them: a snapshot's or catch-up's whole view, or the
+/// last view with an `events` message's patch applied. Panics if a patch
+/// does not fit the view its connection holds.
+fn views_held(out: &[Output]) -> BTreeMap<ConnId, Vec<GameView>> {
+    let mut held: BTreeMap<ConnId, Vec<GameView>> = BTreeMap::new();
+    for o in out {
+        let Output::Send { to, msg } = o else {
+            continue;
+        };
+        for conn in to {
+            let views = held.entry(*conn).or_default();
+            let next = match msg {
+                ServerMsg::Snapshot { view, .. } => (**view).clone(),
+                ServerMsg::Events {
+                    view, view_patch, ..
+                } => view_patch::next_view(views.last(), view.as_deref(), view_patch.as_ref())
+                    .unwrap_or_else(|e| panic!("conn {conn}: {e}")),
+                _ => continue,
+            };
+            views.push(next);
+        }
+    }
+    held
+}
+
 #[test]
 fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
     let (mut s, mut out) = started_game();
     out.extend(play_out(&mut s, 0));
     assert!(s.game().is_some_and(|g| g.is_finished()));
     // Seat 0 is the only corporation (seat 1 is the DL): its hand must
-    // reach conn 1 only.
+    // reach conn 1 only, in whole views and in patches alike.
     let mut own_hand_seen = false;
+    for (conn, views) in views_held(&out) {
+        for view in views {
+            for team in &view.teams {
+                if conn == 1 && team.seat == Seat(0) {
+                    own_hand_seen |= team.hand.is_some();
+                } else {
+                    assert!(team.hand.is_none(), "conn {conn} saw a hand");
+                }
+            }
+        }
+    }
     for o in &out {
         let Output::Send { to, msg } = o else {
             continue;
         };
         // A message shared by several connections carries no secret.
         let owner_only = to.as_slice() == [1];
-        let json = serde_json::to_value(msg).expect("json");
-        for team in json
-            .pointer("/view/teams")
-            .and_then(|t| t.as_array())
-            .into_iter()
-            .flatten()
-        {
-            let hand = &team["hand"];
-            if owner_only && team["seat"] == 0 {
-                own_hand_seen |= !hand.is_null();
-            } else {
-                assert!(hand.is_null(), "{to:?} saw a hand: {team}");
-            }
+        if !owner_only {
+            let text = serde_json::to_string(msg).expect("json");
+            assert!(!text.contains("\"hand\":["), "{to:?} got a hand: {text}");
         }
         if let ServerMsg::Events { events, .. } = msg {
             for e in events {
@@ -1046,6 +1074,7 @@ fn the_lobby_is_stored_only_when_its_document_changes() {
 fn spectators_share_one_message_and_each_seat_gets_its_own() {
     let (mut s, _) = started_game();
     hello(&mut s, 10, Join::Spectator { name: "Sam".into() }, 0);
+    let spectator_before = s.game().expect("started").view(Viewer::Spectator);
     let seat = s.game().and_then(|g| g.seat_to_act()).expect("seat");
     let conn = ConnId::from(seat.0) + 1;
     let out = msg(
@@ -1062,13 +1091,21 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
         .filter_map(|o| match o {
             Output::Send {
                 to,
-                msg: ServerMsg::Events { view, .. },
+                msg: ServerMsg::Events {
+                    view, view_patch, ..
+                },
             } => {
                 let mut to = to.clone();
                 to.sort_unstable();
                 // A shared message is the spectators' view.
                 if to.len() > 1 {
-                    assert_eq!(view.viewer, Viewer::Spectator);
+                    let view = view_patch::next_view(
+                        Some(&spectator_before),
+                        view.as_deref(),
+                        view_patch.as_ref(),
+                    )
+                    .expect("fits");
+                    assert_eq!(view, s.game().expect("started").view(Viewer::Spectator));
                 }
                 Some(to)
             }
@@ -1129,4 +1166,92 @@ fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
         now += delay;
     }
     assert!(reveals > 0, "the AI never revealed a card");
+}
+
+/// Views as patches: after the snapshot at the start, every `events`
+/// batch carries a patch against the view each connection was last sent,
+/// and each connection's rebuilt view is exactly its viewer's view; a
+/// connection that comes back (by seq or with a `resync`) gets the whole
+/// view again, and the patches after it fit that view.
+#[test]
+fn events_carry_patches_against_each_connections_last_view() {
+    let (mut s, mut out) = started_game();
+    // Two commands, then a spectator comes back by seq and Eve resyncs,
+    // then the game is played out.
+    for _ in 0..2 {
+        let seat = s.game().and_then(|g| g.seat_to_act()).expect("seat");
+        let command = s.game().expect("game").legal(seat)[0].clone();
+        out.extend(msg(
+            &mut s,
+            ConnId::from(seat.0) + 1,
+            ClientMsg::Command {
+                client_ref: None,
+                command,
+            },
+            0,
+        ));
+    }
+    // A spectator who saw everything up to `seq` comes back.
+    let seq = s.event_count();
+    let back = s.handle(
+        Input::Hello(Hello {
+            conn: 22,
+            join: Join::Spectator { name: "Sam".into() },
+            last_seq: Some(seq),
+            fresh_token: "x".into(),
+            account: None,
+        }),
+        0,
+    );
+    let catch_up: Vec<ServerMsg> = sent(&back, 22);
+    assert!(
+        catch_up.iter().any(|m| matches!(
+            m,
+            ServerMsg::Events {
+                view: Some(_),
+                view_patch: None,
+                ..
+            }
+        )),
+        "a connection that comes back by seq gets the whole view: {catch_up:?}"
+    );
+    out.extend(back);
+    let resync = msg(&mut s, 9, ClientMsg::Resync, 0);
+    assert!(sent(&resync, 9)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Snapshot { .. })));
+    out.extend(resync);
+    let start = out.len();
+    out.extend(play_out(&mut s, 0));
+    let game = s.game().expect("game");
+    assert!(game.is_finished());
+    let mut patched = 0;
+    for o in &out[start..] {
+        if let Output::Send {
+            msg: ServerMsg::Events {
+                view, view_patch, ..
+            },
+            ..
+        } = o
+        {
+            assert!(
+                view.is_none() && view_patch.is_some(),
+                "live batches are patches"
+            );
+            patched += 1;
+        }
+    }
+    assert!(patched > 10, "{patched} patched batches");
+    let held = views_held(&out);
+    for (conn, viewer) in [
+        (1, Viewer::Seat(Seat(0))),
+        (9, Viewer::Spectator),
+        (22, Viewer::Spectator),
+    ] {
+        assert_eq!(
+            held[&conn].last(),
+            Some(&game.view(viewer)),
+            "conn {conn} rebuilt its view"
+        );
+    }
 }
