@@ -68,17 +68,43 @@ const h = (tag, props = {}, ...kids) => {
   return e;
 };
 
-const state = {
-  /** @type {WebSocket|null} */ ws: null,
-  code: null, token: null, /** @type {number|null} */ seat: null, name: "", spectator: false,
-  lastSeq: 0, /** @type {GameView|null} */ view: null, /** @type {MapData|null} */ map: null,
-  /** @type {Command[]} */ legal: [], /** @type {LobbyView|null} */ lobby: null,
-  /** @type {number|null} */ selected: null, /** @type {{label:string, cmds:Map<string, Command>}|null} */ mode: null,
-  placeKind: null, ended: null, scoreboardClosed: false, attempt: 0, timer: 0, closing: false, ref: 0, ready: false,
-  // A `resync` was sent: `events` are ignored until the snapshot, as their
-  // view patches are made against a view this client does not hold.
-  resyncing: false,
-  /** @type {string|null} */ campaign: null,
+/**
+ * One connection to a game: a player's seat, or a spectator. The page
+ * shows exactly one, `state`; with hotseat (several seats of one game in
+ * this browser) the others wait in `hot` with their own socket, view and
+ * log, each redacted by the server for its own seat (see "hotseat" below).
+ * @param {HTMLElement} [logEl] the connection's log (only the shown one is in the page)
+ */
+function newConn(logEl) {
+  return {
+    /** @type {WebSocket|null} */ ws: null,
+    code: null, token: null, /** @type {number|null} */ seat: null, name: "", spectator: false,
+    lastSeq: 0, /** @type {GameView|null} */ view: null, /** @type {MapData|null} */ map: null,
+    /** @type {Command[]} */ legal: [], /** @type {LobbyView|null} */ lobby: null,
+    /** @type {number|null} */ selected: null, /** @type {{label:string, cmds:Map<string, Command>}|null} */ mode: null,
+    placeKind: null, ended: null, scoreboardClosed: false, attempt: 0, timer: 0, closing: false, ref: 0, ready: false,
+    // A `resync` was sent: `events` are ignored until the snapshot, as their
+    // view patches are made against a view this connection does not hold.
+    resyncing: false,
+    /** @type {string|null} */ campaign: null,
+    /** The log's roll context (describeEvent). */ rollCtx: { roll: null },
+    /** This connection's log, attached as `#log` while it is shown. */ logEl: logEl ?? h("ol", { id: "log" }),
+    /** A hotseat player added on this device (not the page's first seat). */ local: false,
+  };
+}
+let state = newConn(/** @type {HTMLElement} */ (document.getElementById("log")));
+/**
+ * Hotseat: the seats of the current game this page holds (`conns`, the
+ * page's first seat first; empty for an ordinary one-seat page), the
+ * spectator connection shown while none of them may look (`neutral`), the
+ * seat whose player said "it is me" on the hand-over screen (`revealed`),
+ * and the seat that screen waits for (`handover`).
+ */
+const hot = {
+  /** @type {ReturnType<typeof newConn>[]} */ conns: [],
+  /** @type {ReturnType<typeof newConn>|null} */ neutral: null,
+  /** @type {ReturnType<typeof newConn>|null} */ revealed: null,
+  /** @type {ReturnType<typeof newConn>|null} */ handover: null,
 };
 
 // Debugging and tests: window.citadel mirrors the live state.
@@ -87,6 +113,15 @@ Object.defineProperty(window, "citadel", {
     get view() { return state.view; }, get legal() { return state.legal; }, get lastSeq() { return state.lastSeq; },
     get seat() { return state.seat; }, get ws() { return state.ws; }, get lobby() { return state.lobby; },
     get map() { return state.map; },
+    /** Hotseat: each seat this page holds (with what only it may see), which is shown, and whom the hand-over screen waits for. */
+    get hotseat() {
+      const mine = (c) => c.view?.teams.find((t) => t.seat === c.seat) ?? null;
+      return {
+        seats: hot.conns.map((c) => ({ seat: c.seat, name: c.name, shown: c === state, lastSeq: c.lastSeq,
+          hand: mine(c)?.hand ?? null, secondary: mine(c)?.secondary ?? null, secondary_offer: mine(c)?.secondary_offer ?? null })),
+        neutral: !!hot.neutral && state === hot.neutral, handover: hot.handover?.seat ?? null,
+      };
+    },
     /** Every message the page tried to send, newest last (tests read it). */
     sent: [],
     /** How many "your turn" chimes were played. */
@@ -108,8 +143,24 @@ function myGames() {
 function saveGame(code, token, seat, name, campaign = null) {
   const old = myGames().find((g) => g.code === code);
   const games = myGames().filter((g) => g.code !== code);
-  games.unshift({ code, token, seat, name, at: Date.now(), campaign: campaign ?? old?.campaign ?? null, finished: old?.finished ?? false });
+  games.unshift({ code, token, seat, name, at: Date.now(), campaign: campaign ?? old?.campaign ?? null, finished: old?.finished ?? false,
+    ...(old?.locals?.length ? { locals: old.locals } : {}) });
   localStorage.setItem("citadel:games", JSON.stringify(games.slice(0, 20)));
+}
+/** Hotseat: the other seats this browser holds in game `code`, [{token, seat, name}], kept with its first seat. */
+function saveLocal(code, token, seat, name) {
+  const games = myGames();
+  const g = games.find((x) => x.code === code);
+  if (!g) return;
+  g.locals = [...(g.locals ?? []).filter((l) => l.seat !== seat && l.token !== token), { token, seat, name }];
+  localStorage.setItem("citadel:games", JSON.stringify(games));
+}
+function forgetLocal(code, token) {
+  const games = myGames();
+  const g = games.find((x) => x.code === code);
+  if (!g?.locals) return;
+  g.locals = g.locals.filter((l) => l.token !== token);
+  localStorage.setItem("citadel:games", JSON.stringify(games));
 }
 function forgetGame(code) {
   localStorage.setItem("citadel:games", JSON.stringify(myGames().filter((g) => g.code !== code)));
@@ -192,54 +243,66 @@ function sendCommand(command) {
   renderGame();
 }
 
-/** @param {string} code @param {any} join */
-function connect(code, join) {
-  clearTimeout(state.timer);
-  state.code = code.toUpperCase();
-  state.closing = false;
-  if (state.ws) { state.closing = true; state.ws.close(); state.closing = false; }
-  setStatus(state.attempt ? "reconnecting" : "connecting", state.attempt ? `reconnecting (try ${state.attempt})…` : "connecting…");
+/**
+ * Open (or reopen) `conn`'s socket to game `code`; `conn` is the shown
+ * connection unless a hotseat seat (or the neutral view) is meant.
+ * @param {string} code @param {any} join
+ */
+function connect(code, join, conn = state) {
+  clearTimeout(conn.timer);
+  conn.code = code.toUpperCase();
+  conn.closing = false;
+  if (conn.ws) { conn.closing = true; conn.ws.close(); conn.closing = false; }
+  if (conn === state) setStatus(conn.attempt ? "reconnecting" : "connecting", conn.attempt ? `reconnecting (try ${conn.attempt})…` : "connecting…");
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  state.ws = ws;
+  conn.ws = ws;
   ws.onopen = () => {
-    state.resyncing = false; // a new socket catches up with a whole view
+    conn.resyncing = false; // a new socket catches up with a whole view
     // Without a view yet (a fresh page, a reopened tab) ask for every event
     // from the start: the server's history rebuilds the log; a `resync`
     // then brings the map (see the `events` case).
-    const hello = { type: "hello", protocol: PROTOCOL, game: state.code, join, last_seq: state.view ? state.lastSeq : 0 };
+    const hello = { type: "hello", protocol: PROTOCOL, game: conn.code, join, last_seq: conn.view ? conn.lastSeq : 0 };
     const account = session();
-    if (account && join.as === "player") hello.account = account.token;
+    // A hotseat player added on this device is a guest: the account is
+    // the person who opened the game, not whoever sits next to them.
+    if (account && join.as === "player" && !conn.local) hello.account = account.token;
     ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
-    handle(msg);
+    if (conn === state) handle(msg);
+    else handleAside(conn, msg);
   };
   ws.onclose = (e) => {
-    if (state.ws !== ws || state.closing) return;
-    state.ws = null;
+    if (conn.ws !== ws || conn.closing) return;
+    conn.ws = null;
     if (FATAL[e.code]) {
+      if (conn !== state) return dropAside(conn, e.code);
       setStatus("offline", "not connected");
-      if (e.code === CloseCode.UNKNOWN_GAME || e.code === CloseCode.BAD_TOKEN) forgetGame(state.code);
+      if (e.code === CloseCode.UNKNOWN_GAME || e.code === CloseCode.BAD_TOKEN) forgetGame(conn.code);
       if (e.code === CloseCode.BAD_SESSION) setSession(null);
       toast(FATAL[e.code]); // the close reason says the same for the server's logs
-      if (!state.view && !state.lobby || e.code !== CloseCode.REPLACED) goHome();
+      if (!conn.view && !conn.lobby || e.code !== CloseCode.REPLACED) goHome();
       return;
     }
-    state.attempt++;
-    const delay = Math.min(10000, 500 * 2 ** Math.min(state.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
-    setStatus("reconnecting", `connection lost — retrying in ${Math.round(delay / 1000)}s`);
-    state.timer = setTimeout(() => connect(state.code, resumeJoin()), delay);
+    conn.attempt++;
+    const delay = Math.min(10000, 500 * 2 ** Math.min(conn.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+    if (conn === state) setStatus("reconnecting", `connection lost — retrying in ${Math.round(delay / 1000)}s`);
+    conn.timer = setTimeout(() => connect(conn.code, resumeJoin(conn), conn), delay);
   };
 }
 
-function resumeJoin() {
-  if (state.token) return { as: "resume", token: state.token };
-  return { as: "spectator", name: state.name || "Spectator" };
+function resumeJoin(conn = state) {
+  if (conn.token) return { as: "resume", token: conn.token };
+  return { as: "spectator", name: conn.name || "Spectator" };
 }
 
-setInterval(() => { if (state.ws?.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify({ type: "ping" })); }, 25000);
+setInterval(() => {
+  for (const c of new Set([state, ...hot.conns, hot.neutral])) {
+    if (c?.ws?.readyState === WebSocket.OPEN) c.ws.send(JSON.stringify({ type: "ping" }));
+  }
+}, 25000);
 
 // ---------------------------------------------------------------- messages
 
@@ -257,7 +320,8 @@ function handle(msg) {
       state.seat = msg.seat;
       state.spectator = msg.seat === null;
       if (msg.token) state.token = msg.token;
-      if (msg.seat !== null && state.token) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
+      if (msg.seat !== null && state.token && !state.local) saveGame(state.code, state.token, msg.seat, state.name, state.campaign);
+      if (msg.seat !== null && !state.local && !hot.conns.length) restoreLocals();
       setStatus("connected", state.spectator ? "connected (spectating)" : "connected");
       if (state.code && location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
       $("where").textContent = state.code ? `Game ${state.code}` : "";
@@ -277,6 +341,7 @@ function handle(msg) {
       if (!state.view && msg.view.round <= 1 && state.lobby?.options.dark_legion.mode === "drawn") announceDraw(msg.view);
       state.view = msg.view; state.map = msg.map; state.legal = msg.legal; state.lastSeq = msg.seq;
       state.resyncing = false;
+      hotseatCheck(); // may show another connection (the neutral view) instead
       board.setMap(msg.map);
       setPlaces(msg.map);
       show("game");
@@ -294,10 +359,11 @@ function handle(msg) {
       glides.clear();
       for (const { seq, event } of evs) {
         state.lastSeq = seq;
-        onEvent(view, event, quiet);
+        onEvent(view, event, quiet, seq);
       }
       state.view = view; state.legal = msg.legal;
       if (!state.map) { resync(); break; }
+      hotseatCheck(); // may show another connection (the neutral view) instead
       if (!$("game").hidden || state.map) show("game");
       renderGame();
       if (!quiet) glide();
@@ -323,6 +389,7 @@ function handle(msg) {
       if (msg.seq === state.lastSeq) logLine(`Time ran out for ${seatName(msg.seat)}: the game chose for ${msg.seat === state.seat ? "you" : "them"}.`, "timed_out");
       break;
   }
+  hotseatCheck();
   trackWait();
 }
 
@@ -365,35 +432,33 @@ function seatName(seat) {
   return corp ? `the ${words(corp)} player` : "another player";
 }
 
-const rollCtx = { roll: null };
-const trail = { figure: /** @type {number|null} */ (null), squares: /** @type {{x:number,y:number}[]} */ ([]) };
-function onEvent(view, event, quiet = false) {
-  const line = describeEvent(view, event, seatName, rollCtx);
-  const last = /** @type {HTMLElement|null} */ ($("log").lastElementChild);
+/** `event`'s line in a log (`logEl`: the shown `#log`, or a hotseat seat's own). */
+function logEvent(logEl, view, event, ctx, names = seatName) {
+  const line = describeEvent(view, event, names, ctx);
+  const last = /** @type {HTMLElement|null} */ (logEl.lastElementChild);
   if (event.type === "stepped" && last?.classList.contains("stepped") && last.dataset.figure === String(event.figure)) {
     // One line per move, not per square: "moves 3 squares to the Cross Corridor, C4".
     const n = Number(last.dataset.steps ?? 1) + 1;
     last.dataset.steps = String(n);
     last.textContent = `${figName(view, event.figure)} moves ${plural(n, "square")} to ${sq(event.to, view)}.`;
   } else if (line) {
-    logLine(line, event.type);
-    if (event.type === "stepped") /** @type {HTMLElement} */ ($("log").lastElementChild).dataset.figure = String(event.figure);
+    logLine(line, event.type, logEl);
+    if (event.type === "stepped") /** @type {HTMLElement} */ (logEl.lastElementChild).dataset.figure = String(event.figure);
   }
+  return line;
+}
+
+const trail = { figure: /** @type {number|null} */ (null), squares: /** @type {{x:number,y:number}[]} */ ([]) };
+/**
+ * The highest event `seq` marked on the board (the last action, the trail,
+ * glides). With hotseat every connection of the page gets each event, in
+ * its own copy; the board marks it once, from whichever comes first.
+ */
+let markedSeq = 0;
+function onEvent(view, event, quiet = false, seq = 0) {
+  const line = logEvent($("log"), view, event, state.rollCtx);
   if (event.type === "mission_ended") state.ended = event;
-  noteLastAction(event);
-  if (event.type === "stepped" && event.to) {
-    const path = glides.get(event.figure) ?? (event.from ? [event.from] : []);
-    path.push(event.to);
-    glides.set(event.figure, path);
-  } else if (event.type === "relocated" || event.type === "moved_back" || event.type === "eliminated" || event.type === "exited") {
-    glides.delete(event.figure); // not a walk: no glide
-  }
-  // The last move's path stays marked on the board until the next one.
-  if (event.type === "stepped") {
-    // A figure entering from its entrance has no `from` square.
-    if (trail.figure !== event.figure || !event.from) { trail.figure = event.figure; trail.squares = event.from ? [event.from] : []; }
-    if (event.to) trail.squares.push(event.to);
-  } else if (event.type === "activated" && event.figure !== trail.figure) { trail.figure = null; trail.squares = []; }
+  markEvent(event, seq, true);
   if (quiet) return;
   if (event.type === "attack_rolled") {
     const box = $("dice");
@@ -406,6 +471,26 @@ function onEvent(view, event, quiet = false) {
   } else if (event.type === "mission_ended") {
     state.ended = event;
   }
+}
+
+/** The board's marks of `event` (seq `seq`; 0: always): the last action, the trail, and (`glides`) the moves to glide. */
+function markEvent(event, seq, withGlide) {
+  if (seq && seq <= markedSeq) return;
+  if (seq) markedSeq = seq;
+  noteLastAction(event);
+  if (withGlide && event.type === "stepped" && event.to) {
+    const path = glides.get(event.figure) ?? (event.from ? [event.from] : []);
+    path.push(event.to);
+    glides.set(event.figure, path);
+  } else if (withGlide && (event.type === "relocated" || event.type === "moved_back" || event.type === "eliminated" || event.type === "exited")) {
+    glides.delete(event.figure); // not a walk: no glide
+  }
+  // The last move's path stays marked on the board until the next one.
+  if (event.type === "stepped") {
+    // A figure entering from its entrance has no `from` square.
+    if (trail.figure !== event.figure || !event.from) { trail.figure = event.figure; trail.squares = event.from ? [event.from] : []; }
+    if (event.to) trail.squares.push(event.to);
+  } else if (event.type === "activated" && event.figure !== trail.figure) { trail.figure = null; trail.squares = []; }
 }
 
 /**
@@ -450,12 +535,214 @@ function dieEl(d) {
     h("sub", { text: d.hits ? "✶".repeat(d.hits) : "" }));
 }
 
-function logLine(text, kind) {
-  const log = $("log");
+function logLine(text, kind, log = $("log")) {
   const li = h("li", { class: kind, text });
   log.append(li);
   while (log.children.length > 5000) log.firstElementChild?.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+// ---------------------------------------------------------------- hotseat
+
+// Several seats of one game in one browser, passed from hand to hand.
+// Each seat is an ordinary player connection (its own socket, token and
+// resume), so the server redacts every view and event for that seat alone;
+// the page holds one more connection, a spectator's, for the neutral view.
+// Only one connection is shown (`state`): the seat the game waits for,
+// once its player pressed the hand-over screen's button, else the neutral
+// view. The hidden seats' views, legal lists and logs stay in memory, never
+// in the page: nobody at the table sees another seat's Doomtrooper cards,
+// secondary mission or private log lines. Editions do not matter here:
+// hotseat only follows `to_act` and shows what each seat's view holds.
+
+/** Close a connection for good. */
+function closeConn(c) {
+  clearTimeout(c.timer);
+  if (c.ws) { c.closing = true; c.ws.close(); c.ws = null; }
+}
+
+/** Hotseat is on: this page holds two or more seats of its game. */
+const hotseatOn = () => hot.conns.length >= 2;
+
+/** The page's first seat joins the hotseat list, and the neutral view opens. */
+function hotseatBegin() {
+  if (!hot.conns.length) hot.conns.push(state);
+  if (!hot.neutral) {
+    const n = newConn();
+    n.name = "Hotseat";
+    hot.neutral = n;
+    connect(/** @type {string} */ (state.code), { as: "spectator", name: n.name }, n);
+  }
+}
+
+/** "Add a player on this device": take the next open seat for `name`. */
+function addLocal(name) {
+  if (!state.code) return;
+  hotseatBegin();
+  const c = newConn();
+  c.local = true; c.name = name; c.campaign = state.campaign;
+  hot.conns.push(c);
+  connect(state.code, { as: "player", name }, c);
+}
+
+/** After the first seat's `welcome`: reopen the other seats saved for this game. */
+function restoreLocals() {
+  const locals = myGames().find((g) => g.code === state.code)?.locals ?? [];
+  if (!locals.length || !state.code) return;
+  hotseatBegin();
+  for (const l of locals) {
+    const c = newConn();
+    Object.assign(c, { local: true, name: l.name ?? "", token: l.token, seat: l.seat, campaign: state.campaign });
+    hot.conns.push(c);
+    connect(state.code, { as: "resume", token: l.token }, c);
+  }
+}
+
+/** A hidden connection closed for good (its seat taken over elsewhere, its token unknown, …). */
+function dropAside(conn, code) {
+  if (conn.local && conn.token && (code === CloseCode.BAD_TOKEN || code === CloseCode.UNKNOWN_GAME)) forgetLocal(conn.code, conn.token);
+  if (conn === hot.neutral) return; // the game is gone for the shown seat too; it says so
+  hot.conns = hot.conns.filter((c) => c !== conn);
+  if (conn.seat !== null) toast(`${conn.name || `Seat ${conn.seat + 1}`} on this device was disconnected: ${FATAL[code]}`);
+  hotseatCheck();
+  if (state.lobby) renderLobby();
+}
+
+/**
+ * A message for a connection that is not shown: keep its view, legal list
+ * and log up to date (the log in its own detached list), show nothing.
+ * @param {ReturnType<typeof newConn>} conn @param {ServerMsg} msg
+ */
+function handleAside(conn, msg) {
+  const sendAside = (m) => conn.ws?.readyState === WebSocket.OPEN && conn.ws.send(JSON.stringify(m));
+  switch (msg.type) {
+    case "welcome":
+      conn.attempt = 0;
+      conn.seat = msg.seat;
+      conn.spectator = msg.seat === null;
+      if (msg.token) conn.token = msg.token;
+      if (conn.local && msg.seat !== null && conn.token && conn.code) saveLocal(conn.code, conn.token, msg.seat, conn.name);
+      break;
+    case "lobby":
+      conn.lobby = msg.lobby;
+      // The lobby is public: the shown seat renders it.
+      if (state.lobby && !msg.lobby.started) renderLobby();
+      break;
+    case "snapshot": {
+      if (!conn.logEl.children.length) {
+        const m = missionDef(msg.view.mission);
+        if (m) logLine(`Mission: ${m.name}. ${briefingText(m)}`, "sys", conn.logEl);
+      }
+      conn.view = msg.view; conn.map = msg.map; conn.legal = msg.legal; conn.lastSeq = msg.seq;
+      conn.resyncing = false;
+      break;
+    }
+    case "events": {
+      if (conn.resyncing) return;
+      const resyncAside = () => { conn.resyncing = true; sendAside({ type: "resync" }); };
+      const evs = msg.events.filter((e) => e.seq > conn.lastSeq);
+      if (evs.length && evs[0].seq !== conn.lastSeq + 1) { resyncAside(); return; }
+      // As in handle(): a whole view on a catch-up, else a patch against this connection's view.
+      let view;
+      try { view = msg.view ?? applyPatch(conn.view, msg.view_patch ?? []); } catch { resyncAside(); return; }
+      for (const { seq, event } of evs) {
+        conn.lastSeq = seq;
+        logEvent(conn.logEl, view, event, conn.rollCtx, (seat) => asideSeatName(conn, seat));
+        if (event.type === "mission_ended") conn.ended = event;
+        if (conn.map) markEvent(event, seq, false);
+      }
+      conn.view = view; conn.legal = msg.legal;
+      if (!conn.map) resyncAside();
+      break;
+    }
+    case "rejected": case "error": toast(msg.message); break;
+  }
+  hotseatCheck();
+}
+
+/** seatName as `conn` would say it ("(you)" for its own seat). */
+function asideSeatName(conn, seat) {
+  const shown = state;
+  state = conn;
+  try { return seatName(seat); } finally { state = shown; }
+}
+
+/** The newest view any connection of the page has (event numbers are shared by all viewers). */
+function newestConn() {
+  let best = null;
+  for (const c of [...hot.conns, hot.neutral]) if (c?.view && (!best || c.lastSeq > best.lastSeq)) best = c;
+  return best;
+}
+
+/**
+ * Show the right connection: the seat the game waits for if its player
+ * has taken the device, else the neutral view, with the hand-over screen
+ * when the game waits for another seat of this device.
+ */
+function hotseatCheck() {
+  if (!hotseatOn()) { if (hot.handover) setHandover(null); return; }
+  const newest = newestConn();
+  if (!newest) return; // the lobby: nothing secret, any seat may be shown
+  const view = /** @type {GameView} */ (newest.view);
+  const acting = view.phase.phase === "finished" ? null : view.to_act;
+  const seat = acting === null ? null : hot.conns.find((c) => c.seat === acting) ?? null;
+  if (seat && hot.revealed === seat) {
+    setHandover(null);
+    switchTo(seat);
+    return;
+  }
+  hot.revealed = null;
+  if (hot.neutral) switchTo(hot.neutral);
+  setHandover(seat);
+}
+
+/** The hand-over screen, for `conn`'s player (null: none). */
+function setHandover(conn) {
+  if (hot.handover === conn) return;
+  hot.handover = conn;
+  const box = $("handover");
+  box.hidden = !conn;
+  document.body.classList.toggle("handing-over", !!conn);
+  if (!conn) return;
+  $("handover-name").textContent = conn.name || `seat ${(conn.seat ?? 0) + 1}`;
+  const corp = conn.view?.teams.find((t) => t.seat === conn.seat)?.corporation;
+  const dl = conn.view && conn.view.dark_legion.seat === conn.seat;
+  $("handover-side").textContent = dl ? "the Dark Legion" : corp ? words(corp) : "";
+  $("handover-go").textContent = `I am ${conn.name || "that player"}: show my side`;
+  /** @type {HTMLButtonElement} */ ($("handover-go")).focus();
+}
+
+$("handover-go").onclick = () => {
+  const c = hot.handover;
+  if (!c) return;
+  hot.revealed = c;
+  hotseatCheck();
+};
+
+/**
+ * Show `conn` instead of the current connection: its log replaces the
+ * page's, and the game (or lobby) is drawn again from its state alone.
+ * @param {ReturnType<typeof newConn>} conn
+ */
+function switchTo(conn) {
+  if (state === conn) return;
+  state.mode = null;
+  $("log").replaceWith(conn.logEl);
+  state = conn;
+  $("dice").replaceChildren();
+  glides.clear();
+  const open = conn.ws?.readyState === WebSocket.OPEN;
+  setStatus(open ? "connected" : "reconnecting", open ? (conn.spectator ? "connected (hotseat: nobody's side shown)" : `connected as ${conn.name}`) : "reconnecting…");
+  if (conn.view && conn.map) {
+    show("game");
+    renderGame();
+  } else {
+    // Nothing to draw yet: at least take the previous seat's side away.
+    $("hand").replaceChildren(); $("hand-box").hidden = true; $("sides").replaceChildren();
+    $("decision").replaceChildren(); $("decision").hidden = true; $("actions").replaceChildren(); $("turn-info").textContent = "";
+  }
+  if (conn.lobby && !conn.lobby.started) { show("lobby"); renderLobby(); }
+  trackWait();
 }
 
 // ---------------------------------------------------------------- screens
@@ -475,12 +762,19 @@ function show(screen) {
 
 /** Leave the game in progress (if any): close the socket, forget its state. */
 function leaveGame() {
+  // Hotseat: close every seat and the neutral view; the page's first seat
+  // (whose log is the page's own) becomes the shown one again.
+  const first = hot.conns[0] ?? state;
+  for (const c of new Set([...hot.conns, hot.neutral])) if (c && c !== first) closeConn(c);
+  Object.assign(hot, { conns: [], neutral: null, revealed: null });
+  setHandover(null);
+  if (state !== first) { $("log").replaceWith(first.logEl); state = first; }
   clearTimeout(state.timer);
   if (state.ws) { state.closing = true; state.ws.close(); }
   Object.assign(state, { ws: null, code: null, token: null, seat: null, view: null, map: null, legal: [], lobby: null,
     lastSeq: 0, selected: null, mode: null, ended: null, scoreboardClosed: false, attempt: 0, campaign: null, resyncing: false });
   $("where").textContent = "";
-  trail.figure = null; trail.squares = []; rollCtx.roll = null;
+  trail.figure = null; trail.squares = []; state.rollCtx.roll = null; markedSeq = 0;
   last.actor = null; last.targets = new Set(); last.squares = [];
   $("log").replaceChildren(); $("chat-lines").replaceChildren(); $("dice").replaceChildren();
   $("scoreboard").hidden = true;
@@ -914,20 +1208,21 @@ function renderLobby() {
   const m = missionDef(l.options.mission);
   $("lobby-options").textContent = `${m ? `${m.name} · ` : ""}${l.options.seats} seat${l.options.seats === 1 ? "" : "s"} · Dark Legion: ${
     dl.mode === "ai" ? "the AI" : dl.mode === "seat" ? (l.seats[dl.seat]?.name ?? "the host") : "drawn at random among the players"} · turn limit: ${
-    l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · starting rank ${l.options.starting_rank ?? 1} · ${l.spectators} watching`;
-  const host = state.seat === l.host;
+    l.options.turn_seconds ? l.options.turn_seconds + " s" : "none"} · starting rank ${l.options.starting_rank ?? 1} · ${Math.max(0, l.spectators - (hot.neutral ? 1 : 0))} watching`;
+  const locals = localSeats();
+  const host = locals.has(l.host);
   const link = `${location.origin}/#${l.code}`;
   $("copy-invite").dataset.link = link;
   $("invite-link").textContent = link;
   $("seats").querySelector("tbody")?.replaceChildren(...l.seats.map((s) => {
     const who = s.controller === "open" ? "open" : s.controller === "bot" ? "Bot" : (s.name ?? "?");
-    const tags = [s.seat === l.host ? "host" : null, s.seat === state.seat ? "you" : null,
+    const tags = [s.seat === l.host ? "host" : null, s.seat === state.seat ? "you" : locals.has(s.seat) ? "on this device" : null,
       dl.mode === "seat" && dl.seat === s.seat ? "Dark Legion" : null,
       s.bot_playing ? "bot playing" : null, s.controller === "human" && !s.connected ? "away" : null].filter(Boolean);
     const corp = s.corporation ? h("span", { class: "chip", style: `background:${CORP_COLOR[s.corporation]}` }) : null;
     const botBtn = host && s.controller !== "human"
       ? h("button", { type: "button", "data-bot-seat": s.seat, text: s.controller === "bot" ? "Remove bot" : "Add bot",
-        onclick: () => send({ type: "set_bot", seat: s.seat, bot: s.controller !== "bot" }) }) : null;
+        onclick: () => sendAs(hostConn(), { type: "set_bot", seat: s.seat, bot: s.controller !== "bot" }) }) : null;
     return h("tr", { "data-seat": s.seat, class: s.seat === state.seat ? "me" : "" },
       h("td", { text: String(s.seat + 1) }),
       h("td", {}, h("span", { text: who }), tags.length ? h("span", { class: "muted", text: ` (${tags.join(", ")})` }) : null),
@@ -941,7 +1236,8 @@ function renderLobby() {
   const iAmDl = dl.mode === "seat" && dl.seat === state.seat;
   $("corps").hidden = iAmDl;
   $("team-label").hidden = iAmDl;
-  $("lobby-me").querySelector("h3").textContent = iAmDl ? "You play the Dark Legion" : "Your corporation";
+  const who = hotseatOn() ? `${state.name || "This player"}` : "You";
+  $("lobby-me").querySelector("h3").textContent = iAmDl ? `${who} play${who === "You" ? "" : "s"} the Dark Legion` : hotseatOn() ? `${who}'s corporation` : "Your corporation";
   $("corps").replaceChildren(...CORPS.map((c) => {
     const takenBy = l.seats.find((s) => s.corporation === c);
     return h("button", {
@@ -955,10 +1251,41 @@ function renderLobby() {
   ready.textContent = state.ready ? "Ready ✓ (click to cancel)" : "Ready";
   ready.setAttribute("aria-pressed", String(state.ready));
   $("start").hidden = !host;
+  // Hotseat: set up each player of this device in turn (the lobby holds no secrets).
+  const here = hot.conns.filter((c) => c.seat !== null);
+  $("local-seats").hidden = here.length < 2;
+  $("local-seats").replaceChildren(h("span", { text: "On this device:" }), ...here.map((c) =>
+    h("button", { type: "button", "data-local-seat": c.seat, "aria-pressed": String(c === state), text: `${c.name || `Seat ${(c.seat ?? 0) + 1}`}`,
+      onclick: () => switchTo(c) })));
+  $("add-local").hidden = state.spectator || l.started || !l.seats.some((s) => s.controller === "open");
+}
+
+/** The seats this page holds (hotseat), or its one seat. */
+function localSeats() {
+  return new Set([state, ...hot.conns].map((c) => c.seat).filter((x) => x !== null));
+}
+/** The page's connection holding the host's seat (the shown one if none). */
+function hostConn() {
+  return [state, ...hot.conns].find((c) => c.seat !== null && c.seat === state.lobby?.host) ?? state;
+}
+/** Send on one of the page's connections (the host's, for host-only messages). */
+function sendAs(conn, msg) {
+  if (conn === state) return send(msg);
+  if (conn.ws?.readyState === WebSocket.OPEN) { conn.ws.send(JSON.stringify(msg)); return true; }
+  toast("Not connected — the message was not sent.");
+  return false;
 }
 
 $("ready").onclick = () => send({ type: "ready", ready: !state.ready });
-$("start").onclick = () => send({ type: "start" });
+$("start").onclick = () => sendAs(hostConn(), { type: "start" });
+$("add-local").onsubmit = (e) => {
+  e.preventDefault();
+  const input = /** @type {HTMLInputElement} */ (/** @type {HTMLFormElement} */ (e.target).elements.namedItem("name"));
+  const name = input.value.trim();
+  if (!name) return;
+  input.value = "";
+  addLocal(name);
+};
 $("team-choice").onchange = (e) => {
   const v = /** @type {HTMLSelectElement} */ (e.target).value.split(",");
   send({ type: "choose_team", doomtroopers: v });

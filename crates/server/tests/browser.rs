@@ -15,6 +15,8 @@
 //!   (a rank-6 Grenade Launcher drafted and fired by square), `board.test.mjs`
 //!   (zoom and pan, the phone's fit, gliding moves, the last action, the
 //!   colour-blind safe palette, cards and the draft explained from the content)
+//!   and `hotseat.test.mjs` (two corporations on one page, passed by the
+//!   hand-over screen, no seat's secrets in the page while another plays)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -148,6 +150,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("missions.test.mjs");
         files.push("weapons.test.mjs");
         files.push("board.test.mjs");
+        files.push("hotseat.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \

@@ -84,6 +84,16 @@ export class Player {
     }
   }
 
+  /**
+   * Select an own figure by clicking it, unless it is selected already
+   * (a second click would deselect it).
+   */
+  async select(figure, why) {
+    const selector = `[data-figure="${figure}"][data-mine="true"]:not(.attack-target)`;
+    if ((await this.page.locator(`${selector}.selected`).count()) > 0) return;
+    await this.click(selector, why);
+  }
+
   async act() {
     const s = await citadelState(this.page);
     // `set_allow_pass` is a standing option, not something to do now.
@@ -101,10 +111,22 @@ export class Player {
       return { kind: 'decision', label: labels[pick].trim() };
     }
 
+    // A placement (a Doomtrooper on the start tile, debris, a creature):
+    // click one of the highlighted squares.
+    const place = s.legal.find((c) => ['place', 'place_start', 'place_debris'].includes(c.type));
+    if (place) {
+      const targets = this.page.locator('.place-target[data-square]');
+      await targets.first().waitFor({ state: 'visible', timeout: STEP_MS });
+      const square = await targets.first().getAttribute('data-square');
+      await this.click(`.place-target[data-square="${square}"]`, `place on ${square}`);
+      await this.settled(s);
+      return { kind: 'place', square };
+    }
+
     // Attack whenever the rules allow one (they arise only when an enemy is in reach).
     const attack = s.legal.find((c) => c.type === 'attack');
     if (attack && this.turnAttacks < 1) {
-      await this.click(`[data-figure="${attack.figure}"][data-mine="true"]:not(.attack-target)`, 'select the attacker');
+      await this.select(attack.figure, 'select the attacker');
       await this.click(`.attack-target[data-figure="${attack.target}"]`, 'attack');
       const after = await this.settled(s);
       this.turnAttacks += 1;
@@ -120,7 +142,7 @@ export class Player {
       const figure = figures[this.rotation++ % figures.length];
       const ends = moves.filter((m) => m.figure === figure).map((m) => m.path.at(-1));
       const from = viewSquare(s.view, figure);
-      await this.click(`[data-figure="${figure}"][data-mine="true"]:not(.attack-target)`, 'select own figure');
+      await this.select(figure, 'select own figure');
       await this.page.locator('.move-target').first().waitFor({ state: 'visible', timeout: STEP_MS });
       const shown = await this.page.locator('.move-target[data-square]').evaluateAll((els) =>
         els.map((e) => e.getAttribute('data-square')),
