@@ -20,7 +20,7 @@ pub mod map;
 mod typescript;
 
 pub use map::MapData;
-pub use typescript::{javascript, typescript};
+pub use typescript::{javascript, typescript, Declarations};
 
 /// The protocol version. Bump on any incompatible change.
 pub const PROTOCOL_VERSION: u32 = 1;
