@@ -133,3 +133,26 @@ impl IntoResponse for ServerError {
         res
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_serialize_as_the_documented_json() {
+        let plain = ErrorBody::new(StatusCode::NOT_FOUND, "no such API endpoint");
+        assert_eq!(
+            serde_json::to_string(&plain).expect("json"),
+            r#"{"error":404,"message":"no such API endpoint"}"#
+        );
+        let full = ErrorBody {
+            field: Some("seats"),
+            retry_after: Some(7),
+            ..ErrorBody::new(StatusCode::BAD_REQUEST, "m")
+        };
+        assert_eq!(
+            serde_json::to_string(&full).expect("json"),
+            r#"{"error":400,"field":"seats","message":"m","retry_after":7}"#
+        );
+    }
+}
