@@ -1,6 +1,7 @@
 // The Citadel browser client. Thin: it shows what the server sends and
 // offers exactly the server's `legal` commands; it holds no rules.
-// Plain ES modules, no build step; types come from protocol.ts (JSDoc).
+// Plain ES modules, no build step; types come from protocol.ts (the
+// WebSocket messages) and http.ts (the HTTP bodies), both generated (JSDoc).
 // @ts-check
 import { Board, key } from "./board.js";
 import { tokenLegend } from "./board.js";
@@ -19,6 +20,18 @@ import { dtCardText, eventText, itemInfo } from "./text.js";
 /** @typedef {import("./protocol").ServerMsg} ServerMsg */
 /** @typedef {import("./protocol").LobbyView} LobbyView */
 /** @typedef {import("./protocol").MapData} MapData */
+/** @typedef {import("./http").ErrorBody} ErrorBody */
+/** @typedef {import("./http").Me} Me */
+/** @typedef {import("./http").MyGame} MyGame */
+/** @typedef {import("./http").MyCampaign} MyCampaign */
+/** @typedef {import("./http").LoggedIn} LoggedIn */
+/** @typedef {import("./http").GameCreated} GameCreated */
+/** @typedef {import("./http").Replay} Replay */
+/** @typedef {import("./http").CampaignCreated} CampaignCreated */
+/** @typedef {import("./http").CampaignJoined} CampaignJoined */
+/** @typedef {import("./http").CampaignNextGame} CampaignNextGame */
+/** @typedef {import("./http").CampaignStandings} CampaignStandings */
+/** @typedef {import("./http").ContentDoc} ContentDoc */
 
 const PROTOCOL = PROTOCOL_VERSION;
 const FATAL = {
@@ -194,7 +207,11 @@ function forgetCampaign(code) {
   localStorage.setItem("citadel:campaigns", JSON.stringify(myCampaigns().filter((c) => c.code !== code)));
 }
 
-/** JSON over HTTP; throws an Error with the server's message on failure. */
+/**
+ * JSON over HTTP; throws an Error with the server's message on failure.
+ * The answer is `any`: each caller casts it to the body its endpoint
+ * returns (http.ts).
+ */
 async function api(method, path, body, bearer) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -204,7 +221,7 @@ async function api(method, path, body, bearer) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!res.ok) {
-    const err = new Error(data?.message ?? `error ${res.status}`);
+    const err = new Error(/** @type {ErrorBody|null} */ (data)?.message ?? `error ${res.status}`);
     /** @type {any} */ (err).status = res.status;
     throw err;
   }
@@ -814,7 +831,7 @@ function renderHome() {
   }
   if (account) {
     const ticket = ++homeRefresh;
-    api("GET", "/api/me", undefined, account.token).then((me) => {
+    api("GET", "/api/me", undefined, account.token).then((/** @type {Me} */ me) => {
       if (ticket !== homeRefresh || $("home").hidden) return;
       renderMyGames(me.games ?? []);
       renderMyCampaigns(me.campaigns ?? []);
@@ -825,7 +842,10 @@ function renderHome() {
   }
 }
 
-/** "My games": the account's games (when logged in) and this browser's seats. */
+/**
+ * "My games": the account's games (when logged in) and this browser's seats.
+ * @param {MyGame[]|null} accountGames
+ */
 function renderMyGames(accountGames) {
   const local = myGames();
   const byCode = new Map();
@@ -866,7 +886,10 @@ function renderMyGames(accountGames) {
   if (!games.length) list.append(h("li", { class: "muted", text: "No games yet." }));
 }
 
-/** "My campaigns": the account's (when logged in) and those joined in this browser. */
+/**
+ * "My campaigns": the account's (when logged in) and those joined in this browser.
+ * @param {MyCampaign[]|null} accountCampaigns
+ */
 function renderMyCampaigns(accountCampaigns) {
   const byCode = new Map();
   for (const c of accountCampaigns ?? []) byCode.set(c.code, { code: c.code, name: c.name, finished: !!c.finished_at, at: c.created_at });
@@ -906,7 +929,7 @@ function openCampaign(code) {
 async function refreshCampaign() {
   const code = campaign.code;
   try {
-    const data = await api("GET", `/api/campaigns/${encodeURIComponent(code)}`);
+    const data = /** @type {CampaignStandings} */ (await api("GET", `/api/campaigns/${encodeURIComponent(code)}`));
     if (code !== campaign.code || $("campaign").hidden) return;
     campaign.data = data;
     renderCampaign(data);
@@ -917,6 +940,7 @@ async function refreshCampaign() {
   }
 }
 
+/** @param {CampaignStandings} c */
 function renderCampaign(c) {
   const me = myCampaigns().find((x) => x.code === c.code);
   if (me && me.campaignName !== c.name) saveCampaign({ ...me, campaignName: c.name });
@@ -1012,7 +1036,7 @@ $("next-mission").onclick = async () => {
   campaign.busy = true;
   /** @type {HTMLButtonElement} */ ($("next-mission")).disabled = true;
   try {
-    const started = await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, {}, me.token);
+    const started = /** @type {CampaignNextGame} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, {}, me.token));
     resumeGame(started.game, me.token, me.name, me.code);
   } catch (err) {
     toast(`Could not start the next mission: ${err.message}`);
@@ -1030,7 +1054,7 @@ $("create-campaign").onsubmit = async (e) => {
   // Without a number the campaign is as long as its missions (5, or 10 for both).
   if (f.get("missions")) body.missions = Number(f.get("missions"));
   try {
-    const made = await api("POST", "/api/campaigns", body);
+    const made = /** @type {CampaignCreated} */ (await api("POST", "/api/campaigns", body));
     const code = /** @type {HTMLInputElement} */ ($("join-campaign").querySelector("input[name=code]"));
     code.value = made.code;
     toast(`Campaign ${made.code} created: join it below with your name and corporation, and share the code.`, "info");
@@ -1047,7 +1071,7 @@ $("join-campaign").onsubmit = async (e) => {
   const name = String(f.get("name")).trim();
   try {
     // Logged in: the campaign is linked to the account (listed in "My campaigns" on any device).
-    const joined = await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) }, session()?.token);
+    const joined = /** @type {CampaignJoined} */ (await api("POST", `/api/campaigns/${encodeURIComponent(code)}/join`, { name, corporation: String(f.get("corporation")) }, session()?.token));
     localStorage.setItem("citadel:name", name);
     saveCampaign({ code, token: joined.token, player: joined.player, name });
     openCampaign(code);
@@ -1066,7 +1090,7 @@ $("login").onsubmit = async (e) => {
   const action = /** @type {any} */ (e).submitter?.value ?? "login";
   try {
     if (action === "register") await api("POST", "/api/accounts", creds);
-    const res = await api("POST", "/api/login", creds);
+    const res = /** @type {LoggedIn} */ (await api("POST", "/api/login", creds));
     setSession({ token: res.token, name: res.account.name });
     localStorage.setItem("citadel:name", res.account.name);
     form.reset();
@@ -1101,7 +1125,7 @@ function loadReplayPage(i) {
   if (replay.steps.has(from) && replay.steps.has(Math.min(replay.total - 1, from + PAGE - 1))) return Promise.resolve();
   if (!replay.loading.has(from)) {
     const code = replay.code;
-    const p = api("GET", `/api/games/${encodeURIComponent(code)}/replay?from=${from}&count=${PAGE}`).then((r) => {
+    const p = api("GET", `/api/games/${encodeURIComponent(code)}/replay?from=${from}&count=${PAGE}`).then((/** @type {Replay} */ r) => {
       if (code !== replay.code) return;
       replay.total = r.total_steps; replay.map = r.map; replay.setup = r.setup;
       for (const st of r.steps) replay.steps.set(st.index, st);
@@ -1820,7 +1844,7 @@ $("create").onsubmit = async (e) => {
   };
   try {
     const res = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(options) });
-    const body = await res.json();
+    const body = /** @type {GameCreated & Partial<ErrorBody>} */ (await res.json());
     if (!res.ok) return toast(body.message ?? `error ${res.status}`);
     localStorage.setItem("citadel:name", name);
     state.name = name; state.token = null;
@@ -1984,7 +2008,7 @@ $("copy-invite").onclick = async () => {
 };
 
 // The content tables (card, item and creature names) for every screen.
-fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((data) => {
+fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((/** @type {ContentDoc|null} */ data) => {
   if (!data) return;
   content.data = data;
   fillMissionPicker();

@@ -31,7 +31,7 @@ export const CREATURE_LETTER = {
 
 /** The game's content tables from `GET /api/content` (names, options,
  *  stats): every card and creature name shown comes from there. */
-export const content = { data: /** @type {any} */ (null) };
+export const content = { data: /** @type {import("./http").ContentDoc|null} */ (null) };
 
 /** Where squares are: the map (square → tile index), set with the board. */
 const places = { tileOf: new Map(), width: 0 };

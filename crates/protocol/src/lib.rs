@@ -21,7 +21,7 @@ mod typescript;
 pub mod view_patch;
 
 pub use map::MapData;
-pub use typescript::{javascript, typescript};
+pub use typescript::{javascript, typescript, Declarations};
 
 /// The protocol version. Bump on any incompatible change.
 ///

@@ -1,47 +1,115 @@
 //! TypeScript declarations of every wire type, for the browser client:
 //! [`typescript`] renders `web-client/protocol.ts` (the protocol crate's
-//! `typescript` test keeps that file current).
+//! `typescript` test keeps that file current). [`Declarations`] is the
+//! machinery, shared with the server's HTTP bodies (`web-client/http.ts`).
 
 use crate::{close, ClientMsg, ServerMsg, PROTOCOL_VERSION};
 use std::any::TypeId;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use ts_rs::{Config, TypeVisitor, TS};
 
 /// One declaration: the Rust type it came from and its TypeScript text.
+#[derive(Debug)]
 struct Decl {
     rust: &'static str,
     id: TypeId,
     text: String,
 }
 
-/// Walks the dependency graph, one declaration per type.
-struct Collect<'a> {
-    cfg: &'a Config,
+/// TypeScript declarations of Rust types (ts-rs) and of every type they
+/// reach, one per type, sorted by name and laid out one member a line.
+/// [`typescript`] renders `protocol.ts` from one; the server renders its
+/// HTTP bodies (`web-client/http.ts`) from another made by
+/// [`Declarations::beside_protocol`], which names the wire types rather
+/// than declaring them again.
+pub struct Declarations {
+    cfg: Config,
     decls: BTreeMap<String, Decl>,
+    /// Types declared in another module, by name: referenced, not declared.
+    elsewhere: BTreeMap<String, Decl>,
+    /// The names of `elsewhere` that a declaration here refers to.
+    imports: BTreeSet<String>,
+    /// The types without a declaration of their own (`Vec<Goal>`) whose
+    /// parts were visited: a recursive type (`Goal` holds `Vec<Goal>`)
+    /// reaches them again.
+    passed: BTreeSet<TypeId>,
 }
 
-impl Collect<'_> {
-    fn add<T: TS + 'static + ?Sized>(&mut self) {
+impl std::fmt::Debug for Declarations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // ts-rs's `Config` is not `Debug`.
+        f.debug_struct("Declarations")
+            .field("decls", &self.decls.keys())
+            .field("elsewhere", &self.elsewhere.keys())
+            .field("imports", &self.imports)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Declarations {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Declarations {
+    /// No declarations yet. 64-bit integers (`seq`, `client_ref`) are
+    /// declared as `number`: the server never comes near 2^53.
+    pub fn new() -> Self {
+        Declarations {
+            cfg: Config::new().with_large_int("number"),
+            decls: BTreeMap::new(),
+            elsewhere: BTreeMap::new(),
+            imports: BTreeSet::new(),
+            passed: BTreeSet::new(),
+        }
+    }
+
+    /// No declarations yet, for a module beside `protocol.ts`: a type
+    /// `protocol.ts` declares is referenced by name and listed in
+    /// [`Declarations::imports`] instead of being declared again.
+    pub fn beside_protocol() -> Self {
+        let mut d = Self::new();
+        d.elsewhere = protocol().decls;
+        d
+    }
+
+    /// Declare `T` and every type it reaches.
+    ///
+    /// # Panics
+    /// If two Rust types have the same TypeScript name (give one a
+    /// `#[ts(rename = "...")]`).
+    pub fn add<T: TS + 'static + ?Sized>(&mut self) {
         // Primitives, `Option`, `Vec`, tuples and arrays have no declaration
         // of their own; their parts are visited through `visit_dependencies`.
         if T::output_path().is_none() {
-            T::visit_dependencies(self);
+            if self.passed.insert(TypeId::of::<T>()) {
+                T::visit_dependencies(self);
+            }
             return;
         }
-        let name = T::ident(self.cfg);
+        let name = T::ident(&self.cfg);
         let id = TypeId::of::<T>();
-        if let Some(seen) = self.decls.get(&name) {
+        let same_name = |seen: &Decl| {
             assert!(
                 seen.id == id,
                 "two Rust types share the TypeScript name {name}: {} and {}",
                 seen.rust,
                 std::any::type_name::<T>()
             );
+        };
+        if let Some(seen) = self.elsewhere.get(&name) {
+            same_name(seen);
+            self.imports.insert(name);
+            return;
+        }
+        if let Some(seen) = self.decls.get(&name) {
+            same_name(seen);
             return;
         }
         let mut text = T::docs().unwrap_or_default();
         text.push_str("export ");
-        text.push_str(&layout(&T::decl(self.cfg)));
+        text.push_str(&layout(&T::decl(&self.cfg)));
         self.decls.insert(
             name,
             Decl {
@@ -52,12 +120,52 @@ impl Collect<'_> {
         );
         T::visit_dependencies(self);
     }
+
+    /// The names of the types declared elsewhere (`protocol.ts`) that the
+    /// declarations here refer to, sorted. (A wrapper such as
+    /// `Box<GameView>` visits the parts of what it wraps, so names are
+    /// met that no declaration here spells: those are left out.)
+    pub fn imports(&self) -> impl Iterator<Item = &str> {
+        let used: BTreeSet<&str> = self
+            .decls
+            .values()
+            .flat_map(|d| tokens(&d.text))
+            .filter_map(|t| match t {
+                Tok::Text(w) => Some(w),
+                _ => None,
+            })
+            .collect();
+        self.imports
+            .iter()
+            .map(String::as_str)
+            .filter(move |name| used.contains(name))
+    }
+
+    /// Every declaration, sorted by name, each preceded by a blank line.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for decl in self.decls.values() {
+            out.push('\n');
+            out.push_str(&decl.text);
+            out.push('\n');
+        }
+        out
+    }
 }
 
-impl TypeVisitor for Collect<'_> {
+impl TypeVisitor for Declarations {
     fn visit<T: TS + 'static + ?Sized>(&mut self) {
         self.add::<T>();
     }
+}
+
+/// The declarations of `protocol.ts`: every type reachable from
+/// [`ClientMsg`] and [`ServerMsg`].
+fn protocol() -> Declarations {
+    let mut d = Declarations::new();
+    d.add::<ClientMsg>();
+    d.add::<ServerMsg>();
+    d
 }
 
 /// `web-client/protocol.ts`: a header, every type reachable from
@@ -67,14 +175,6 @@ impl TypeVisitor for Collect<'_> {
 /// 64-bit integers (`seq`, `client_ref`) are declared as `number`: the
 /// server never comes near 2^53.
 pub fn typescript() -> String {
-    let cfg = Config::new().with_large_int("number");
-    let mut collect = Collect {
-        cfg: &cfg,
-        decls: BTreeMap::new(),
-    };
-    collect.add::<ClientMsg>();
-    collect.add::<ServerMsg>();
-
     let mut out = String::new();
     out.push_str(
         "// Citadel wire protocol: TypeScript declarations.\n\
@@ -94,11 +194,7 @@ pub fn typescript() -> String {
     out.push_str("} as const;\n\n");
     out.push_str("/** Any of the close codes. */\n");
     out.push_str("export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];\n");
-    for decl in collect.decls.values() {
-        out.push('\n');
-        out.push_str(&decl.text);
-        out.push('\n');
-    }
+    out.push_str(&protocol().render());
     out
 }
 

@@ -56,9 +56,10 @@ struct Credentials {
     password: String,
 }
 
-/// An account as clients see it.
+/// An account as clients see it (`POST /api/accounts` answers with it).
 #[derive(Debug, Serialize)]
-struct AccountInfo {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct AccountInfo {
     id: String,
     name: String,
 }
@@ -72,8 +73,11 @@ impl From<&AccountRecord> for AccountInfo {
     }
 }
 
+/// `POST /api/login`: the session token (sent as `Authorization: Bearer`)
+/// and its account.
 #[derive(Debug, Serialize)]
-struct LoggedIn {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct LoggedIn {
     token: String,
     account: AccountInfo,
 }
@@ -300,18 +304,28 @@ fn json_value(text: Option<&str>, what: &str) -> Value {
     }
 }
 
+/// One of an account's games. Times are Unix milliseconds.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct MyGame {
     code: String,
+    /// The options it was made with (`null` if the stored copy does not
+    /// parse).
+    #[cfg_attr(feature = "ts", ts(as = "Option<citadel_protocol::GameOptions>"))]
     options: Value,
     created_at: i64,
     started_at: Option<i64>,
     finished_at: Option<i64>,
+    /// Its summary once finished, else `null`.
+    #[cfg_attr(feature = "ts", ts(as = "Option<crate::outcome::GameSummary>"))]
     result: Value,
+    /// The campaign it plays a mission of.
     campaign: Option<String>,
 }
 
+/// One of an account's campaigns. Times are Unix milliseconds.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct MyCampaign {
     id: String,
     code: String,
@@ -320,8 +334,10 @@ struct MyCampaign {
     finished_at: Option<i64>,
 }
 
+/// `GET /api/me`.
 #[derive(Debug, Serialize)]
-struct Me {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct Me {
     account: AccountInfo,
     games: Vec<MyGame>,
     campaigns: Vec<MyCampaign>,

@@ -51,8 +51,10 @@ fn one() -> u8 {
     1
 }
 
+/// `POST /api/campaigns` (201).
 #[derive(Debug, Serialize)]
-struct Created {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignCreated"))]
+pub(crate) struct Created {
     id: String,
     code: String,
 }
@@ -92,8 +94,10 @@ struct JoinReq {
     corporation: Corporation,
 }
 
+/// `POST /api/campaigns/{code}/join`.
 #[derive(Debug, Serialize)]
-struct Joined {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignJoined"))]
+pub(crate) struct Joined {
     /// The player's campaign token: resumes every mission's seat.
     token: String,
     /// The player's index (= seat in every mission).
@@ -146,8 +150,11 @@ struct NextReq {
     mission: Option<String>,
 }
 
+/// `POST /api/campaigns/{code}/next`: the mission's game, made with
+/// every player's seat reserved.
 #[derive(Debug, Serialize)]
-struct NextGame {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignNextGame"))]
+pub(crate) struct NextGame {
     game: String,
     mission: String,
     /// The DL player's index; `null` with the AI.
@@ -231,6 +238,7 @@ async fn next(
 
 /// One player in the standings.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignPlayerView"))]
 struct PlayerView {
     player: usize,
     name: String,
@@ -240,7 +248,9 @@ struct PlayerView {
     times_dl: u32,
 }
 
+/// The AI Dark Legion in the standings (AI campaigns).
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignAiView"))]
 struct AiView {
     pp: i32,
     rank: u8,
@@ -248,6 +258,7 @@ struct AiView {
 
 /// One mission of the campaign's order.
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignOrderEntry"))]
 struct OrderEntry {
     /// Mission number in the campaign, from 0.
     index: usize,
@@ -262,6 +273,7 @@ struct OrderEntry {
 /// The mission to play next: its number, and its briefing (with
 /// `playable` and `missing`).
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignNextMission"))]
 struct NextMission<'a> {
     /// Mission number in the campaign, from 0.
     index: usize,
@@ -271,6 +283,7 @@ struct NextMission<'a> {
 
 /// A finished mission's outcome (CMP-3; C2M5 reads C2M4's, D40).
 #[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "MissionOutcome"))]
 struct Outcome {
     mission: String,
     completed: bool,
@@ -278,7 +291,8 @@ struct Outcome {
 
 /// `GET /api/campaigns/{code}`.
 #[derive(Debug, Serialize)]
-struct Standings<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignStandings"))]
+pub(crate) struct Standings<'a> {
     id: String,
     code: String,
     name: String,

@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 /// ([`campaign_of`]). Documents stored before this field existed play
 /// both, as they did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum CampaignChoice {
     /// Campaign 1, "Second Assault": C1M1..C1M5.
@@ -105,6 +106,7 @@ pub const MAX_MISSIONS: u32 = 100;
 
 /// Who is the Dark Legion in this campaign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum DarkLegionMode {
     /// A player each mission, per CMP-2.
@@ -133,6 +135,7 @@ pub struct CampaignPlayer {
 
 /// One player's PP across one mission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PpChange {
     /// At the start.
     pub before: i32,
@@ -142,6 +145,7 @@ pub struct PpChange {
 
 /// One finished mission of the campaign.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HistoryEntry {
     /// Mission number in the campaign, from 0.
     pub index: u32,
@@ -163,6 +167,7 @@ pub struct HistoryEntry {
 
 /// The mission in play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CurrentGame {
     /// Game code.
     pub game: String,

@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 /// (`playable`; `missing` names each rule it uses that is not implemented,
 /// from `citadel_rules::game::playable::unsupported`).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MissionBrief<'a> {
     /// Mission id.
     pub id: &'a str,
@@ -53,6 +54,7 @@ pub struct MissionBrief<'a> {
 
 /// A mission `RULE` key and what it does, in words.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SpecialRule<'a> {
     /// The record's key.
     pub key: &'a str,
@@ -130,8 +132,10 @@ pub fn brief(m: &MissionDef) -> MissionBrief<'_> {
     }
 }
 
+/// `GET /api/content`: the CE tables, and every mission's briefing.
 #[derive(Serialize)]
-struct ContentDoc<'a> {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ContentDoc<'a> {
     #[serde(flatten)]
     ce: &'a CeTables,
     missions: Vec<MissionBrief<'a>>,

@@ -6,6 +6,40 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use citadel_store::StoreError;
+use serde::Serialize;
+
+/// The body of every error answer of the API (4xx and 5xx), whichever
+/// layer made it. The fields are in alphabetical order, as the JSON
+/// objects this replaced wrote them.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ErrorBody {
+    /// The HTTP status code.
+    pub error: u16,
+    /// The game option at fault (400 for an option out of its range).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub field: Option<&'static str>,
+    /// What went wrong, in words.
+    pub message: String,
+    /// Seconds to wait before trying again (429; also the `Retry-After`
+    /// header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub retry_after: Option<u64>,
+}
+
+impl ErrorBody {
+    /// A body with only the status and the message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ErrorBody {
+            error: status.as_u16(),
+            field: None,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
 
 /// Errors the HTTP API answers with.
 #[derive(Debug, thiserror::Error)]
@@ -85,10 +119,10 @@ impl IntoResponse for ServerError {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
         };
-        let mut body = serde_json::json!({ "error": status.as_u16(), "message": self.to_string() });
+        let mut body = ErrorBody::new(status, self.to_string());
         match &self {
-            ServerError::InvalidOption(e) => body["field"] = e.field.into(),
-            ServerError::Throttled(secs) => body["retry_after"] = (*secs).into(),
+            ServerError::InvalidOption(e) => body.field = Some(e.field),
+            ServerError::Throttled(secs) => body.retry_after = Some(*secs),
             _ => {}
         }
         let mut res = (status, Json(body)).into_response();
@@ -97,5 +131,28 @@ impl IntoResponse for ServerError {
                 .insert(axum::http::header::RETRY_AFTER, (secs).into());
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_serialize_as_the_documented_json() {
+        let plain = ErrorBody::new(StatusCode::NOT_FOUND, "no such API endpoint");
+        assert_eq!(
+            serde_json::to_string(&plain).expect("json"),
+            r#"{"error":404,"message":"no such API endpoint"}"#
+        );
+        let full = ErrorBody {
+            field: Some("seats"),
+            retry_after: Some(7),
+            ..ErrorBody::new(StatusCode::BAD_REQUEST, "m")
+        };
+        assert_eq!(
+            serde_json::to_string(&full).expect("json"),
+            r#"{"error":400,"field":"seats","message":"m","retry_after":7}"#
+        );
     }
 }

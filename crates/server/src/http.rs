@@ -104,8 +104,10 @@ async fn metrics(State(app): State<AppState>, headers: HeaderMap) -> Response {
         .into_response()
 }
 
+/// One playable mission (`GET /api/missions` answers with a list).
 #[derive(Serialize)]
-struct MissionInfo {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct MissionInfo {
     id: String,
     name: String,
 }
@@ -125,8 +127,11 @@ async fn missions() -> Result<Json<Vec<MissionInfo>>, ServerError> {
     ))
 }
 
+/// `POST /api/games` (201) and `GET /api/games/{code}`: the game's join
+/// code.
 #[derive(Serialize)]
-struct Created {
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "GameCreated"))]
+pub(crate) struct Created {
     code: String,
 }
 

@@ -22,6 +22,8 @@ pub mod fuzzing;
 pub mod game_task;
 pub mod group_commit;
 pub mod http;
+#[cfg(feature = "ts")]
+pub mod http_ts;
 pub mod metrics;
 pub mod options;
 pub mod outcome;

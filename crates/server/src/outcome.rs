@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// A finished game's summary.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GameSummary {
     /// The mission's result, as the engine reported it.
     #[serde(default)]
@@ -37,6 +38,7 @@ pub const OUTDATED_MESSAGE: &str = "this game was made by an older version and c
 
 /// One corporation team at the end of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TeamSummary {
     /// Rules seat (= player index in a campaign).
     pub seat: Seat,

@@ -36,13 +36,16 @@ pub struct Page {
     pub count: Option<u64>,
 }
 
-/// A finished game, or a page of it, step by step.
+/// `GET /api/games/{code}/replay`: a finished game, or a page of it,
+/// step by step.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Replay {
     /// Join code.
     pub code: String,
     /// The rules setup, without its seed (the seed would reveal every
     /// hand and deck order).
+    #[cfg_attr(feature = "ts", ts(type = "Omit<Setup, \"seed\">"))]
     pub setup: Value,
     /// The static map, for drawing.
     pub map: Box<MapData>,
@@ -52,10 +55,17 @@ pub struct Replay {
     pub from: u64,
     /// The steps of this page, in order.
     pub steps: Vec<Step>,
+    /// A kept replay of a game closed as outdated says why (and `null`
+    /// when it was not); one the engine replays now leaves it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub outdated: Option<String>,
 }
 
 /// One step: the start (index 0) or one accepted command.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "ReplayStep"))]
 pub struct Step {
     /// Step number: 0 is the start, `n` the `n`th command.
     pub index: u64,
@@ -271,6 +281,7 @@ fn run(
         total_steps,
         from,
         steps,
+        outdated: None,
     })
 }
 

@@ -103,6 +103,7 @@ pub struct TokenPlacement {
 
 /// A mission Special action (MSN-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SpecialActionDef {
     /// Id used in goals, e.g. `photograph`.
     pub id: String,
@@ -124,6 +125,7 @@ pub struct SpecialId(u16);
 
 /// Goal predicates (MSN-2), combinable.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Goal {
     /// Both hold.
@@ -167,6 +169,7 @@ pub enum Goal {
 
 /// Rewards (MSN-6, CMD-2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rewards {
     /// PP to each eligible corporation player on success.
     pub success: i32,

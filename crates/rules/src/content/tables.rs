@@ -19,12 +19,14 @@ use std::collections::HashMap;
 /// (`plasma_carbine`): commands, events and views convert at the edge with
 /// [`CeTables::weapon_def`] and [`CeTables::item`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct WeaponId(u16);
 
 /// A non-weapon equipment card of the loaded tables: an index into
 /// [`CeTables::equipment`], with the same rules as [`WeaponId`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct EquipmentId(u16);
 
@@ -45,6 +47,7 @@ impl EquipmentId {
 /// An equipment card of either kind, as a pick (EQP-2) names it: weapon and
 /// equipment ids share one namespace, which the loader checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Item {
     /// A weapon card.
     Weapon(WeaponId),
@@ -103,6 +106,7 @@ pub const BASE_WEAPON_IDS: [(Specialty, &str); 3] = [
 
 /// Which d6 faces of each colour show a hit (DICE_FACES hook, ce.md DICE-1).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiceFaces {
     /// Hit faces of the white die.
     pub white: Vec<u8>,
@@ -126,6 +130,7 @@ impl DiceFaces {
 
 /// One rank card (ce.md RNK-2 table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RankCard {
     /// 1..=12.
     pub rank: u8,
@@ -141,6 +146,7 @@ pub struct RankCard {
 
 /// One Doomtrooper of a roster (ce.md COR-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RosterEntry {
     /// Printed name, e.g. "Max Steiner".
     pub name: String,
@@ -150,6 +156,7 @@ pub struct RosterEntry {
 
 /// A corporation and its roster (ce.md COR-2, COR-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CorporationDef {
     /// Which corporation.
     pub id: Corporation,
@@ -162,6 +169,7 @@ pub struct CorporationDef {
 /// Dice of one attack type on a weapon card: "3" is the 3 rank dice,
 /// "1" one chosen from them, "3+1R" the rank dice plus a red (DICE-2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WeaponDice {
     /// How many of the 3 rank dice (0..=3).
     pub rank_dice: u8,
@@ -171,6 +179,7 @@ pub struct WeaponDice {
 
 /// The firearm part of a weapon.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FirearmProfile {
     /// Dice.
     pub dice: WeaponDice,
@@ -186,6 +195,7 @@ pub struct FirearmProfile {
 
 /// The tech part of a weapon.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TechProfile {
     /// Dice.
     pub dice: WeaponDice,
@@ -197,6 +207,7 @@ pub struct TechProfile {
 
 /// A weapon card (ce.md WPN table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WeaponDef {
     /// Stable id, e.g. `plasma_carbine`.
     pub id: String,
@@ -226,6 +237,7 @@ pub struct WeaponDef {
 
 /// What a non-weapon equipment card does; the game implements each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EquipmentEffect {
     /// Special action: roll 3 red, heal 1 per hit.
@@ -258,6 +270,7 @@ pub enum EquipmentEffect {
 
 /// A non-weapon equipment card (ce.md EQI table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EquipmentDef {
     /// Stable id, e.g. `smoke_grenade`.
     pub id: String,
@@ -281,6 +294,7 @@ pub struct EquipmentDef {
 
 /// One creature's stats at one band (ce.md DLB-2 cell).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CreatureStats {
     /// Close combat dice (empty = cannot).
     pub cc: Vec<DieColor>,
@@ -296,6 +310,7 @@ pub struct CreatureStats {
 
 /// A creature row of the DL board (ce.md DLB-2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CreatureDef {
     /// Which creature.
     pub kind: CreatureKind,
@@ -311,6 +326,7 @@ pub struct CreatureDef {
 
 /// The terrain row of one band (ce.md DLB-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TerrainBand {
     /// 1..=6.
     pub band: u8,
@@ -336,6 +352,7 @@ pub struct TerrainBand {
 
 /// A force card (ce.md FOR table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ForceCardDef {
     /// Printed number, 1..=44.
     pub number: u32,
@@ -354,6 +371,7 @@ pub struct ForceCardDef {
 
 /// Which event effect a card has; the game implements each (ce.md EVE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EventEffect {
     /// No effect beyond reinforcements.
@@ -412,6 +430,7 @@ pub enum EventEffect {
 
 /// How long an event lasts (core EVT-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EventDuration {
     /// Resolved at once.
@@ -428,6 +447,7 @@ pub enum EventDuration {
 
 /// Fixed reinforcements printed on an event (ce.md EVE "Reinf." column).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EventReinforcement {
     /// Creature.
     pub kind: CreatureKind,
@@ -439,6 +459,7 @@ pub struct EventReinforcement {
 
 /// An event card (ce.md EVE table).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EventDef {
     /// Printed number, 1..=30.
     pub number: u32,
@@ -489,6 +510,7 @@ pub enum DtCardKind {
 
 /// A Doomtrooper card kind with its copies (ce.md DTC-CE-2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DtCardDef {
     /// Kind.
     pub kind: DtCardKind,
@@ -521,6 +543,7 @@ pub enum DoorCardKind {
 
 /// A door card kind with its copies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DoorCardDef {
     /// Kind.
     pub kind: DoorCardKind,
@@ -537,6 +560,7 @@ pub struct DoorCardDef {
 /// A secondary mission card (ce.md SEC table). The condition is code keyed
 /// by `number`; the values are data.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SecondaryDef {
     /// 1..=18.
     pub number: u32,
@@ -559,6 +583,7 @@ pub struct SecondaryDef {
 /// Built only by the loader ([`super::tables_loader::load_ce_tables`]),
 /// which also builds the id index and checks the ids the engine needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CeTables {
     /// DICE-1.
     pub dice: DiceFaces,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// One player's seat (core CONV-7).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatSetup {
     /// The corporation this player plays (ce.md COR-1).
     pub corporation: Corporation,
@@ -20,6 +21,7 @@ pub struct SeatSetup {
 
 /// Who commands the Dark Legion (SET-2, SET-12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case", tag = "mode", content = "seat")]
 pub enum DarkLegionSetup {
     /// Drawn at random from all players (core CMP-2, single mission).
@@ -33,6 +35,7 @@ pub enum DarkLegionSetup {
 /// Everything needed to start a game. With the same setup, seed and
 /// commands, a game always replays identically.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Setup {
     /// The ruleset the game is played by. Records stored before rulesets
     /// existed have no field and are Collectors Edition games.

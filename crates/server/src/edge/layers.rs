@@ -3,6 +3,7 @@
 //! item 4), and the security headers of the browser client's pages
 //! (item 10).
 
+use crate::error::ErrorBody;
 use axum::extract::Request;
 use axum::http::header::{self, HeaderName, HeaderValue};
 use axum::http::{HeaderMap, StatusCode};
@@ -46,7 +47,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
             .unwrap_or("error")
             .to_ascii_lowercase()
     });
-    let body = serde_json::json!({ "error": status.as_u16(), "message": message });
+    let body = ErrorBody::new(status, message);
     let mut out = (status, Json(body)).into_response();
     for name in [header::ALLOW, header::RETRY_AFTER] {
         if let Some(v) = parts.headers.get(&name) {
@@ -58,7 +59,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
 
 /// The answer to an API path that names no route.
 pub async fn no_route() -> Response {
-    let body = serde_json::json!({ "error": 404, "message": "no such API endpoint" });
+    let body = ErrorBody::new(StatusCode::NOT_FOUND, "no such API endpoint");
     (StatusCode::NOT_FOUND, Json(body)).into_response()
 }
 
