@@ -3,11 +3,11 @@
 //! so a broken server fails a test instead of hanging it.
 
 mod common;
-use common::{within, Ws, STEP};
+use common::{c1m1_options, create_game, within, Ws, STEP};
 
 use citadel_protocol::{
-    close, ClientMsg, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbyView, SeqEvent,
-    ServerMsg, PROTOCOL_VERSION,
+    close, ClientMsg, DarkLegionChoice, ErrorCode, Join, LobbyView, SeqEvent, ServerMsg,
+    PROTOCOL_VERSION,
 };
 use citadel_rules::content::Corporation;
 use citadel_rules::game::view::PhaseView;
@@ -47,29 +47,6 @@ async fn server_for_fast_play() -> Server {
     config.rate_per_sec = 10_000;
     config.rate_burst = 10_000;
     server_with(config).await
-}
-
-fn options(seats: u8, dark_legion: DarkLegionChoice) -> GameOptions {
-    GameOptions {
-        mission: "ce-c1m1".into(),
-        seats,
-        dark_legion,
-        starting_rank: 1,
-        turn_seconds: None,
-    }
-}
-
-/// `POST /api/games`: the new game's code.
-async fn create_game(addr: SocketAddr, options: &GameOptions) -> String {
-    let resp = reqwest::Client::new()
-        .post(format!("http://{addr}/api/games"))
-        .json(options)
-        .send()
-        .await
-        .expect("POST /api/games");
-    assert_eq!(resp.status(), reqwest::StatusCode::CREATED);
-    let body: Value = resp.json().await.expect("json body");
-    body["code"].as_str().expect("a code").to_string()
 }
 
 // ---------------------------------------------------------------- client
@@ -506,7 +483,7 @@ struct Table {
 /// spectator, take corporations, ready up and start.
 async fn start_table(addr: SocketAddr, names: &[&str], dark_legion: DarkLegionChoice) -> Table {
     let seats = names.len() as u8;
-    let code = create_game(addr, &options(seats, dark_legion)).await;
+    let code = create_game(addr, &c1m1_options(seats, dark_legion)).await;
     start_table_in(addr, code, names, dark_legion).await
 }
 
@@ -600,7 +577,7 @@ impl Table {
 /// A 1-seat game against the AI Dark Legion, started, whose player can
 /// act: the "other game" that bad inputs elsewhere must not disturb.
 async fn solo_game(addr: SocketAddr) -> Client {
-    let code = create_game(addr, &options(1, DarkLegionChoice::Ai)).await;
+    let code = create_game(addr, &c1m1_options(1, DarkLegionChoice::Ai)).await;
     let mut p = Client::player(addr, &code, "Solo").await;
     p.send(&ClientMsg::Ready { ready: true }).await;
     p.wait_lobby("ready", |l| l.seats[0].ready).await;
@@ -1359,11 +1336,11 @@ async fn http_health_missions_games_errors_and_metrics() {
         );
 
         // A bad mission and bad seat counts: 400 with a JSON error.
-        let mut bad = options(3, DarkLegionChoice::Seat(2));
+        let mut bad = c1m1_options(3, DarkLegionChoice::Seat(2));
         bad.mission = "no-such-mission".into();
-        let mut too_many = options(3, DarkLegionChoice::Seat(2));
+        let mut too_many = c1m1_options(3, DarkLegionChoice::Seat(2));
         too_many.seats = 9;
-        let mut dl_outside = options(3, DarkLegionChoice::Seat(2));
+        let mut dl_outside = c1m1_options(3, DarkLegionChoice::Seat(2));
         dl_outside.dark_legion = DarkLegionChoice::Seat(3);
         for o in [&bad, &too_many, &dl_outside] {
             let r = http
@@ -1379,7 +1356,7 @@ async fn http_health_missions_games_errors_and_metrics() {
         }
 
         // A game exists under its code (any case), another does not.
-        let code = create_game(addr, &options(3, DarkLegionChoice::Seat(2))).await;
+        let code = create_game(addr, &c1m1_options(3, DarkLegionChoice::Seat(2))).await;
         let r = get(&format!("/api/games/{}", code.to_lowercase()))
             .await
             .expect("game");
@@ -1456,7 +1433,7 @@ async fn shutdown_closes_every_connected_client_with_1001() {
         let addr = server.addr();
         let t = start_table(addr, &["Ann", "Bob"], DarkLegionChoice::Seat(1)).await;
         // A game still in its lobby, too.
-        let code = create_game(addr, &options(2, DarkLegionChoice::Drawn)).await;
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let lobby_player = Client::player(addr, &code, "Lou").await;
         let mut clients: Vec<Client> = t.players;
         clients.push(t.spectator);

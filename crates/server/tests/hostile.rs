@@ -14,14 +14,13 @@
 
 mod common;
 
-use citadel_protocol::{
-    close, ClientMsg, DarkLegionChoice, GameOptions, Join, ServerMsg, PROTOCOL_VERSION,
-};
+use citadel_protocol::{close, ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::{Command, Event};
 use citadel_server::config::Config;
 use citadel_server::Server;
 use common::{
-    closed_within, connect_from, http_from, next_text, send_json, within, Ws, HALF_REQUEST, STEP,
+    c1m1_options, closed_within, connect_from, create_game, http_from, next_text, send_json,
+    within, Ws, HALF_REQUEST, STEP,
 };
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::StdRng;
@@ -56,30 +55,6 @@ const TEST_LIMIT: Duration = Duration::from_secs(60);
 
 async fn server_with(config: Config) -> Server {
     Server::start(config).await.expect("server starts")
-}
-
-/// One seat against the AI Dark Legion.
-fn solo_options() -> GameOptions {
-    GameOptions {
-        mission: "ce-c1m1".into(),
-        seats: 1,
-        dark_legion: DarkLegionChoice::Ai,
-        starting_rank: 1,
-        turn_seconds: None,
-    }
-}
-
-/// `POST /api/games`: the new game's code.
-async fn create_game(addr: SocketAddr, options: &GameOptions) -> String {
-    let resp = reqwest::Client::new()
-        .post(format!("http://{addr}/api/games"))
-        .json(options)
-        .send()
-        .await
-        .expect("POST /api/games");
-    assert_eq!(resp.status(), StatusCode::CREATED);
-    let body: Value = resp.json().await.expect("json body");
-    body["code"].as_str().expect("a code").to_string()
 }
 
 /// A WebSocket to `/ws`, nothing said yet.
@@ -138,7 +113,7 @@ impl Bystander {
 
     /// [`Bystander::start`], named otherwise in failure messages.
     async fn start_as(addr: SocketAddr, label: &'static str) -> Bystander {
-        let code = create_game(addr, &solo_options()).await;
+        let code = create_game(addr, &c1m1_options(1, DarkLegionChoice::Ai)).await;
         let ws = ws_connect(addr)
             .await
             .unwrap_or_else(|e| panic!("{label} cannot connect: {e}"));
@@ -663,7 +638,7 @@ async fn a_ping_flood_is_closed_with_rate_limited_while_another_game_plays_on() 
         let server = server_with(config).await;
         let addr = server.addr();
         let mut by = Bystander::start(addr).await;
-        let flooded = create_game(addr, &solo_options()).await;
+        let flooded = create_game(addr, &c1m1_options(1, DarkLegionChoice::Ai)).await;
         let codes = during(&mut by, "ping flood", async move {
             let mut tasks = JoinSet::new();
             for _ in 0..FLOODERS {

@@ -6,11 +6,11 @@
 //! the end.
 
 mod common;
-use common::{within, Ws, STEP};
+use common::{c1m1_options, create_game, within, Ws, STEP};
 
 use citadel_protocol::{
-    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join, LobbyView,
-    ServerMsg, MAX_CLIENT_REF, PROTOCOL_VERSION,
+    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, Join, LobbyView, ServerMsg,
+    MAX_CLIENT_REF, PROTOCOL_VERSION,
 };
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::game::reaction::Window;
@@ -38,29 +38,6 @@ async fn server_with(config: Config) -> Server {
 
 async fn server() -> Server {
     server_with(Config::for_tests()).await
-}
-
-fn options(seats: u8, dark_legion: DarkLegionChoice) -> GameOptions {
-    GameOptions {
-        mission: "ce-c1m1".into(),
-        seats,
-        dark_legion,
-        starting_rank: 1,
-        turn_seconds: None,
-    }
-}
-
-/// `POST /api/games`: the new game's code.
-async fn create_game(addr: SocketAddr, options: &GameOptions) -> String {
-    let resp = reqwest::Client::new()
-        .post(format!("http://{addr}/api/games"))
-        .json(options)
-        .send()
-        .await
-        .expect("POST /api/games");
-    assert_eq!(resp.status(), reqwest::StatusCode::CREATED);
-    let body: Value = resp.json().await.expect("json body");
-    body["code"].as_str().expect("a code").to_string()
 }
 
 // ------------------------------------------------------------- client
@@ -292,7 +269,7 @@ async fn start(host: &mut Client) {
 
 /// A started 1-seat game against the AI Dark Legion.
 async fn solo(addr: SocketAddr) -> (String, Client) {
-    let code = create_game(addr, &options(1, DarkLegionChoice::Ai)).await;
+    let code = create_game(addr, &c1m1_options(1, DarkLegionChoice::Ai)).await;
     let mut p = Client::player(addr, &code, "Solo").await;
     ready(&mut p).await;
     start(&mut p).await;
@@ -543,7 +520,7 @@ async fn a_socket_that_never_says_hello_is_closed_with_hello_required() {
             .expect("send a ping");
         assert_eq!(pinger.expect_close().await, Some(close::HELLO_REQUIRED));
         // A hello in time is answered as usual.
-        let code = create_game(server.addr(), &options(1, DarkLegionChoice::Ai)).await;
+        let code = create_game(server.addr(), &c1m1_options(1, DarkLegionChoice::Ai)).await;
         let p = Client::player(server.addr(), &code, "Prompt").await;
         assert_eq!(p.seat, Some(0));
         server.shutdown().await;
@@ -560,7 +537,7 @@ async fn the_size_limit_counts_bytes_and_allows_exactly_the_limit() {
         let server = server().await;
         let addr = server.addr();
         let max = Config::for_tests().max_frame_bytes;
-        let code = create_game(addr, &options(2, DarkLegionChoice::Drawn)).await;
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let mut a = Client::spectator(addr, &code, "a").await;
         // Exactly `max` bytes.
         let shell = r#"{"type":"chat","text":""}"#.len();
@@ -594,7 +571,7 @@ async fn binary_and_pong_frames_count_against_the_rate() {
         let server = server().await;
         let addr = server.addr();
         let burst = Config::for_tests().rate_burst as usize;
-        let code = create_game(addr, &options(2, DarkLegionChoice::Drawn)).await;
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let mut c = Client::spectator(addr, &code, "flood").await;
         let mut sent = 0;
         for k in 0..burst * 4 {
@@ -639,7 +616,7 @@ async fn start_needs_the_host_every_seat_filled_and_every_player_ready() {
     within(TEST_LIMIT, async {
         let server = server().await;
         let addr = server.addr();
-        let code = create_game(addr, &options(3, DarkLegionChoice::Drawn)).await;
+        let code = create_game(addr, &c1m1_options(3, DarkLegionChoice::Drawn)).await;
         let mut host = Client::player(addr, &code, "Host").await;
         host.send(&ClientMsg::Start).await;
         let (e, why) = host.expect_error("start with open seats").await;
@@ -719,7 +696,7 @@ async fn corporation_and_team_are_optional_with_the_documented_defaults() {
     within(TEST_LIMIT, async {
         let server = server().await;
         let addr = server.addr();
-        let code = create_game(addr, &options(2, DarkLegionChoice::Ai)).await;
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Ai)).await;
         let mut ps = lobby_of(addr, &code, &["Ann", "Bob"]).await;
         ps[1]
             .send(&ClientMsg::TakeSeat {
@@ -813,7 +790,7 @@ async fn names_and_chat_are_cleaned_as_documented() {
     within(TEST_LIMIT, async {
         let server = server().await;
         let addr = server.addr();
-        let code = create_game(addr, &options(2, DarkLegionChoice::Drawn)).await;
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let ann = Client::player(addr, &code, "  Ann\u{1b}[31m\u{202E}  ").await;
         let mut blank = Client::player(addr, &code, " \u{2066}\n\t ").await;
         let lobby = blank

@@ -432,6 +432,28 @@ impl Game {
 
     /// Heroic Luck: re-roll up to `n` failed dice not yet re-rolled, in
     /// pool order (ATK-9). Returns the new hit total.
+    /// DTC-CE-3: after the re-rolls of `team`'s own attack, a failed die
+    /// that may still be re-rolled opens the owner's Heroic Luck window;
+    /// played, the card re-rolls up to two failed dice. Returns the new hit
+    /// count when it was played.
+    pub(crate) fn offer_heroic_luck(
+        &mut self,
+        team: u8,
+        attacker: FigureId,
+        rolls: &mut Vec<DieRoll>,
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Option<u8> {
+        let failed = rolls
+            .iter()
+            .enumerate()
+            .any(|(i, r)| rerollable(rolls, i) && r.hits == 0);
+        let played = failed
+            && self.reaction_window(team, attacker, Window::OwnAttackRolled, rolls, dice, events)
+                == Some(DtCardKind::HeroicLuck);
+        played.then(|| self.reroll_failed(rolls, 2, dice))
+    }
+
     pub(crate) fn reroll_failed(
         &self,
         rolls: &mut Vec<DieRoll>,
@@ -477,17 +499,11 @@ impl Game {
         let mut dud = false;
         // DTC-CE-3 windows, after the roll and every re-roll, before defense.
         match (credit, target_team) {
-            (Some(team), None)
-                if rolls
-                    .iter()
-                    .enumerate()
-                    .any(|(i, r)| rerollable(&rolls, i) && r.hits == 0) =>
-            {
-                let w = Window::OwnAttackRolled;
-                if self.reaction_window(team, plan.attacker, w, &rolls, dice, events)
-                    == Some(DtCardKind::HeroicLuck)
+            (Some(team), None) => {
+                if let Some(h) =
+                    self.offer_heroic_luck(team, plan.attacker, &mut rolls, dice, events)
                 {
-                    hits = self.reroll_failed(&mut rolls, 2, dice);
+                    hits = h;
                 }
             }
             (None, Some(team)) if hits > dv => {

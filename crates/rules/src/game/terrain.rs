@@ -18,15 +18,13 @@
 //!   Attack actions (ATK-16, TAC-6). Its window opens after the
 //!   attacker's own re-rolls, when a die is left to re-roll.
 
-use super::combat::rerollable;
 use super::command::Command;
 use super::event::{DieRoll, Event};
 use super::ids::{FigureId, Side};
-use super::reaction::Window;
 use super::rejection::Rejection;
 use super::state::{Decision, Game, LastAction, Token, TokenState};
 use crate::content::missions::TokenKind;
-use crate::content::tables::{DtCardKind, EquipmentEffect};
+use crate::content::tables::EquipmentEffect;
 use crate::content::{AttackType, Corporation, CreatureKind, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight, Level, Sight, Square};
@@ -344,21 +342,9 @@ impl Game {
         let (mut rolls, mut hits): (Vec<DieRoll>, u8) =
             self.roll_pool(&plan.pool, plan.rerolls, dice);
         // DTC-CE-3: Heroic Luck in the owner's own attack, after its re-rolls.
-        let failed = rolls
-            .iter()
-            .enumerate()
-            .any(|(i, r)| rerollable(&rolls, i) && r.hits == 0);
-        if failed
-            && self.reaction_window(
-                plan.team,
-                plan.attacker,
-                Window::OwnAttackRolled,
-                &rolls,
-                dice,
-                events,
-            ) == Some(DtCardKind::HeroicLuck)
+        if let Some(h) = self.offer_heroic_luck(plan.team, plan.attacker, &mut rolls, dice, events)
         {
-            hits = self.reroll_failed(&mut rolls, 2, dice);
+            hits = h;
         }
         events.push(Event::TokenAttackRolled {
             attacker: plan.attacker,

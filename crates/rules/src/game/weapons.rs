@@ -8,14 +8,12 @@
 //! for the attacker's team (PPC-3) and still scores for the DL (PPC-2).
 
 use super::actions::Cost;
-use super::combat::rerollable;
 use super::command::Command;
 use super::event::{Event, Place};
 use super::ids::FigureId;
-use super::reaction::Window;
 use super::rejection::Rejection;
 use super::state::{FigureKind, Game, LastAction};
-use crate::content::tables::{DtCardKind, EquipmentEffect};
+use crate::content::tables::EquipmentEffect;
 use crate::content::{AttackType, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight_to_square, Direction, Level, Sight, Square};
@@ -296,23 +294,9 @@ impl Game {
         let (mut rolls, mut hits) = self.roll_pool(&plan.pool, plan.rerolls, dice);
         let credit = self.figures[plan.attacker.index()].team();
         // DTC-CE-3: Heroic Luck in the owner's own attack, after its re-rolls.
-        if let Some(team) = credit {
-            let failed = rolls
-                .iter()
-                .enumerate()
-                .any(|(i, r)| rerollable(&rolls, i) && r.hits == 0);
-            if failed
-                && !plan.struck.is_empty()
-                && self.reaction_window(
-                    team,
-                    plan.attacker,
-                    Window::OwnAttackRolled,
-                    &rolls,
-                    dice,
-                    events,
-                ) == Some(DtCardKind::HeroicLuck)
-            {
-                hits = self.reroll_failed(&mut rolls, 2, dice);
+        if let Some(team) = credit.filter(|_| !plan.struck.is_empty()) {
+            if let Some(h) = self.offer_heroic_luck(team, plan.attacker, &mut rolls, dice, events) {
+                hits = h;
             }
         }
         events.push(Event::AreaAttackRolled {

@@ -5,7 +5,7 @@
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
-use citadel_protocol::ClientMsg;
+use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions};
 use futures_util::{SinkExt, StreamExt};
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -96,3 +96,27 @@ pub async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
 
 /// The start of a request that never ends (slowloris).
 pub const HALF_REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: x\r\n";
+
+/// Options for a C1M1 game at starting rank 1 without a turn clock.
+pub fn c1m1_options(seats: u8, dark_legion: DarkLegionChoice) -> GameOptions {
+    GameOptions {
+        mission: "ce-c1m1".into(),
+        seats,
+        dark_legion,
+        starting_rank: 1,
+        turn_seconds: None,
+    }
+}
+
+/// `POST /api/games`: the new game's code.
+pub async fn create_game(addr: SocketAddr, options: &GameOptions) -> String {
+    let resp = reqwest::Client::new()
+        .post(format!("http://{addr}/api/games"))
+        .json(options)
+        .send()
+        .await
+        .expect("POST /api/games");
+    assert_eq!(resp.status(), reqwest::StatusCode::CREATED);
+    let body: serde_json::Value = resp.json().await.expect("json body");
+    body["code"].as_str().expect("a code").to_string()
+}
