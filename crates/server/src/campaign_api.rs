@@ -112,16 +112,17 @@ async fn join(
 ) -> Result<Json<Joined>, ServerError> {
     let account = joining_account(&app, &headers).await?;
     let ledger = &app.campaigns;
-    let guard = ledger.lock().await;
-    let mut c = ledger.load(&guard, &code).await?;
     let token = random_hex(16);
-    let player = c.doc.join(
-        &req.name,
-        req.corporation,
-        token_hash(&token),
-        account.clone(),
-    )?;
-    ledger.save(&guard, &mut c).await?;
+    let (c, player) = ledger
+        .update(&code, |c| {
+            Ok(c.doc.join(
+                &req.name,
+                req.corporation,
+                token_hash(&token),
+                account.clone(),
+            )?)
+        })
+        .await?;
     if let Some(account) = account {
         ledger.link_member(&c.record.id, &account).await?;
     }
@@ -172,68 +173,83 @@ async fn next(
         .ok_or_else(|| ServerError::BadToken("a campaign player's token is needed".into()))?
         .to_string();
     let ledger = &app.campaigns;
-    let guard = ledger.lock().await;
-    let mut c = ledger.load(&guard, &code).await?;
-    let doc = &mut c.doc;
-    if doc.player_by_token_hash(&token_hash(&token)).is_none() {
-        return Err(ServerError::BadToken(
-            "that token is not a player of this campaign".into(),
-        ));
+    // Optimistic like every campaign change (crate::campaign_ledger), but
+    // by hand: the change makes a game, which is not redone lightly.
+    for attempt in 0..crate::campaign_ledger::TRIES {
+        let mut c = ledger.load(&code).await?;
+        let doc = &mut c.doc;
+        if doc.player_by_token_hash(&token_hash(&token)).is_none() {
+            return Err(ServerError::BadToken(
+                "that token is not a player of this campaign".into(),
+            ));
+        }
+        doc.can_start_next()?;
+        // CMP-5: the listed mission, whatever the earlier outcomes. A
+        // mission the engine cannot play yet is not replaced by another:
+        // the campaign waits, and says what the mission needs.
+        let ids = all_mission_ids();
+        let Some(mission) = doc.next_mission(&ids).map(str::to_string) else {
+            return Err(ServerError::Conflict(
+                "the campaign has no mission left to play".into(),
+            ));
+        };
+        if let Some(asked) = req.mission.as_ref().filter(|m| **m != mission) {
+            return Err(ServerError::Conflict(format!(
+                "missions run in order (CMP-5): the next mission is {mission}, not {asked}"
+            )));
+        }
+        if let Err(e) = crate::options::mission_playable(&mission) {
+            return Err(ServerError::Conflict(e.message));
+        }
+        let (dl, seed) = {
+            let mut rng = rand::thread_rng();
+            (doc.choose_dl(&mut rng), rng.gen::<u64>())
+        };
+        let setup = doc.setup_for_next(&mission, dl, seed);
+        let options = GameOptions {
+            mission: mission.clone(),
+            seats: doc.players.len() as u8,
+            dark_legion: match dl {
+                Some(d) => DarkLegionChoice::Seat(d as u8),
+                None => DarkLegionChoice::Ai,
+            },
+            starting_rank: doc.starting_rank,
+            turn_seconds: None,
+        };
+        let seats = doc
+            .players
+            .iter()
+            .map(|p| ReservedSeat {
+                name: p.name.clone(),
+                corporation: p.corporation,
+                token_hash: p.token_hash.clone(),
+                account: p.account.clone(),
+            })
+            .collect();
+        let game = app
+            .registry
+            .create_reserved(options, seats, setup, &c.record.id)
+            .await?;
+        c.doc.begin(&game, &mission, dl);
+        if ledger.save(&mut c).await? {
+            return Ok(Json(NextGame {
+                game,
+                mission,
+                dark_legion: dl,
+            }));
+        }
+        // Another writer (a `next` on another node) changed the campaign
+        // meanwhile: this game is not its mission. Nobody is told its
+        // code, so it is closed as abandoned when its idle time runs out;
+        // the campaign is read again and the request decided again.
+        tracing::info!(
+            campaign = %c.record.id,
+            game,
+            "campaign changed while its next mission was made; trying again"
+        );
+        crate::campaign_ledger::back_off(attempt).await;
     }
-    doc.can_start_next()?;
-    // CMP-5: the listed mission, whatever the earlier outcomes. A mission
-    // the engine cannot play yet is not replaced by another: the campaign
-    // waits, and says what the mission needs.
-    let ids = all_mission_ids();
-    let Some(mission) = doc.next_mission(&ids).map(str::to_string) else {
-        return Err(ServerError::Conflict(
-            "the campaign has no mission left to play".into(),
-        ));
-    };
-    if let Some(asked) = req.mission.filter(|m| *m != mission) {
-        return Err(ServerError::Conflict(format!(
-            "missions run in order (CMP-5): the next mission is {mission}, not {asked}"
-        )));
-    }
-    if let Err(e) = crate::options::mission_playable(&mission) {
-        return Err(ServerError::Conflict(e.message));
-    }
-    let (dl, seed) = {
-        let mut rng = rand::thread_rng();
-        (doc.choose_dl(&mut rng), rng.gen::<u64>())
-    };
-    let setup = doc.setup_for_next(&mission, dl, seed);
-    let options = GameOptions {
-        mission: mission.clone(),
-        seats: doc.players.len() as u8,
-        dark_legion: match dl {
-            Some(d) => DarkLegionChoice::Seat(d as u8),
-            None => DarkLegionChoice::Ai,
-        },
-        starting_rank: doc.starting_rank,
-        turn_seconds: None,
-    };
-    let seats = doc
-        .players
-        .iter()
-        .map(|p| ReservedSeat {
-            name: p.name.clone(),
-            corporation: p.corporation,
-            token_hash: p.token_hash.clone(),
-            account: p.account.clone(),
-        })
-        .collect();
-    let game = app
-        .registry
-        .create_reserved(options, seats, setup, &c.record.id)
-        .await?;
-    c.doc.begin(&game, &mission, dl);
-    ledger.save(&guard, &mut c).await?;
-    Ok(Json(NextGame {
-        game,
-        mission,
-        dark_legion: dl,
-    }))
+    Err(ServerError::Contended)
 }
 
 /// One player in the standings.
@@ -320,9 +336,7 @@ async fn standings(
     Path(code): Path<String>,
 ) -> Result<Json<Standings<'static>>, ServerError> {
     let ledger = &app.campaigns;
-    let guard = ledger.lock().await;
-    let c = ledger.load(&guard, &code).await?;
-    drop(guard);
+    let c = ledger.load(&code).await?;
     let (record, doc) = (c.record, c.doc);
     let content = citadel_rules::Content::embedded()
         .map_err(|e| ServerError::Internal(anyhow::anyhow!("content: {e}")))?;

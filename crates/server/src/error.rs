@@ -80,6 +80,10 @@ pub enum ServerError {
     /// The server holds as many games as it may.
     #[error("the server is full; try again later")]
     Full,
+    /// A campaign changed by other writers every time this change was
+    /// tried ([`crate::campaign_ledger::TRIES`]).
+    #[error("the campaign is busy; try again")]
+    Contended,
     /// The store failed (answered as an internal error; the detail is
     /// logged).
     #[error("internal error")]
@@ -109,7 +113,7 @@ impl IntoResponse for ServerError {
             }
             ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Gone(_) => StatusCode::GONE,
-            ServerError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Full | ServerError::Contended => StatusCode::SERVICE_UNAVAILABLE,
             ServerError::Store(e) => {
                 tracing::error!(error = %e, "store failure");
                 StatusCode::INTERNAL_SERVER_ERROR

@@ -45,6 +45,11 @@ pub enum StoreError {
     /// The row the operation needs does not exist.
     #[error("not found: {0}")]
     NotFound(String),
+    /// A conditional write found the row changed since it was read (its
+    /// version moved on): nothing was written; read it again and redo the
+    /// change ([`Store::update_campaign`]).
+    #[error("changed meanwhile: {0}")]
+    Stale(String),
     /// The database failed; the message is for logs, not for clients.
     #[error("database: {0}")]
     Backend(String),
@@ -192,6 +197,11 @@ pub struct CampaignRecord {
     pub created_at: Millis,
     /// Finished.
     pub finished_at: Option<Millis>,
+    /// How many times the row was updated: [`Store::update_campaign`]
+    /// writes only over the version it was read at, and moves it on by 1.
+    /// A new campaign starts at 0 (as do rows stored before versions).
+    #[serde(default)]
+    pub version: i64,
 }
 
 /// One finished mission of a campaign.
@@ -295,7 +305,12 @@ pub trait Store: Send + Sync + std::fmt::Debug {
 
     /// A new campaign.
     async fn create_campaign(&self, campaign: &CampaignRecord) -> Result<(), StoreError>;
-    /// Replace a campaign's document (and finished time).
+    /// Replace a campaign's document (name and finished time) if the
+    /// stored row is still at `campaign.version`; the stored version
+    /// becomes `campaign.version + 1`. A row another writer updated since
+    /// it was read is [`StoreError::Stale`] and left as it is (optimistic
+    /// concurrency: the writer reads again and redoes its change); a
+    /// missing one is [`StoreError::NotFound`].
     async fn update_campaign(&self, campaign: &CampaignRecord) -> Result<(), StoreError>;
     /// A campaign by id.
     async fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError>;

@@ -338,6 +338,10 @@ impl Store for MemStore {
                 .campaigns
                 .get_mut(&c.id)
                 .ok_or_else(|| StoreError::NotFound(c.id.clone()))?;
+            if x.version != c.version {
+                return Err(StoreError::Stale(format!("campaign {}", c.id)));
+            }
+            x.version += 1;
             x.state = c.state.clone();
             x.finished_at = c.finished_at;
             x.name = c.name.clone();

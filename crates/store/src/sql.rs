@@ -115,6 +115,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "rules versions",
         include_str!("../../../migrations/postgres/0005_rules_versions.sql"),
     ),
+    (
+        6,
+        "campaign versions",
+        include_str!("../../../migrations/postgres/0006_campaign_versions.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -142,6 +147,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         5,
         "rules versions",
         include_str!("../../../migrations/sqlite/0005_rules_versions.sql"),
+    ),
+    (
+        6,
+        "campaign versions",
+        include_str!("../../../migrations/sqlite/0006_campaign_versions.sql"),
     ),
 ];
 
@@ -174,7 +184,7 @@ impl MigrationSource<'static> for Embedded {
 
 const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
      finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash";
-const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at";
+const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at, version";
 
 /// Postgres or SQLite behind the [`Store`] trait.
 #[derive(Clone, Debug)]
@@ -633,6 +643,7 @@ fn campaign_from_row(row: &AnyRow) -> Result<CampaignRecord, StoreError> {
         state: get(row, "state")?,
         created_at: get(row, "created_at")?,
         finished_at: get(row, "finished_at")?,
+        version: get(row, "version")?,
     })
 }
 
@@ -1045,7 +1056,7 @@ impl Store for SqlStore {
 
     async fn create_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO campaigns ({CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"
+            "INSERT INTO campaigns ({CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
         ))
         .bind(&c.id)
         .bind(&c.code)
@@ -1053,6 +1064,7 @@ impl Store for SqlStore {
         .bind(&c.state)
         .bind(c.created_at)
         .bind(c.finished_at)
+        .bind(c.version)
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("campaign {}", c.code), &c.id))?;
@@ -1060,17 +1072,32 @@ impl Store for SqlStore {
     }
 
     async fn update_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
+        // Only over the version the writer read: a row another writer
+        // (another node) updated meanwhile is left as it is.
         let done = sqlx::query(
-            "UPDATE campaigns SET state = $2, finished_at = $3, name = $4 WHERE id = $1",
+            "UPDATE campaigns SET state = $2, finished_at = $3, name = $4, \
+             version = version + 1 WHERE id = $1 AND version = $5",
         )
         .bind(&c.id)
         .bind(&c.state)
         .bind(c.finished_at)
         .bind(&c.name)
+        .bind(c.version)
         .execute(&self.writer)
         .await
         .map_err(backend_err)?;
-        updated(&done, &c.id)
+        if done.rows_affected() > 0 {
+            return Ok(());
+        }
+        let exists = sqlx::query("SELECT 1 FROM campaigns WHERE id = $1")
+            .bind(&c.id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        Err(match exists {
+            Some(_) => StoreError::Stale(format!("campaign {}", c.id)),
+            None => StoreError::NotFound(c.id.clone()),
+        })
     }
 
     async fn campaign(&self, id: &str) -> Result<Option<CampaignRecord>, StoreError> {

@@ -73,6 +73,7 @@ fn campaign(id: &str, code: &str, created_at: i64) -> CampaignRecord {
         state: r#"{"next":0}"#.to_string(),
         created_at,
         finished_at: None,
+        version: 0,
     }
 }
 
@@ -487,6 +488,7 @@ async fn campaigns_create_update_lookup(s: &dyn Store) {
     u.created_at = 999;
     s.update_campaign(&u).await.unwrap();
     let got = s.campaign("camp-1").await.unwrap().unwrap();
+    assert_eq!(got.version, 1);
     assert_eq!(got.state, u.state);
     assert_eq!(got.name, "Renamed");
     assert_eq!(got.finished_at, Some(77));
@@ -497,6 +499,51 @@ async fn campaigns_create_update_lookup(s: &dyn Store) {
     assert!(is_not_found(
         s.update_campaign(&campaign("camp-none", "X", 1)).await
     ));
+}
+
+fn is_stale(r: Result<(), StoreError>) -> bool {
+    matches!(r, Err(StoreError::Stale(_)))
+}
+
+/// Optimistic concurrency: an update is written only over the version it
+/// was read at. Two writers read version 0; the first one's update moves
+/// the row to 1, the second's (still at 0) is refused and changes nothing;
+/// read again, its update goes through.
+async fn campaign_stale_update_refused(s: &dyn Store) {
+    s.create_campaign(&campaign("camp-1", "INVITE", 10))
+        .await
+        .unwrap();
+    let mut first = s.campaign("camp-1").await.unwrap().unwrap();
+    let mut second = s.campaign_by_code("INVITE").await.unwrap().unwrap();
+    assert_eq!((first.version, second.version), (0, 0));
+
+    first.state = r#"{"by":"first"}"#.to_string();
+    s.update_campaign(&first).await.unwrap();
+    let stored = s.campaign("camp-1").await.unwrap().unwrap();
+    assert_eq!(
+        (stored.version, stored.state.as_str()),
+        (1, first.state.as_str())
+    );
+
+    second.state = r#"{"by":"second"}"#.to_string();
+    second.name = "Second".to_string();
+    second.finished_at = Some(50);
+    assert!(is_stale(s.update_campaign(&second).await));
+    assert_eq!(s.campaign("camp-1").await.unwrap(), Some(stored.clone()));
+    // A version ahead of the row is as wrong as one behind it.
+    second.version = 7;
+    assert!(is_stale(s.update_campaign(&second).await));
+    assert_eq!(s.campaign("camp-1").await.unwrap(), Some(stored));
+
+    // Read again: the update applies over version 1.
+    let mut again = s.campaign("camp-1").await.unwrap().unwrap();
+    again.state = r#"{"by":"second, again"}"#.to_string();
+    s.update_campaign(&again).await.unwrap();
+    let got = s.campaign("camp-1").await.unwrap().unwrap();
+    assert_eq!((got.version, got.state.as_str()), (2, again.state.as_str()));
+    // The same record twice: the second write is stale.
+    assert!(is_stale(s.update_campaign(&again).await));
+    assert_eq!(s.campaign("camp-1").await.unwrap().unwrap().version, 2);
 }
 
 async fn campaign_members_newest_first(s: &dyn Store) {
@@ -790,6 +837,7 @@ suite!(
     accounts_case_insensitive,
     sessions_create_get_delete,
     campaigns_create_update_lookup,
+    campaign_stale_update_refused,
     campaign_members_newest_first,
     campaign_missions_in_order,
     rules_version_round_trip,
@@ -814,7 +862,7 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6]);
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -840,7 +888,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5],
+            [1, 2, 3, 4, 5, 6],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -887,6 +935,22 @@ async fn rows_before_versions_read_as_legacy(db: &Db) {
     assert!(g.is_legacy());
     assert_eq!(store.commands("PAST").await.unwrap()[0].checksum, None);
     assert_eq!(codes(&store.unfinished_games().await.unwrap()), ["PAST"]);
+    // A campaign stored before migration 0006 starts at version 0.
+    sqlx::query(
+        "INSERT INTO campaigns (id, code, name, state, created_at) \
+         VALUES ('camp-past', 'PASTC', 'Past', '{}', 4)",
+    )
+    .execute(store.writer())
+    .await
+    .unwrap();
+    let mut c = store.campaign("camp-past").await.unwrap().unwrap();
+    assert_eq!(c.version, 0);
+    c.state = r#"{"next":1}"#.to_string();
+    store.update_campaign(&c).await.unwrap();
+    assert_eq!(
+        store.campaign("camp-past").await.unwrap().unwrap().version,
+        1
+    );
     store.close().await;
 }
 
@@ -913,7 +977,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6]);
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));
