@@ -12,7 +12,7 @@
 // board client's marker `data-client="citadel-board"`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { boardClientTests, createSoloGame, launch, person, shot, until, waitForState } from './lib/harness.mjs';
 import { Player, citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
@@ -35,33 +35,6 @@ after(async () => {
 });
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * On the home page: create a one-seat game of mission `m` against the AI
- * Dark Legion at starting rank `rank`, take Mishima, get ready and start;
- * returns once the board shows.
- */
-async function createGame(page, m, rank, name) {
-  await page.selectOption('form#create select[name=mission]', m.id);
-  await page.fill('form#create [name=name]', `${name}${unique}`);
-  await page.fill('form#create [name=seats]', '1');
-  await page.selectOption('form#create select[name=dl]', 'ai');
-  await page.fill('form#create [name=starting_rank]', String(rank));
-  await page.locator('form#create button[type=submit]').click();
-  await page.locator('#lobby').waitFor({ state: 'visible' });
-  await waitForState(page, 'connected');
-  await until('the lobby names the mission', async () =>
-    (await page.locator('#lobby-options').innerText()).startsWith(`${m.name} · `));
-  await page.click('button[data-corp=mishima]');
-  await until('the corporation to be taken', async () =>
-    /mishima/i.test((await page.locator('#seats tr[data-seat="0"]').textContent()) ?? ''));
-  await page.click('#ready');
-  await until('the game to start', async () => {
-    if (await page.locator('#board').isVisible()) return true;
-    await page.click('#start', { timeout: 2_000 }).catch(() => {});
-    return page.locator('#board').isVisible();
-  }, 20_000, 500);
-}
 
 check('the content lists every mission, each playable or saying what it needs', async () => {
   assert.ok(missions.length >= 10, `all CE missions: ${missions.length}`);
@@ -108,7 +81,7 @@ check('picking a mission shows its briefing; the game starts with that mission a
   const m = missions.filter((x) => x.playable).at(-1);
   await page.selectOption('form#create select[name=mission]', m.id);
   await shot(page, 'mission-picker');
-  await createGame(page, m, 6, 'Pia');
+  await createSoloGame(page, m, 6, `Pia${unique}`);
   const lobby = await page.evaluate(() => window.citadel.lobby);
   assert.equal(lobby.options.mission, m.id, 'the chosen mission');
   assert.equal(lobby.options.starting_rank, 6, 'the chosen rank');
@@ -332,7 +305,7 @@ check('three different missions start and play a few turns in the browser', asyn
     await page.goto(URL);
     await until('every mission in the picker', async () =>
       (await page.locator('form#create select[name=mission] option').count()) === missions.length);
-    await createGame(page, m, 1, 'Tri');
+    await createSoloGame(page, m, 1, `Tri${unique}`);
     // Round 1 and the Dark Legion's turn, into round 2 (or the end).
     await clickUntil(who, (s) => s.view?.round >= 2 || s.view?.phase?.phase === 'finished', 120_000);
     const view = (await citadelState(page)).view;

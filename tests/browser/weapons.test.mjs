@@ -9,7 +9,7 @@
 // board client's marker `data-client="citadel-board"`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SCREENSHOT_DIR, boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { SCREENSHOT_DIR, boardClientTests, createSoloGame, launch, person, shot, until } from './lib/harness.mjs';
 import { PASS_LIKE, Player, citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
@@ -40,24 +40,7 @@ check('rank 6: the Grenade Launcher is drafted onto the Plasma Carbine, and its 
   await page.goto(URL);
   const m = missions.find((x) => x.playable);
   assert.ok(m, 'a playable mission');
-  await page.locator(`form#create select[name=mission] option[value="${m.id}"]`).waitFor({ state: 'attached' });
-  await page.selectOption('form#create select[name=mission]', m.id);
-  await page.fill('form#create [name=name]', `Gren${unique}`);
-  await page.fill('form#create [name=seats]', '1');
-  await page.selectOption('form#create select[name=dl]', 'ai');
-  await page.fill('form#create [name=starting_rank]', '6');
-  await page.locator('form#create button[type=submit]').click();
-  await page.locator('#lobby').waitFor({ state: 'visible' });
-  await waitForState(page, 'connected');
-  await page.click('button[data-corp=bauhaus]');
-  await until('the corporation to be taken', async () =>
-    /bauhaus/i.test((await page.locator('#seats tr[data-seat="0"]').textContent()) ?? ''));
-  await page.click('#ready');
-  await until('the game to start', async () => {
-    if (await page.locator('#board').isVisible()) return true;
-    await page.click('#start', { timeout: 2_000 }).catch(() => {});
-    return page.locator('#board').isVisible();
-  }, 20_000, 500);
+  await createSoloGame(page, m, 6, `Gren${unique}`, 'bauhaus');
 
   // The draft: the Grenade Launcher, for the Plasma Carbine's carrier.
   let s = await citadelState(page);

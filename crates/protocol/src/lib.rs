@@ -21,7 +21,7 @@ mod typescript;
 pub mod view_patch;
 
 pub use map::MapData;
-pub use typescript::{javascript, typescript, Declarations};
+pub use typescript::{check_generated, javascript, typescript, Declarations};
 
 /// The protocol version. Bump on any incompatible change.
 ///

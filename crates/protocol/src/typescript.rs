@@ -456,3 +456,33 @@ fn members(toks: &[Tok<'_>], indent: usize, out: &mut String) {
         out.pop();
     }
 }
+
+/// Keep a generated file current, for the tests that own one: with
+/// `CITADEL_UPDATE_TS` set (not `0`) write `fresh` to `path`; otherwise an
+/// `Err` naming the first differing line and `update` (the command that
+/// regenerates it) when the file on disk is not `fresh`.
+pub fn check_generated(path: &std::path::Path, fresh: &str, update: &str) -> Result<(), String> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if std::env::var_os("CITADEL_UPDATE_TS").is_some_and(|v| !v.is_empty() && v != "0") {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("mkdir for {name}: {e}"))?;
+        }
+        return std::fs::write(path, fresh).map_err(|e| format!("write {name}: {e}"));
+    }
+    let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+    if on_disk == fresh {
+        return Ok(());
+    }
+    let line = on_disk
+        .lines()
+        .zip(fresh.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| on_disk.lines().count().min(fresh.lines().count()))
+        + 1;
+    Err(format!(
+        "web-client/{name} is stale (first difference at line {line}); run `CITADEL_UPDATE_TS=1 {update}` to update"
+    ))
+}

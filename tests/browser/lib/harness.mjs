@@ -132,3 +132,32 @@ export async function boardClientTests(url, what) {
   const check = (name, fn) => test(name, { skip: pending ? `PENDING: ${pending}` : false }, fn);
   return { pending, check };
 }
+
+/**
+ * On the home page: create a one-seat game of mission `m` (from
+ * `/api/content`) against the AI Dark Legion at starting rank `rank`,
+ * named `name`; take corporation `corp`, get ready and start. Returns once
+ * the board shows.
+ */
+export async function createSoloGame(page, m, rank, name, corp = 'mishima') {
+  await page.locator(`form#create select[name=mission] option[value="${m.id}"]`).waitFor({ state: 'attached' });
+  await page.selectOption('form#create select[name=mission]', m.id);
+  await page.fill('form#create [name=name]', name);
+  await page.fill('form#create [name=seats]', '1');
+  await page.selectOption('form#create select[name=dl]', 'ai');
+  await page.fill('form#create [name=starting_rank]', String(rank));
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitForState(page, 'connected');
+  await until('the lobby names the mission', async () =>
+    (await page.locator('#lobby-options').innerText()).startsWith(`${m.name} · `));
+  await page.click(`button[data-corp=${corp}]`);
+  await until('the corporation to be taken', async () =>
+    new RegExp(corp, 'i').test((await page.locator('#seats tr[data-seat="0"]').textContent()) ?? ''));
+  await page.click('#ready');
+  await until('the game to start', async () => {
+    if (await page.locator('#board').isVisible()) return true;
+    await page.click('#start', { timeout: 2_000 }).catch(() => {});
+    return page.locator('#board').isVisible();
+  }, 20_000, 500);
+}
