@@ -214,16 +214,24 @@ check('moves glide along their path, except for a burst of events or with reduce
     { seq, event: { type: 'activated', figure: id } },
     ...[1, 2, 3].map((k) => ({ seq: seq + k, event: { type: 'stepped', figure: id, from: path[k - 1], to: path[k] } })),
   ];
-  const where = () => page.evaluate((id) => {
-    const g = document.querySelector(`#board [data-figure="${id}"]`);
-    const c = g.querySelector('circle.body').getBoundingClientRect();
-    const svg = document.querySelector('#board');
-    const p = new DOMPoint(c.x + c.width / 2, c.y + c.height / 2).matrixTransform(svg.getScreenCTM().inverse());
-    return { x: p.x / 40 - 0.5, running: g.getAnimations().length, flag: g.dataset.animating ?? null };
-  }, id);
-  await page.evaluate(({ moved, events }) => window.citadel.receive({ type: 'events', view: moved, legal: [], events }), { moved, events: steps(8) });
-  await page.waitForTimeout(120);
-  const during = await where();
+  // Where the figure is drawn (in squares), and whether it is gliding.
+  await page.evaluate(() => {
+    window.whereFigure = (id) => {
+      const g = document.querySelector(`#board [data-figure="${id}"]`);
+      const c = g.querySelector('circle.body').getBoundingClientRect();
+      const svg = document.querySelector('#board');
+      const p = new DOMPoint(c.x + c.width / 2, c.y + c.height / 2).matrixTransform(svg.getScreenCTM().inverse());
+      return { x: p.x / 40 - 0.5, running: g.getAnimations().length, flag: g.dataset.animating ?? null };
+    };
+  });
+  const where = () => page.evaluate((id) => window.whereFigure(id), id);
+  // Sampled in the page one frame after the batch, not after a fixed wait:
+  // on a loaded machine a wait may outlast the whole glide.
+  const during = await page.evaluate(async ({ moved, events, id }) => {
+    window.citadel.receive({ type: 'events', view: moved, legal: [], events });
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    return window.whereFigure(id);
+  }, { moved, events: steps(8), id });
   assert.equal(during.running, 1, 'the figure glides');
   assert.equal(during.flag, 'true');
   assert.ok(during.x > path[0].x - 0.01 && during.x < path[3].x - 0.5, `mid-way along the path, not yet at the end: x ${during.x}`);
