@@ -1234,6 +1234,17 @@ export type Event =
     rank: number,
   }
   | {
+    "type": "extra_action_taken",
+    /**
+     * The DT.
+     */
+    figure: FigureId,
+    /**
+     * Actions left in the team's pool.
+     */
+    pool: number,
+  }
+  | {
     "type": "reckless_token",
     /**
      * Team.
@@ -2344,6 +2355,11 @@ export type TeamView = {
    * Reckless tokens.
    */
   reckless: number,
+  /**
+   * Actions left in the team's extra-action pool (classic CXA); not
+   * sent in rulesets without one.
+   */
+  extra_actions?: number,
   /**
    * Commander token.
    */

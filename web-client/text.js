@@ -435,6 +435,7 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "promotion_points":
       return `${words(sideName(view, e.side))} ${e.delta >= 0 ? "gains" : "loses"} ${Math.abs(e.delta)} PP (${e.reason}); now ${e.total}.`;
     case "rank_changed": return `${teamName(view, e.team)} is now rank ${e.rank}.`;
+    case "extra_action_taken": return `${fig(e.figure)} takes an extra action from the team's pool (${e.pool} left).`;
     case "reckless_token": return `${teamName(view, e.team)} has ${e.total} reckless token${e.total === 1 ? "" : "s"}.`;
     case "event_drawn": {
       const t = eventText(e.card);

@@ -19,6 +19,9 @@ pub(crate) enum Cost {
     Action,
     /// One of Dark Influence's single actions (event 9).
     DarkInfluence,
+    /// One action from the team's extra-action pool (classic CXA-1): an
+    /// action beyond the DT's own draws on the pool by itself.
+    ExtraAction,
     /// Free.
     Free,
 }
@@ -75,6 +78,11 @@ impl Game {
             _ if f.turn.used >= f.turn.allowed => {
                 if f.turn.used >= 4 {
                     Err(Rejection::ActionCapReached)
+                } else if f
+                    .team()
+                    .is_some_and(|t| self.teams[usize::from(t)].extra_actions > 0)
+                {
+                    Ok(Cost::ExtraAction)
                 } else {
                     Err(Rejection::NoActionsLeft)
                 }
@@ -124,6 +132,19 @@ impl Game {
                 f.turn.activation = Activation::Active;
                 self.active = Some(figure);
                 events.push(Event::Activated { figure });
+            }
+            Cost::ExtraAction => {
+                self.activate(figure, events);
+                let f = &mut self.figures[figure.index()];
+                f.turn.allowed += 1;
+                if let Some(t) = f.team() {
+                    let team = &mut self.teams[usize::from(t)];
+                    team.extra_actions -= 1;
+                    events.push(Event::ExtraActionTaken {
+                        figure,
+                        pool: team.extra_actions,
+                    });
+                }
             }
             Cost::Action | Cost::Free => self.activate(figure, events),
         }

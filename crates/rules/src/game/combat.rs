@@ -4,9 +4,10 @@ use super::event::{DieRoll, Event, Place};
 use super::ids::{FigureId, Side};
 use super::reaction::Window;
 use super::rejection::Rejection;
-use super::state::{ability_n, rank_for, FigureKind, Game, LastAction, Token, TokenState};
+use super::ruleset::hooks::FriendlyFire;
+use super::state::{FigureKind, Game, LastAction, Token, TokenState};
 use crate::content::tables::{CreatureStats, DtCardKind, EquipmentEffect, WeaponDef};
-use crate::content::{AttackType, Corporation, CreatureKind, Specialty};
+use crate::content::{AttackType, CreatureKind, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight, Level, Sight};
 
@@ -47,9 +48,6 @@ fn total_hits(rolls: &[DieRoll]) -> u8 {
         .map(|(_, r)| r.hits)
         .sum()
 }
-
-/// FA range of DL creatures (DLB-4).
-const DL_FA_RANGE: (i32, i32) = (2, 16);
 
 impl Game {
     pub(crate) fn weapon_of(&self, id: FigureId) -> Option<&WeaponDef> {
@@ -139,7 +137,7 @@ impl Game {
                         }
                         (i32::from(fa.min_range), i32::from(fa.max_range))
                     }
-                    None => DL_FA_RANGE,
+                    None => self.hooks().dl_firearm_range,
                 };
                 if dist < min.max(2) {
                     return Err(Rejection::TooClose);
@@ -153,7 +151,7 @@ impl Game {
                 }
                 match line_of_sight(board, &self.walls, self, from, to) {
                     Sight::Blocked => return Err(Rejection::NoLineOfSight),
-                    Sight::Clear { cover: c } => cover = c,
+                    Sight::Clear { cover: c } => cover = c && self.hooks().cover,
                 }
             }
             AttackType::Tech => {
@@ -196,20 +194,23 @@ impl Game {
         }
         let turn = &self.figures[attacker.index()].turn;
         // TAC-1 charge: the very next action after the Move.
-        let charge = attack == AttackType::CloseCombat
+        let tactics = self.hooks().tactics;
+        let charge = tactics
+            && attack == AttackType::CloseCombat
             && specialty == Specialty::CloseCombat
             && turn.last == Some(LastAction::Move)
             && turn.charge.contains(&target);
         // TAC-3/4 concentration.
-        let concentrated = match (attack, specialty) {
-            (AttackType::Firearm, Specialty::Firearms) => match turn.last {
-                Some(LastAction::Fire(x)) => x == target,
-                Some(LastAction::FireTwo(x, y)) => x == target || y == target,
+        let concentrated = tactics
+            && match (attack, specialty) {
+                (AttackType::Firearm, Specialty::Firearms) => match turn.last {
+                    Some(LastAction::Fire(x)) => x == target,
+                    Some(LastAction::FireTwo(x, y)) => x == target || y == target,
+                    _ => false,
+                },
+                (AttackType::Tech, Specialty::Tech) => turn.last == Some(LastAction::Tech(target)),
                 _ => false,
-            },
-            (AttackType::Tech, Specialty::Tech) => turn.last == Some(LastAction::Tech(target)),
-            _ => false,
-        };
+            };
         let (pool, rerolls) =
             self.dt_pool(attacker, team, specialty, attack, charge, concentrated)?;
         let turn = &self.figures[attacker.index()].turn;
@@ -277,12 +278,14 @@ impl Game {
             AttackType::Tech => weapon.te.as_ref().map(|t| &t.dice),
         }
         .ok_or(Rejection::NoDice)?;
-        // DICE-2: fewer than 3 rank dice → the strongest ones.
+        // DICE-2: fewer than 3 rank dice → the strongest ones. A classic
+        // card may ask for more than 3 (CDI-1: all of the rank colour, so
+        // the strongest is repeated).
         let mut rank = self.rank_dice(team).to_vec();
         rank.sort_by_key(|d| std::cmp::Reverse(d.strength()));
-        let mut pool: Vec<DieColor> = rank
-            .into_iter()
-            .take(usize::from(wd.rank_dice.min(3)))
+        let strongest = rank[0];
+        let mut pool: Vec<DieColor> = (0..usize::from(wd.rank_dice))
+            .map(|i| rank.get(i).copied().unwrap_or(strongest))
             .collect();
         pool.extend(wd.extra.iter().copied());
         if pool.is_empty() {
@@ -303,22 +306,23 @@ impl Game {
             }
             _ => {}
         }
+        // An item's or ability's extra die: white (CE), or of the rank
+        // colour (classic CDI-1).
+        let bonus_die = if self.hooks().bonus_die_of_rank {
+            strongest
+        } else {
+            DieColor::White
+        };
         if self.has_item_effect(attacker, EquipmentEffect::ExtraDie, Some(attack)) {
-            pool.push(DieColor::White);
+            pool.push(bonus_die);
         }
         if turn.rapid_reload && attack != AttackType::CloseCombat {
             pool.push(DieColor::Red);
         }
-        // COR-2 re-rolls use the current rank.
-        let corp = self.teams[usize::from(team)].corporation;
-        let mut rerolls = match (corp, attack) {
-            (Corporation::Bauhaus, AttackType::Firearm)
-            | (Corporation::Mishima, AttackType::CloseCombat)
-            | (Corporation::Cybertronic, AttackType::Tech) => {
-                ability_n(self.teams[usize::from(team)].rank)
-            }
-            _ => 0,
-        };
+        // COR-2 re-rolls (CE, current rank) or CCO-1 dice (classic).
+        let t = &self.teams[usize::from(team)];
+        let (dice, mut rerolls) = (self.hooks().corporation_attack)(t.corporation, attack, t.rank);
+        pool.extend(std::iter::repeat_n(bonus_die, usize::from(dice)));
         if self.has_item_effect(attacker, EquipmentEffect::RerollOne, Some(attack)) {
             rerolls += 1;
         }
@@ -556,7 +560,10 @@ impl Game {
         });
         if let (true, Some(sq)) = (killed, target_square) {
             let spec = self.figures[plan.attacker.index()].specialty();
-            if plan.attack == AttackType::CloseCombat && spec == Some(Specialty::CloseCombat) {
+            if self.hooks().tactics
+                && plan.attack == AttackType::CloseCombat
+                && spec == Some(Specialty::CloseCombat)
+            {
                 self.overrun = Some((plan.attacker, sq));
             }
             if plan.attack == AttackType::Tech {
@@ -701,8 +708,16 @@ impl Game {
             }
             FigureKind::Doomtrooper { team, .. } => {
                 if damage >= 1 && !no_defense {
+                    // DEF-3 / CDF-2: the rank's defense (absorb) dice,
+                    // each hit saving one damage.
                     let color = self.defense_die_of_team(team);
-                    damage -= self.roll_defense(target, color, dice, events).min(damage);
+                    let corp = self.teams[usize::from(team)].corporation;
+                    for _ in 0..(self.hooks().defense_dice)(corp) {
+                        if damage == 0 {
+                            break;
+                        }
+                        damage -= self.roll_defense(target, color, dice, events).min(damage);
+                    }
                 }
                 self.damage_dt(target, damage, credit, dice, events)
             }
@@ -751,13 +766,22 @@ impl Game {
                 "health lost by a Doomtrooper",
                 events,
             );
-            if let Some(team) = credit {
-                let t = &mut self.teams[usize::from(team)];
-                t.reckless = t.reckless.saturating_add(lost);
-                events.push(Event::RecklessToken {
-                    team,
-                    total: t.reckless,
-                });
+            match (credit, self.hooks().friendly_fire) {
+                (Some(team), FriendlyFire::RecklessTokens) => {
+                    let t = &mut self.teams[usize::from(team)];
+                    t.reckless = t.reckless.saturating_add(lost);
+                    events.push(Event::RecklessToken {
+                        team,
+                        total: t.reckless,
+                    });
+                }
+                (Some(team), FriendlyFire::ThreePpPerWound) => self.award(
+                    Side::Team(team),
+                    -3 * i32::from(lost),
+                    "friendly fire",
+                    events,
+                ),
+                (None, _) => {}
             }
         }
         if health == 0 {
@@ -773,7 +797,8 @@ impl Game {
             if let Some(last) = last {
                 self.drop_carried(target, last, events);
             }
-            self.award(Side::DarkLegion, 2, "Doomtrooper eliminated", events);
+            let pp = self.hooks().dl_pp_per_dt_eliminated;
+            self.award(Side::DarkLegion, pp, "Doomtrooper eliminated", events);
             self.after_dt_out(target, events);
             return true;
         }
@@ -831,9 +856,9 @@ impl Game {
             total,
             reason: reason.to_string(),
         });
-        if let Side::Team(t) = side {
+        if let (Side::Team(t), true) = (side, self.hooks().rank_changes_in_mission) {
             let team = &mut self.teams[usize::from(t)];
-            let rank = rank_for(team.pp);
+            let rank = self.rules.rank_for(team.pp);
             if rank != team.rank {
                 team.rank = rank;
                 events.push(Event::RankChanged { team: t, rank });

@@ -20,6 +20,7 @@ impl Game {
                 }
                 self.explode_bombs(dice, events);
                 self.mission_dl_start();
+                self.declare_reinforcement_call();
                 self.draw_event(dice, events);
                 self.phase = Phase::DarkLegion {
                     step: DlStep::Reinforcements,
@@ -27,7 +28,8 @@ impl Game {
             }
             DlStep::Reinforcements => {
                 let queued = self.pending.len();
-                if let Some(card) = self.edition.rules().current_event() {
+                let called = self.edition.classic_mut().is_none_or(|c| c.called);
+                if let Some(card) = self.edition.rules().current_event().filter(|_| called) {
                     let (fixed, force_draw) = self
                         .rules
                         .tables
@@ -58,7 +60,9 @@ impl Game {
             }
             DlStep::Reveal => {
                 // DL-3 step 3 (CE): mandatory while any face-down card remains.
-                if self.tiles.iter().any(|t| !t.face_down.is_empty()) {
+                if self.hooks().dl_reveals_force_card
+                    && self.tiles.iter().any(|t| !t.face_down.is_empty())
+                {
                     self.ask_dl(Decision::RevealTile);
                 }
                 self.phase = Phase::DarkLegion {
@@ -67,6 +71,20 @@ impl Game {
                 self.prepare_dl_activation();
             }
             DlStep::Activation => {}
+        }
+    }
+
+    /// Classic CEV-2: before the event is drawn the Dark Legion declares
+    /// "call" or "no call". The declaration follows the AI policy of
+    /// classic.md for every Dark Legion, a player's included (the engine
+    /// does not ask the player yet): call while calls remain and at most
+    /// twice as many DL figures as DTs are on the board.
+    fn declare_reinforcement_call(&mut self) {
+        let dl = self.dl_on_board().count();
+        let dts = self.dts_on_board().count();
+        if let Some(classic) = self.edition.classic_mut() {
+            let call = classic.may_call() && dl <= 2 * dts;
+            classic.declare(call);
         }
     }
 

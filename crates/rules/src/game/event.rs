@@ -294,6 +294,14 @@ pub enum Event {
         /// New rank.
         rank: u8,
     },
+    /// A DT took an action from its team's extra-action pool (classic
+    /// CXA-1).
+    ExtraActionTaken {
+        /// The DT.
+        figure: FigureId,
+        /// Actions left in the team's pool.
+        pool: u8,
+    },
     /// A reckless-manoeuvre token (PPC-3).
     RecklessToken {
         /// Team.

@@ -3,6 +3,7 @@
 
 use super::event::Event;
 use super::ids::{FigureId, Side};
+use super::ruleset::hooks::Reveal;
 use super::state::{Decision, Game, Pending};
 use crate::content::tables::ForceCardDef;
 use crate::dice::Dice;
@@ -21,8 +22,10 @@ impl Game {
         });
     }
 
-    /// FOR-2 / FRC-4: a team's first Move ending on a tile marks it and
-    /// turns over one random face-down card there.
+    /// FRC-4 by the REVEAL hook. CE FOR-2: a team's first Move ending on
+    /// a tile marks it and turns over one random face-down card there.
+    /// Classic CFC-4: a Move of any DT ending on a tile turns over every
+    /// face-down card there (so only the first one finds any).
     pub(crate) fn force_reveal_on_entry(
         &mut self,
         id: FigureId,
@@ -36,13 +39,21 @@ impl Game {
         ) else {
             return;
         };
-        if self.tiles[tile].marked.contains(&team) {
-            return;
+        let first = !self.tiles[tile].marked.contains(&team);
+        if first {
+            self.tiles[tile].marked.push(team);
+            self.note_marked(team);
+            events.push(Event::TileMarked { tile, team });
         }
-        self.tiles[tile].marked.push(team);
-        self.note_marked(team);
-        events.push(Event::TileMarked { tile, team });
-        self.reveal_on_tile(tile, dice, events);
+        match self.hooks().reveal {
+            Reveal::OnePerTeam if first => self.reveal_on_tile(tile, dice, events),
+            Reveal::OnePerTeam => {}
+            Reveal::AllOnFirstEntry => {
+                while !self.tiles[tile].face_down.is_empty() {
+                    self.reveal_on_tile(tile, dice, events);
+                }
+            }
+        }
     }
 
     /// Turn over one face-down card of `tile` at random (CONV-2: uniform

@@ -41,12 +41,15 @@ impl Game {
     pub(crate) fn allowance(&self, id: FigureId) -> usize {
         let f = &self.figures[id.index()];
         let mut cap = usize::MAX;
-        let mut base = 3usize;
+        // BASE_MOVE (classic CCO-1: Mishima 4).
+        let mut base = f.team().map_or(3, |t| {
+            (self.hooks().base_move)(self.teams[usize::from(t)].corporation)
+        });
         if let Some(s) = f.square() {
             if f.team().is_some() {
-                // MOV-4 blocking (CE: on), MOV-3 smoke, event 10.
+                // MOV-4 blocking (the BLOCKING hook), MOV-3 smoke, event 10.
                 let blocked = self.effects.restrained.contains(&id)
-                    || !self.enemies_adjacent(id, s).is_empty();
+                    || (self.hooks().blocking && !self.enemies_adjacent(id, s).is_empty());
                 if blocked && !f.turn.boost {
                     cap = cap.min(2);
                 }
@@ -504,8 +507,10 @@ impl Game {
         if let Some(at) = self.figures[id.index()].square() {
             if is_dt {
                 self.force_reveal_on_entry(id, at, dice, events);
-                // TAC-1: charge eligibility.
-                if self.figures[id.index()].specialty() == Some(Specialty::CloseCombat) {
+                // TAC-1: charge eligibility (the tactics hook).
+                if self.hooks().tactics
+                    && self.figures[id.index()].specialty() == Some(Specialty::CloseCombat)
+                {
                     let adj = self.enemies_adjacent(id, at);
                     self.figures[id.index()].turn.charge = adj;
                 }

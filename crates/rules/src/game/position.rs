@@ -283,7 +283,7 @@ impl Game {
         for (corp, pp) in &p.pp {
             let t = usize::from(self.team_of(*corp)?);
             self.teams[t].pp = *pp;
-            self.teams[t].rank = super::state::rank_for(*pp);
+            self.teams[t].rank = self.rules.rank_for(*pp);
         }
         if let Some(pp) = p.dl_pp {
             self.dl.pp = pp;

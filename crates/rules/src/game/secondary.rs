@@ -107,7 +107,9 @@ impl Secondaries {
 impl Game {
     /// SET-10: does this mission use secondary missions?
     pub(crate) fn uses_secondaries(&self) -> bool {
-        self.rules.mission.secondary && !self.rules.tables.secondary.is_empty()
+        self.hooks().secondary_missions
+            && self.rules.mission.secondary
+            && !self.rules.tables.secondary.is_empty()
     }
 
     /// SET-10: shuffle the deck, deal 2 to each team in `order` and ask

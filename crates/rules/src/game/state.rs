@@ -2,12 +2,13 @@
 
 use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
+use super::ruleset::hooks::ForceDeal;
 use super::ruleset::EditionState;
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::board::build_board;
 use crate::content::missions::{Entrance, MissionDef, SpecialId, TokenKind};
 use crate::content::tables::{CeTables, DtCardKind, EquipmentId, WeaponId};
-use crate::content::{Content, Corporation, CreatureKind, Specialty};
+use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,28 @@ pub struct Rules {
     /// Door groups by edge (derived from `doors`).
     #[serde(skip)]
     pub(crate) door_index: super::door_index::DoorIndex,
+    /// RANK_FN: the lowest PP of each rank, rank 1 first (CE RNK-1: every
+    /// 10 PP up to rank 12; classic CRK-1: its own table up to rank 6).
+    pub rank_min_pp: Vec<i32>,
+}
+
+impl Rules {
+    /// The rank of `pp` (RNK-1, CRK-1).
+    pub fn rank_for(&self, pp: i32) -> u8 {
+        self.rank_min_pp.iter().filter(|&&m| pp >= m).count().max(1) as u8
+    }
+
+    /// The PP a side starts with at starting rank `rank`: the lowest PP of
+    /// that rank (RNK-4, CRK-4).
+    pub fn starting_pp(&self, rank: u8) -> i32 {
+        let i = usize::from(rank.max(1)) - 1;
+        self.rank_min_pp.get(i).copied().unwrap_or(0)
+    }
+
+    /// The highest rank of the edition.
+    pub fn top_rank(&self) -> u8 {
+        self.rank_min_pp.len() as u8
+    }
 }
 
 /// What a figure is.
@@ -214,6 +237,11 @@ pub struct Team {
     pub allow_pass: bool,
     /// Reckless-manoeuvre tokens (PPC-3).
     pub reckless: u8,
+    /// The team's extra-action pool (classic CXA); always 0 in rulesets
+    /// without one, and then not serialized, so their states are what
+    /// they were before the pool existed.
+    #[serde(default, skip_serializing_if = "super::view::is_zero")]
+    pub extra_actions: u8,
     /// Holds the commander token (SET-6).
     pub commander: bool,
     /// Passed in the equipment draft.
@@ -719,7 +747,17 @@ impl Game {
                 v
             })
             .collect();
-        let tables = content.ce.clone();
+        let (tables, rank_min_pp) = match mission.edition {
+            Edition::Ce => (
+                content.ce.clone(),
+                (0..12).map(|r| 10 * r).collect::<Vec<i32>>(),
+            ),
+            // The classic tables arrive with the classic content.
+            Edition::Classic => return Err(SetupError::MissionNotPlayable(mission.id)),
+        };
+        if usize::from(setup.starting_rank) > rank_min_pp.len() {
+            return Err(SetupError::BadRank);
+        }
         let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
         let rules = Rules {
             mission,
@@ -731,6 +769,7 @@ impl Game {
             doors,
             door_squares,
             door_index,
+            rank_min_pp,
         };
         Ok(Game::start(Arc::new(rules), setup, dice))
     }
@@ -744,8 +783,9 @@ impl Game {
             DarkLegionSetup::Seat(s) => (Seat(s), false),
             DarkLegionSetup::Drawn => (Seat(dice.below(u32::from(players)) as u8), false),
         };
-        let start_pp = starting_pp(setup.starting_rank);
+        let start_pp = rules.starting_pp(setup.starting_rank);
         let tables = &rules.tables;
+        let hooks = setup.ruleset.hooks();
 
         // Figures: the DTs of each corporation team, then the DL pool (DL-1).
         let mut figures = Vec::new();
@@ -795,17 +835,15 @@ impl Game {
                 });
             }
             let pp = seat.pp.unwrap_or(start_pp).max(0);
-            let rank = rank_for(pp);
-            let capitol_bonus = if seat.corporation == Corporation::Capitol {
-                ability_n(rank)
-            } else {
-                0
-            };
+            let rank = rules.rank_for(pp);
             let credits = tables
                 .ranks
                 .get(usize::from(rank) - 1)
                 .map_or(0, |r| r.credits)
-                + capitol_bonus;
+                + (hooks.bonus_credits)(seat.corporation, rank);
+            let extra_actions = hooks
+                .extra_action_pool
+                .map_or(0, |p| (p.at_start)(rank).min(p.cap));
             teams.push(Team {
                 seat: seat_id,
                 corporation: seat.corporation,
@@ -818,6 +856,7 @@ impl Game {
                 entrance: None,
                 allow_pass: true,
                 reckless: 0,
+                extra_actions,
                 commander: false,
                 passed: false,
                 kill_pp: 0,
@@ -853,8 +892,8 @@ impl Game {
         // DLB-1: the rank of the second corporation player by PP (or the only one).
         let mut pps: Vec<i32> = teams.iter().map(|t| t.pp).collect();
         pps.sort_unstable_by(|a, b| b.cmp(a));
-        let r = rank_for(pps.get(1).or(pps.first()).copied().unwrap_or(0));
-        let band = r.div_ceil(2);
+        let r = rules.rank_for(pps.get(1).or(pps.first()).copied().unwrap_or(0));
+        let band = (hooks.band_for_rank)(r);
         // SET-6: commander.
         let commander = if teams.len() >= 2 {
             let max = pps[0];
@@ -872,6 +911,9 @@ impl Game {
         // SET-4: the edition's event deck (EVT-1).
         let mut edition = EditionState::new(setup.ruleset);
         edition.rules_mut().deal_events(&rules.mission, dice);
+        if let Some(classic) = edition.classic_mut() {
+            classic.set_calls(teams.len());
+        }
         // SET-5: force cards (FOR-1): all of a tile's cards at once, tiles
         // in layout order, from the top of the shuffled deck.
         let mut force: Vec<u32> = rules.mission.force_cards.clone();
@@ -884,17 +926,12 @@ impl Game {
             shuffle_with(dice, &mut force);
         }
         let mut tiles = vec![TileState::default(); rules.board.tiles.len()];
-        let mut deal = Vec::new();
-        // Board tiles are placed in layout order, so `t` indexes both.
-        for (t, slot) in rules.mission.layout.cells.iter().enumerate() {
-            if slot.no_force {
-                continue;
+        let deal = match hooks.force_deal {
+            ForceDeal::PerPlayerPerTile => deal_per_tile(&rules, &mut force, per_tile, &mut tiles),
+            ForceDeal::OnePerSectorRestToCitadel => {
+                deal_classic(&rules, &mut force, teams.len(), &mut tiles, dice)
             }
-            let n = per_tile.min(force.len());
-            // The pile's top is its end.
-            tiles[t].face_down = force.split_off(force.len() - n);
-            deal.push((t, n as u8));
-        }
+        };
         // The edition's other decks (DOR-2, DTC-CE-2).
         edition.rules_mut().deal_decks(tables, dice);
         // AI-1: the AI deck is shuffled at mission start (an AI DL only, so
@@ -1023,6 +1060,89 @@ fn validate_seats(setup: &Setup) -> Result<(), SetupError> {
         return Err(SetupError::BadRank);
     }
     Ok(())
+}
+
+/// FOR-1 (CE): `per_tile` cards on each tile, tiles in layout order, from
+/// the top of the shuffled deck; returns how many each tile got.
+fn deal_per_tile(
+    rules: &Rules,
+    force: &mut Vec<u32>,
+    per_tile: usize,
+    tiles: &mut [TileState],
+) -> Vec<(usize, u8)> {
+    let mut deal = Vec::new();
+    // Board tiles are placed in layout order, so `t` indexes both.
+    for (t, slot) in rules.mission.layout.cells.iter().enumerate() {
+        if slot.no_force {
+            continue;
+        }
+        let n = per_tile.min(force.len());
+        // The pile's top is its end.
+        tiles[t].face_down = force.split_off(force.len() - n);
+        deal.push((t, n as u8));
+    }
+    deal
+}
+
+/// Classic CFC-2/3: remove cards at random by the number of corporation
+/// teams (3 with 1 team, 2 with 2, 1 with 3, none with 4 or more; no
+/// classic mission lists key cards), deal one card to each sector in
+/// layout order while cards remain, then the rest one at a time to a
+/// Citadel sector at random (MAP-22), or to any sector without a Citadel.
+/// Nothing is left over: classic has no draw pile (FRC-2).
+fn deal_classic(
+    rules: &Rules,
+    force: &mut Vec<u32>,
+    teams: usize,
+    tiles: &mut [TileState],
+    dice: &mut dyn Dice,
+) -> Vec<(usize, u8)> {
+    let removed = 4usize.saturating_sub(teams).min(3).min(force.len());
+    // The deck is shuffled: its top `removed` cards are a random pick.
+    force.truncate(force.len() - removed);
+    let sectors: Vec<usize> = rules
+        .mission
+        .layout
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, slot)| !slot.no_force)
+        .map(|(t, _)| t)
+        .collect();
+    for &t in &sectors {
+        if let Some(card) = force.pop() {
+            tiles[t].face_down.push(card);
+        }
+    }
+    let mut citadel: Vec<usize> = rules
+        .mission
+        .citadel
+        .map(|c| {
+            let (x, y) = (c.x, c.y);
+            [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+                .into_iter()
+                .filter_map(|(x, y)| rules.board.tile_of(Square::new(x, y)))
+                .collect()
+        })
+        .unwrap_or_default();
+    citadel.sort_unstable();
+    citadel.dedup();
+    let targets = if citadel.is_empty() {
+        &sectors
+    } else {
+        &citadel
+    };
+    while !targets.is_empty() {
+        let Some(card) = force.pop() else { break };
+        let t = targets[dice.below(targets.len() as u32) as usize];
+        tiles[t].face_down.push(card);
+    }
+    let mut deal: Vec<(usize, u8)> = (0..tiles.len())
+        .filter(|&t| !tiles[t].face_down.is_empty())
+        .map(|t| (t, tiles[t].face_down.len() as u8))
+        .collect();
+    deal.sort_unstable();
+    deal
 }
 
 /// Mission rule key of C1M4's special deal.

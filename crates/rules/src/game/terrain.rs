@@ -25,7 +25,7 @@ use super::rejection::Rejection;
 use super::state::{Decision, Game, LastAction, Token, TokenState};
 use crate::content::missions::TokenKind;
 use crate::content::tables::EquipmentEffect;
-use crate::content::{AttackType, Corporation, CreatureKind, Specialty};
+use crate::content::{AttackType, CreatureKind, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight, Level, Sight, Square};
 
@@ -113,15 +113,11 @@ impl Game {
         dice
     }
 
-    /// COR-2 re-rolls of `attack` for `team` (current rank).
+    /// COR-2 re-rolls of `attack` for `team` (current rank; the
+    /// corporation hook).
     fn corporation_rerolls(&self, team: u8, attack: AttackType) -> u8 {
         let t = &self.teams[usize::from(team)];
-        match (t.corporation, attack) {
-            (Corporation::Bauhaus, AttackType::Firearm)
-            | (Corporation::Mishima, AttackType::CloseCombat)
-            | (Corporation::Cybertronic, AttackType::Tech) => super::state::ability_n(t.rank),
-            _ => 0,
-        }
+        (self.hooks().corporation_attack)(t.corporation, attack, t.rank).1
     }
 
     /// Check an Attack action on a terrain token (ATK-16) without change.
@@ -162,7 +158,7 @@ impl Game {
                 // LOS-9: line of sight to the token's square.
                 match line_of_sight(board, &self.walls, self, from, token) {
                     Sight::Blocked => return Err(Rejection::NoLineOfSight),
-                    Sight::Clear { cover: c } => cover = c,
+                    Sight::Clear { cover: c } => cover = c && self.hooks().cover,
                 }
                 &fa.dice
             }

@@ -5,7 +5,6 @@ use super::event::{Event, MissionResult, Place};
 use super::ids::{Seat, Side};
 use super::state::{Activation, Decision, DlStep, Game, Pending, Phase};
 use crate::content::missions::Goal;
-use crate::content::Corporation;
 use crate::dice::Dice;
 
 impl Game {
@@ -149,6 +148,12 @@ impl Game {
             fig.turn = Default::default();
             fig.turn.allowed = base;
         }
+        // Classic CXA-3: Imperial adds to its pool at the start of its turn.
+        if let Some(pool) = self.hooks().extra_action_pool {
+            let t = &mut self.teams[usize::from(team)];
+            t.extra_actions = (t.extra_actions + (pool.per_turn)(t.corporation)).min(pool.cap);
+        }
+        let t = &self.teams[usize::from(team)];
         let seat = t.seat;
         if t.entrance.is_none() && !self.queue_start_on_tile(team) {
             // MOV-12: the first marker draw asks for a white entrance.
@@ -166,7 +171,8 @@ impl Game {
         }
         let t = &self.teams[usize::from(team)];
         let cards =
-            !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team);
+            (!t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team))
+                || t.extra_actions > 0;
         t.figures.iter().any(|id| {
             let f = &self.figures[id.index()];
             f.in_play()
@@ -270,7 +276,10 @@ impl Game {
     /// SCR-1 / PPC-4: score the mission and name the winners (SCR-2).
     fn finish(&mut self, result: MissionResult, events: &mut Vec<Event>) {
         let rewards = self.rules.mission.rewards.clone();
+        // END_SCORING: classic rewards are credits, which the campaign
+        // keeps (CEC-2); the mission itself scores no PP for them.
         match result {
+            _ if !self.hooks().pp_rewards => {}
             MissionResult::Success => {
                 for t in 0..self.teams.len() as u8 {
                     let any_alive = self.teams[usize::from(t)]
@@ -347,12 +356,7 @@ impl Game {
                     .ranks
                     .get(usize::from(team.start_rank.max(1)) - 1)
                     .map_or(0, |r| r.dt_cards);
-                let imperial = if team.corporation == Corporation::Imperial {
-                    super::state::ability_n(team.start_rank)
-                } else {
-                    0
-                };
-                base + imperial
+                base + (self.hooks().bonus_dt_cards)(team.corporation, team.start_rank)
             })
             .collect();
         let max = counts.iter().copied().max().unwrap_or(0);

@@ -36,6 +36,11 @@ pub struct TeamView {
     pub allow_pass: bool,
     /// Reckless tokens.
     pub reckless: u8,
+    /// Actions left in the team's extra-action pool (classic CXA); not
+    /// sent in rulesets without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub extra_actions: Option<u8>,
     /// Commander token.
     pub commander: bool,
     /// The two DTs.
@@ -268,6 +273,7 @@ impl Game {
                     .map(|e| e.id.clone()),
                 allow_pass: t.allow_pass,
                 reckless: t.reckless,
+                extra_actions: self.hooks().extra_action_pool.map(|_| t.extra_actions),
                 commander: t.commander,
                 figures: t.figures,
                 secondary: self.secondary_seen_by(i as u8, viewer == Viewer::Seat(t.seat)),
@@ -410,6 +416,11 @@ impl Game {
         &self.rules.mission
     }
 
+    /// The value hooks of the game's ruleset (core CONV-6).
+    pub(crate) fn hooks(&self) -> &'static super::ruleset::Hooks {
+        self.edition.id().hooks()
+    }
+
     /// The ruleset the game is played by.
     pub fn ruleset(&self) -> super::ruleset::RulesetId {
         self.edition.id()
@@ -457,4 +468,9 @@ impl Game {
         let dl = self.dl.pp >= best;
         Some((!dl, dl, result))
     }
+}
+
+/// For `skip_serializing_if`: a zero count is not sent.
+pub(crate) fn is_zero(n: &u8) -> bool {
+    *n == 0
 }

@@ -261,7 +261,7 @@ impl Game {
         }
         let cover = match line_of_sight_to_square(board, &self.walls, self, at, square) {
             Sight::Blocked => return Err(Rejection::NoLineOfSight),
-            Sight::Clear { cover } => cover,
+            Sight::Clear { cover } => cover && self.hooks().cover,
         };
         let mut squares = vec![square];
         squares.extend(

@@ -63,14 +63,7 @@ impl EditionRules for CeState {
         dice: &mut dyn Dice,
         order_key: &dyn Fn(Side) -> &'static str,
     ) -> Option<Side> {
-        // TRN-3: a marker at random; sorted first so the draw depends only
-        // on the dice, not on the order markers left the pool (CONV-5).
-        if self.markers.is_empty() {
-            return None;
-        }
-        self.markers.sort_by_key(|m| order_key(*m));
-        let i = dice.below(self.markers.len() as u32) as usize;
-        Some(self.markers.remove(i))
+        super::draw_marker(&mut self.markers, dice, order_key)
     }
 
     fn leave_pool(&mut self, side: Side) {

@@ -10,16 +10,26 @@
 //! holds the enum, the enum hands out the trait object, and no core file
 //! asks which edition it is playing.
 //!
-//! Two rulesets exist: [`RulesetId::Ce`], the Collectors Edition, and
-//! [`RulesetId::Skirmish`], a minimal ruleset that exists to prove the seam
-//! (tests use it; the server does not offer it). Adding a ruleset means a
-//! new [`RulesetId`] variant, a state type implementing [`EditionRules`]
-//! and its arm in [`EditionState`] — see docs/ARCHITECTURE.md.
+//! The hooks of core CONV-6 that are plain values (base move, blocking,
+//! corporation abilities, how force cards are dealt, ...) are one
+//! [`hooks::Hooks`] table per ruleset, read by the core through
+//! [`RulesetId::hooks`].
+//!
+//! Three rulesets exist: [`RulesetId::Ce`], the Collectors Edition,
+//! [`RulesetId::Classic`], the 1993 edition, and [`RulesetId::Skirmish`], a
+//! minimal ruleset that exists to prove the seam (tests use it; the server
+//! does not offer it). Adding a ruleset means a new [`RulesetId`] variant,
+//! a hooks table, a state type implementing [`EditionRules`] and its arm in
+//! [`EditionState`] — see docs/ARCHITECTURE.md.
 
 mod ce;
+mod classic;
+pub(crate) mod hooks;
 mod skirmish;
 
 pub(crate) use ce::CeState;
+pub(crate) use classic::ClassicState;
+pub(crate) use hooks::Hooks;
 pub(crate) use skirmish::SkirmishState;
 
 use super::ids::Side;
@@ -43,6 +53,9 @@ pub enum RulesetId {
     /// door cards, no Doomtrooper cards; the mission ends after its rounds.
     /// It exists to show that the core runs without the CE parts.
     Skirmish,
+    /// The 1993 original edition (classic.md), on the classic tiles and
+    /// tables.
+    Classic,
 }
 
 impl RulesetId {
@@ -51,6 +64,7 @@ impl RulesetId {
         match self {
             RulesetId::Ce => "ce",
             RulesetId::Skirmish => "skirmish",
+            RulesetId::Classic => "classic",
         }
     }
 
@@ -59,8 +73,41 @@ impl RulesetId {
     pub fn content_edition(self) -> Edition {
         match self {
             RulesetId::Ce | RulesetId::Skirmish => Edition::Ce,
+            RulesetId::Classic => Edition::Classic,
         }
     }
+
+    /// The ruleset that plays missions of `edition` by default.
+    pub fn for_edition(edition: Edition) -> RulesetId {
+        match edition {
+            Edition::Ce => RulesetId::Ce,
+            Edition::Classic => RulesetId::Classic,
+        }
+    }
+
+    /// The value hooks of the ruleset (core CONV-6).
+    pub(crate) fn hooks(self) -> &'static Hooks {
+        match self {
+            RulesetId::Ce | RulesetId::Skirmish => &hooks::CE,
+            RulesetId::Classic => &hooks::CLASSIC,
+        }
+    }
+}
+
+/// TRN-3: draw a marker at random; the markers are sorted first so the draw
+/// depends only on the dice, not on the order markers left the pool
+/// (CONV-5).
+pub(crate) fn draw_marker(
+    markers: &mut Vec<Side>,
+    dice: &mut dyn Dice,
+    order_key: &dyn Fn(Side) -> &'static str,
+) -> Option<Side> {
+    if markers.is_empty() {
+        return None;
+    }
+    markers.sort_by_key(|m| order_key(*m));
+    let i = dice.below(markers.len() as u32) as usize;
+    Some(markers.remove(i))
 }
 
 /// An event card drawn at the start of a Dark Legion turn (EVT-2).
@@ -122,6 +169,8 @@ pub(crate) enum EditionState {
     Ce(CeState),
     /// The minimal test ruleset.
     Skirmish(SkirmishState),
+    /// The 1993 edition.
+    Classic(ClassicState),
 }
 
 impl EditionState {
@@ -130,6 +179,7 @@ impl EditionState {
         match ruleset {
             RulesetId::Ce => EditionState::Ce(CeState::default()),
             RulesetId::Skirmish => EditionState::Skirmish(SkirmishState::default()),
+            RulesetId::Classic => EditionState::Classic(ClassicState::default()),
         }
     }
 
@@ -138,6 +188,7 @@ impl EditionState {
         match self {
             EditionState::Ce(_) => RulesetId::Ce,
             EditionState::Skirmish(_) => RulesetId::Skirmish,
+            EditionState::Classic(_) => RulesetId::Classic,
         }
     }
 
@@ -146,6 +197,7 @@ impl EditionState {
         match self {
             EditionState::Ce(s) => s,
             EditionState::Skirmish(s) => s,
+            EditionState::Classic(s) => s,
         }
     }
 
@@ -154,6 +206,15 @@ impl EditionState {
         match self {
             EditionState::Ce(s) => s,
             EditionState::Skirmish(s) => s,
+            EditionState::Classic(s) => s,
+        }
+    }
+
+    /// The classic state (reinforcement calls).
+    pub(crate) fn classic_mut(&mut self) -> Option<&mut ClassicState> {
+        match self {
+            EditionState::Classic(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -161,7 +222,7 @@ impl EditionState {
     pub(crate) fn ce_mut(&mut self) -> Option<&mut CeState> {
         match self {
             EditionState::Ce(s) => Some(s),
-            EditionState::Skirmish(_) => None,
+            EditionState::Skirmish(_) | EditionState::Classic(_) => None,
         }
     }
 }

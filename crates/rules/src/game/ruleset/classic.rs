@@ -1,0 +1,154 @@
+//! The 1993 edition's part of the state (classic.md): the marker pool
+//! (core TRN-3, as in CE), the event deck of the 13 classic events with
+//! the Dark Legion's reinforcement calls (CEV-1, CEV-2), and no door cards
+//! (a classic door simply opens).
+//!
+//! Not built yet: the 13 two-use Doomtrooper cards (CDT); the deck deals
+//! none, so classic teams hold no cards.
+
+use super::{EditionRules, EventDraw};
+use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
+use crate::content::MissionDef;
+use crate::dice::{shuffle_with, Dice};
+use crate::game::ids::Side;
+use serde::Serialize;
+
+/// Classic markers and events.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct ClassicState {
+    /// Markers not yet drawn this round (hidden order: drawn at random).
+    pub markers: Vec<Side>,
+    /// The event deck; its top is the end (hidden order).
+    pub event_deck: Vec<u32>,
+    /// Event cards played.
+    pub event_discard: Vec<u32>,
+    /// The event of the current DL turn.
+    pub current_event: Option<u32>,
+    /// CEV-2: reinforcement calls the Dark Legion has left this mission;
+    /// `None` with 4 corporation teams, where every card's reinforcements
+    /// are placed.
+    pub calls_left: Option<u8>,
+    /// CEV-2: the current event's reinforcements were called.
+    pub called: bool,
+}
+
+impl ClassicState {
+    /// CEV-2: give the Dark Legion one call per corporation team (1–3
+    /// teams); with 4 or more, reinforcements need no call.
+    pub(crate) fn set_calls(&mut self, teams: usize) {
+        self.calls_left = (teams < 4).then_some(teams as u8);
+    }
+
+    /// CEV-2: whether the Dark Legion may still call reinforcements.
+    pub(crate) fn may_call(&self) -> bool {
+        self.calls_left.is_none_or(|n| n > 0)
+    }
+
+    /// CEV-2: declare "call" (spending a call) or "no call" for the next
+    /// event. A call that is not available is "no call".
+    pub(crate) fn declare(&mut self, call: bool) {
+        self.called = match (&mut self.calls_left, call) {
+            (None, _) => true,
+            (Some(_), false) => false,
+            (Some(0), true) => false,
+            (Some(n), true) => {
+                *n -= 1;
+                true
+            }
+        };
+    }
+}
+
+impl EditionRules for ClassicState {
+    fn deal_events(&mut self, mission: &MissionDef, dice: &mut dyn Dice) {
+        // CEV-1 / EVT-1: the mission's events, shuffled, one per round.
+        // The training mission lists none: no event deck, no time limit.
+        let mut deck = mission.events.clone();
+        shuffle_with(dice, &mut deck);
+        deck.truncate(mission.rounds as usize);
+        self.event_deck = deck;
+    }
+
+    fn deal_decks(&mut self, _tables: &CeTables, _dice: &mut dyn Dice) {}
+
+    fn begin_round(&mut self, _round: u32, _mission_rounds: u32, pool: Vec<Side>) -> bool {
+        self.markers = pool;
+        false
+    }
+
+    fn next_side(
+        &mut self,
+        dice: &mut dyn Dice,
+        order_key: &dyn Fn(Side) -> &'static str,
+    ) -> Option<Side> {
+        super::draw_marker(&mut self.markers, dice, order_key)
+    }
+
+    fn leave_pool(&mut self, side: Side) {
+        self.markers.retain(|m| *m != side);
+    }
+
+    fn sides_left(&self) -> usize {
+        self.markers.len()
+    }
+
+    fn draw_event(&mut self) -> Option<EventDraw> {
+        let card = self.event_deck.pop()?;
+        self.current_event = Some(card);
+        Some(EventDraw {
+            card,
+            last: self.event_deck.is_empty(),
+        })
+    }
+
+    fn current_event(&self) -> Option<u32> {
+        self.current_event
+    }
+
+    fn discard_event(&mut self) {
+        if let Some(card) = self.current_event.take() {
+            self.event_discard.push(card);
+        }
+        self.called = false;
+    }
+
+    fn events_left(&self) -> usize {
+        self.event_deck.len()
+    }
+
+    fn event_discard(&self) -> &[u32] {
+        &self.event_discard
+    }
+
+    fn door_card(&mut self, _dice: &mut dyn Dice) -> Option<DoorCardKind> {
+        None
+    }
+
+    fn draw_dt_card(&mut self) -> Option<DtCardKind> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calls_are_one_per_team_below_four_teams() {
+        let mut s = ClassicState::default();
+        s.set_calls(2);
+        assert!(s.may_call());
+        s.declare(true);
+        assert!(s.called);
+        s.declare(false);
+        assert!(!s.called);
+        s.declare(true);
+        assert!(s.called);
+        assert!(!s.may_call());
+        s.declare(true);
+        assert!(!s.called, "no call is left");
+        s.set_calls(4);
+        s.declare(false);
+        assert!(s.called, "with 4 teams reinforcements always come");
+    }
+}
