@@ -45,7 +45,8 @@ const FATAL = {
   [CloseCode.OUTDATED]: "This game was made by an older version and cannot continue. Its replay is still available.",
 };
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "place_start", "place_debris", "choose_tile",
-  "choose_figure", "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment", "keep_secondary"]);
+  "choose_figure", "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment", "keep_secondary",
+  "call_reinforcements"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
 // The weapon attacks (ce.md WPN-4..7) and the token missions' figure commands.
 for (const t of ["swing", "spray", "volley", "attack_square", "attack_token", "hack", "pick_up", "hand_over"]) FIGURE_ACTIONS.add(t);
@@ -1609,6 +1610,7 @@ function decisionTitle(view, p) {
     case "start_square": return `Place ${figName(view, p.figure)} on the start tile`;
     case "mission_placement": return `Place the ${creatureName(p.kind)} next to the portal`;
     case "debris_square": return `Place debris on tile 1 (${p.left} left)`;
+    case "call_reinforcements": return `Call the next event's reinforcements? (${plural(p.calls_left, "call")} left this mission)`;
     default: return words(p.decision);
   }
 }
@@ -1628,6 +1630,7 @@ function publicDecision(p) {
     case "start_square": return "to place their Doomtroopers";
     case "mission_placement": return "to place a creature next to the portal";
     case "debris_square": return "to place debris";
+    case "call_reinforcements": return "to call reinforcements or not";
     default: return "to decide on an event";
   }
 }

@@ -278,6 +278,13 @@ export type Command =
     square: Square,
   }
   | {
+    "type": "call_reinforcements",
+    /**
+     * Call them.
+     */
+    call: boolean,
+  }
+  | {
     "type": "react",
     /**
      * Index of the card in your hand; `None` passes.
@@ -581,6 +588,13 @@ export type Decision =
     near: Square,
   }
   | { "decision": "reveal_tile" }
+  | {
+    "decision": "call_reinforcements",
+    /**
+     * Calls left before this one.
+     */
+    calls_left: number,
+  }
   | {
     "decision": "event_figure",
     /**
@@ -1232,6 +1246,13 @@ export type Event =
      * New rank.
      */
     rank: number,
+  }
+  | {
+    "type": "reinforcements_called",
+    /**
+     * "Call" (the event's reinforcements come) or "no call".
+     */
+    call: boolean,
   }
   | {
     "type": "extra_action_taken",

@@ -337,6 +337,7 @@ export function describeCommand(view, c) {
     case "end_activation": return "End activation";
     case "reveal_ai_card": return "Reveal an AI card";
     case "end_turn": return "End turn";
+    case "call_reinforcements": return c.call ? "Call reinforcements" : "No call";
     default: return /** @type {any} */ (c).type;
   }
 }
@@ -435,6 +436,7 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "promotion_points":
       return `${words(sideName(view, e.side))} ${e.delta >= 0 ? "gains" : "loses"} ${Math.abs(e.delta)} PP (${e.reason}); now ${e.total}.`;
     case "rank_changed": return `${teamName(view, e.team)} is now rank ${e.rank}.`;
+    case "reinforcements_called": return e.call ? "The Dark Legion calls reinforcements." : "The Dark Legion makes no call.";
     case "extra_action_taken": return `${fig(e.figure)} takes an extra action from the team's pool (${e.pool} left).`;
     case "reckless_token": return `${teamName(view, e.team)} has ${e.total} reckless token${e.total === 1 ? "" : "s"}.`;
     case "event_drawn": {

@@ -640,6 +640,19 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
                 .find(|c| cx.legal.contains(c)))
         }
         Decision::DebrisSquare { .. } => debris(cx, cards),
+        Decision::CallReinforcements { .. } => {
+            // Classic CEV-2's AI policy: call while there are at most twice
+            // as many DL figures as DTs on the board.
+            let dl = cx
+                .view
+                .figures
+                .iter()
+                .filter(|f| matches!(f.kind, FigureKind::Creature { .. }))
+                .filter(|f| matches!(f.place, Place::Board { .. }))
+                .count();
+            let call = dl <= 2 * cx.dts().len();
+            Ok(Some(Command::CallReinforcements { call }))
+        }
         Decision::PlaceNear { .. } => Ok(place_nearest_dt(cx).map(|(_, c)| c)),
         // Mission arrivals (C2M5) have no AI rule: the CONV-8 default, the
         // lowest (y, x) square.

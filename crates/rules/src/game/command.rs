@@ -80,6 +80,12 @@ pub enum Command {
         /// Where.
         square: Square,
     },
+    /// Classic CEV-2: call the coming event's reinforcements (`true`,
+    /// spending a call) or not.
+    CallReinforcements {
+        /// Call them.
+        call: bool,
+    },
     /// Answer a reaction window (DTC-CE-3): a card of your hand, or pass.
     React {
         /// Index of the card in your hand; `None` passes.

@@ -20,7 +20,24 @@ impl Game {
                 }
                 self.explode_bombs(dice, events);
                 self.mission_dl_start();
-                self.declare_reinforcement_call();
+                // Classic CEV-2: the call comes before the draw, so the
+                // draw waits for it in its own step.
+                let calls = self.edition.classic().and_then(|c| c.calls_left);
+                if let Some(calls_left) = calls.filter(|&n| n > 0) {
+                    if self.edition.rules().events_left() > 0 {
+                        self.ask_dl(Decision::CallReinforcements { calls_left });
+                        self.phase = Phase::DarkLegion {
+                            step: DlStep::Event,
+                        };
+                        return;
+                    }
+                }
+                self.draw_event(dice, events);
+                self.phase = Phase::DarkLegion {
+                    step: DlStep::Reinforcements,
+                };
+            }
+            DlStep::Event => {
                 self.draw_event(dice, events);
                 self.phase = Phase::DarkLegion {
                     step: DlStep::Reinforcements,
@@ -28,7 +45,10 @@ impl Game {
             }
             DlStep::Reinforcements => {
                 let queued = self.pending.len();
-                let called = self.edition.classic_mut().is_none_or(|c| c.called);
+                let called = self
+                    .edition
+                    .classic()
+                    .is_none_or(|c| c.reinforcements_come());
                 if let Some(card) = self.edition.rules().current_event().filter(|_| called) {
                     let (fixed, force_draw) = self
                         .rules
@@ -71,20 +91,6 @@ impl Game {
                 self.prepare_dl_activation();
             }
             DlStep::Activation => {}
-        }
-    }
-
-    /// Classic CEV-2: before the event is drawn the Dark Legion declares
-    /// "call" or "no call". The declaration follows the AI policy of
-    /// classic.md for every Dark Legion, a player's included (the engine
-    /// does not ask the player yet): call while calls remain and at most
-    /// twice as many DL figures as DTs are on the board.
-    fn declare_reinforcement_call(&mut self) {
-        let dl = self.dl_on_board().count();
-        let dts = self.dts_on_board().count();
-        if let Some(classic) = self.edition.classic_mut() {
-            let call = classic.may_call() && dl <= 2 * dts;
-            classic.declare(call);
         }
     }
 

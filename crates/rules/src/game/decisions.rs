@@ -61,6 +61,10 @@ impl Game {
                     })
                     .collect()
             }
+            // CONV-8: the default declines ("no call") first.
+            Decision::CallReinforcements { .. } => [false, true]
+                .map(|call| Command::CallReinforcements { call })
+                .to_vec(),
             Decision::RevealTile => (0..self.tiles.len())
                 .filter(|&t| !self.tiles[t].face_down.is_empty())
                 .map(|tile| Command::ChooseTile { tile })
@@ -308,6 +312,12 @@ impl Game {
                         _ => self.effects.no_cards.push(t),
                     }
                 }
+            }
+            (Decision::CallReinforcements { .. }, Command::CallReinforcements { call }) => {
+                if let Some(classic) = self.edition.classic_mut() {
+                    classic.declare(call);
+                }
+                events.push(Event::ReinforcementsCalled { call });
             }
             (Decision::KeepSecondary { team }, Command::KeepSecondary { card }) => {
                 self.keep_secondary(team, card, events);

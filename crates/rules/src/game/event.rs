@@ -294,6 +294,12 @@ pub enum Event {
         /// New rank.
         rank: u8,
     },
+    /// The Dark Legion declared its reinforcement call for the event it
+    /// is about to draw (classic CEV-2).
+    ReinforcementsCalled {
+        /// "Call" (the event's reinforcements come) or "no call".
+        call: bool,
+    },
     /// A DT took an action from its team's extra-action pool (classic
     /// CXA-1).
     ExtraActionTaken {

@@ -418,6 +418,9 @@ pub enum Phase {
 pub enum DlStep {
     /// Before step 1 (time bombs).
     Start,
+    /// Step 1 after the Dark Legion declared its reinforcement call
+    /// (classic CEV-2).
+    Event,
     /// Step 2.
     Reinforcements,
     /// Step 3.
@@ -465,6 +468,12 @@ pub enum Decision {
     },
     /// DL-3 step 3: the tile whose face-down card is turned over.
     RevealTile,
+    /// Classic CEV-2: before the event is drawn, "call" its reinforcements
+    /// (spending one of the mission's calls) or "no call".
+    CallReinforcements {
+        /// Calls left before this one.
+        calls_left: u8,
+    },
     /// An event target figure (#2 figure, #3, #8, #12).
     EventFigure {
         /// Event card.

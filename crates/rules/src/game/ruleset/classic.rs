@@ -39,16 +39,17 @@ impl ClassicState {
         self.calls_left = (teams < 4).then_some(teams as u8);
     }
 
-    /// CEV-2: whether the Dark Legion may still call reinforcements.
-    pub(crate) fn may_call(&self) -> bool {
-        self.calls_left.is_none_or(|n| n > 0)
+    /// CEV-2: whether the current event's reinforcements are placed: with
+    /// 4 teams always, otherwise when they were called.
+    pub(crate) fn reinforcements_come(&self) -> bool {
+        self.calls_left.is_none() || self.called
     }
 
     /// CEV-2: declare "call" (spending a call) or "no call" for the next
     /// event. A call that is not available is "no call".
     pub(crate) fn declare(&mut self, call: bool) {
         self.called = match (&mut self.calls_left, call) {
-            (None, _) => true,
+            (None, _) => false,
             (Some(_), false) => false,
             (Some(0), true) => false,
             (Some(n), true) => {
@@ -137,18 +138,20 @@ mod tests {
     fn calls_are_one_per_team_below_four_teams() {
         let mut s = ClassicState::default();
         s.set_calls(2);
-        assert!(s.may_call());
+        assert!(!s.reinforcements_come());
         s.declare(true);
         assert!(s.called);
         s.declare(false);
         assert!(!s.called);
         s.declare(true);
-        assert!(s.called);
-        assert!(!s.may_call());
+        assert!(s.reinforcements_come());
+        assert_eq!(s.calls_left, Some(0));
         s.declare(true);
-        assert!(!s.called, "no call is left");
+        assert!(!s.reinforcements_come(), "no call is left");
         s.set_calls(4);
-        s.declare(false);
-        assert!(s.called, "with 4 teams reinforcements always come");
+        assert!(
+            s.reinforcements_come(),
+            "with 4 teams reinforcements always come"
+        );
     }
 }

@@ -210,6 +210,14 @@ impl EditionState {
         }
     }
 
+    /// The classic state, to read.
+    pub(crate) fn classic(&self) -> Option<&ClassicState> {
+        match self {
+            EditionState::Classic(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// The classic state (reinforcement calls).
     pub(crate) fn classic_mut(&mut self) -> Option<&mut ClassicState> {
         match self {
