@@ -217,11 +217,18 @@ impl Game {
         };
         self.sec.attacks += 1;
         self.sec.attack = Some((self.sec.attacks, attack, dist));
-        if attack == AttackType::Firearm && plan.attack == attack && self.has_two_barrels(figure) {
+        let nimrod = attack == AttackType::Firearm && self.has_two_barrels(figure);
+        if nimrod && plan.attack == attack && !self.hooks().nimrod_one_roll {
             // WPN-6: one target, two separate rolls.
             let mut second = plan.clone();
             second.concentrated = false;
             self.resolve_nimrod(vec![plan, second], dice, events);
+        } else if nimrod && plan.attack == attack {
+            // CSW-3: one target takes both barrels' dice in one roll.
+            let mut plan = plan;
+            let barrel = plan.pool.clone();
+            plan.pool.extend(barrel);
+            self.resolve_attack(plan, dice, events);
         } else {
             self.resolve_attack(plan, dice, events);
         }

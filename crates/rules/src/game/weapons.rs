@@ -18,10 +18,6 @@ use crate::content::{AttackType, Specialty};
 use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight_to_square, Direction, Level, Sight, Square};
 
-/// WPN-7: grenade range.
-const GRENADE_RANGE: (i32, i32) = (2, 8);
-/// WPN-6: the two Nimrod targets are at most this far apart.
-const NIMROD_SPREAD: i32 = 4;
 /// Dark Energy Shift: the farthest relocation.
 const SHIFT_RANGE: i32 = 6;
 
@@ -221,7 +217,11 @@ impl Game {
             .filter_map(|s| self.figure_at(*s))
             .map(|f| (f, 0, false))
             .collect();
-        self.area_plan(figure, AttackType::Firearm, false, squares, struck)
+        let mut plan = self.area_plan(figure, AttackType::Firearm, false, squares, struck)?;
+        if let Some(pool) = self.hooks().grenade_dice {
+            plan.pool = pool.to_vec(); // CDI-2: fixed dice.
+        }
+        Ok(plan)
     }
 
     // ---- WPN-7 Grenade Launcher ----
@@ -250,10 +250,11 @@ impl Game {
             return Err(Rejection::InvalidSquare);
         }
         let dist = at.dist(square);
-        if dist < GRENADE_RANGE.0 {
+        let range = self.hooks().grenade_range;
+        if dist < range.0 {
             return Err(Rejection::TooClose);
         }
-        if dist > GRENADE_RANGE.1 {
+        if dist > range.1 {
             return Err(Rejection::OutOfRange);
         }
         if self.firearm_forbidden_from(at) || self.on_smoke(square) {
@@ -411,7 +412,7 @@ impl Game {
         ) else {
             return Err(Rejection::FigureNotOnBoard);
         };
-        if sa.dist(sb) > NIMROD_SPREAD {
+        if self.hooks().nimrod_spread.is_some_and(|d| sa.dist(sb) > d) {
             return Err(Rejection::TargetsTooFarApart);
         }
         // One attack: concentrated if it follows a firearm attack on either
@@ -603,8 +604,8 @@ impl Game {
         if self.has_two_barrels(figure) {
             for (i, (a, sa)) in enemies.iter().enumerate() {
                 for (b, sb) in &enemies[i + 1..] {
-                    if sa.dist(*sb) <= NIMROD_SPREAD && self.check_volley(figure, [*a, *b]).is_ok()
-                    {
+                    let near = self.hooks().nimrod_spread.is_none_or(|d| sa.dist(*sb) <= d);
+                    if near && self.check_volley(figure, [*a, *b]).is_ok() {
                         out.push(Command::Volley {
                             figure,
                             targets: [*a, *b],

@@ -7,6 +7,7 @@
 //! [`EditionState`](super::EditionState) variant).
 
 use crate::content::{AttackType, Corporation};
+use crate::dice::DieColor;
 
 /// How force cards are dealt at setup (core FRC-2, the FORCE_DEAL hook).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +84,16 @@ pub(crate) struct Hooks {
     /// END_SCORING: the mission's success and failure rewards are PP (CE);
     /// classic rewards are credits, kept by the campaign.
     pub pp_rewards: bool,
+    /// WPN-7 / CSW-4: the grenade's range (`dist`, inclusive).
+    pub grenade_range: (i32, i32),
+    /// CDI-2: the grenade's fixed dice; `None`: the carrier's firearm pool.
+    pub grenade_dice: Option<[DieColor; 3]>,
+    /// WPN-6: how far apart two Nimrod targets may be; `None`: any distance
+    /// (CSW-3).
+    pub nimrod_spread: Option<i32>,
+    /// CSW-3: a lone Nimrod target takes both barrels' dice in one roll
+    /// (classic) rather than one roll per barrel (CE WPN-6).
+    pub nimrod_one_roll: bool,
     /// Secondary missions are dealt where the mission uses them (CE SEC).
     /// Classic CSM is not built yet: classic games deal none.
     pub secondary_missions: bool,
@@ -134,6 +145,10 @@ pub(crate) static CE: Hooks = Hooks {
     dl_pp_per_dt_eliminated: 2,
     friendly_fire: FriendlyFire::RecklessTokens,
     pp_rewards: true,
+    grenade_range: (2, 8),
+    grenade_dice: None,
+    nimrod_spread: Some(4),
+    nimrod_one_roll: false,
     secondary_missions: true,
     extra_action_pool: None,
 };
@@ -190,6 +205,10 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     dl_pp_per_dt_eliminated: 0,
     friendly_fire: FriendlyFire::ThreePpPerWound,
     pp_rewards: false,
+    grenade_range: (2, 24),
+    grenade_dice: Some([DieColor::Red; 3]),
+    nimrod_spread: None,
+    nimrod_one_roll: true,
     secondary_missions: false,
     extra_action_pool: Some(ExtraActionPool {
         at_start: |rank| rank.min(6),
