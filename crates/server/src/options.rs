@@ -6,7 +6,7 @@
 //! them together.
 
 use citadel_protocol::{DarkLegionChoice, GameOptions};
-use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
+use citadel_rules::game::setup::{player_counts, starting_ranks, STARTING_RANKS};
 use std::ops::RangeInclusive;
 
 /// A per-turn time limit, in seconds: long enough to read the board and
@@ -84,8 +84,19 @@ pub fn validate(o: &GameOptions) -> Result<(), OptionError> {
             return bad("dark_legion", "the Dark Legion's seat must be below seats");
         }
     }
-    if !STARTING_RANKS.contains(&o.starting_rank) {
-        return bad("starting_rank", "starting rank must be 1-12");
+    let ranks = citadel_rules::Content::embedded()
+        .ok()
+        .and_then(|c| c.mission(&o.mission))
+        .map_or(STARTING_RANKS, |m| starting_ranks(m.edition));
+    if !ranks.contains(&o.starting_rank) {
+        return bad(
+            "starting_rank",
+            format!(
+                "starting rank must be {}-{} in this edition",
+                ranks.start(),
+                ranks.end()
+            ),
+        );
     }
     if let Some(t) = o.turn_seconds {
         if !TURN_SECONDS.contains(&t) {

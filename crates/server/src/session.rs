@@ -1123,7 +1123,7 @@ impl Session {
             DarkLegionChoice::Ai => DarkLegionSetup::Ai,
         };
         let setup = Setup {
-            ruleset: Default::default(),
+            ruleset: Setup::ruleset_for_mission(&self.options.mission),
             mission: self.options.mission.clone(),
             seats,
             dark_legion,

@@ -355,7 +355,8 @@ async fn options_out_of_range_are_refused_with_the_field() {
 /// checks.
 #[test]
 fn option_ranges_match_the_doc() {
-    use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
+    use citadel_rules::content::Edition;
+    use citadel_rules::game::setup::{player_counts, starting_ranks, STARTING_RANKS};
     use citadel_server::options::TURN_SECONDS;
     let (with_ai, with_player_dl) = (player_counts(true), player_counts(false));
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PROTOCOL.md");
@@ -367,9 +368,11 @@ fn option_ranges_match_the_doc() {
             TURN_SECONDS.end()
         ),
         format!(
-            "`starting_rank`: {}–{}",
+            "`starting_rank`: {}–{} in a Collectors Edition mission, {}–{} in a 1993",
             STARTING_RANKS.start(),
-            STARTING_RANKS.end()
+            STARTING_RANKS.end(),
+            starting_ranks(Edition::Classic).start(),
+            starting_ranks(Edition::Classic).end()
         ),
         format!(
             "`seats`: how many players, the Dark Legion player included: {}–{}, or {}–{}",

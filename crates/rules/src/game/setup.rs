@@ -82,6 +82,14 @@ pub fn player_counts(ai_dark_legion: bool) -> std::ops::RangeInclusive<u8> {
 /// RNK-4: the starting ranks R0 a game or campaign may agree on.
 pub const STARTING_RANKS: std::ops::RangeInclusive<u8> = 1..=12;
 
+/// RNK-4 / CRK-4: the starting ranks of an edition (CE 1–12, classic 1–6).
+pub fn starting_ranks(edition: crate::content::Edition) -> std::ops::RangeInclusive<u8> {
+    match edition {
+        crate::content::Edition::Ce => STARTING_RANKS,
+        crate::content::Edition::Classic => 1..=6,
+    }
+}
+
 impl Setup {
     /// A single mission with default choices.
     pub fn new(mission: &str, corporations: &[Corporation], dark_legion: DarkLegionSetup) -> Self {
@@ -102,6 +110,15 @@ impl Setup {
             campaign: false,
             c2m4_completed: None,
         }
+    }
+
+    /// The ruleset that plays mission `id` (by its edition; CE when the
+    /// mission is unknown, which setup then refuses).
+    pub fn ruleset_for_mission(id: &str) -> RulesetId {
+        crate::content::Content::embedded()
+            .ok()
+            .and_then(|c| c.mission(id))
+            .map_or(RulesetId::Ce, |m| RulesetId::for_edition(m.edition))
     }
 
     /// The same setup under another ruleset.
