@@ -24,6 +24,7 @@ pub mod group_commit;
 pub mod http;
 #[cfg(feature = "ts")]
 pub mod http_ts;
+pub mod lease;
 pub mod metrics;
 pub mod options;
 pub mod outcome;
@@ -129,6 +130,7 @@ impl Server {
         // restored waits for it (Registry::get_or_load).
         registry.restore_in_background();
         registry.start_sweeping();
+        registry.start_leasing();
         // Every connection costs a file descriptor: cap them below the
         // process's limit, so accept never fails with EMFILE and the
         // database and files keep theirs.

@@ -2,8 +2,7 @@
 
 use crate::{
     AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord,
-    ReplayPage,
-    ReplayRecord, SessionRecord, Store, StoreError,
+    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, BTreeSet};

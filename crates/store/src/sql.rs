@@ -20,8 +20,7 @@
 
 use crate::{
     AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord, Millis,
-    ReplayPage,
-    ReplayRecord, SessionRecord, Store, StoreError,
+    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use sqlx::any::{AnyPoolOptions, AnyQueryResult, AnyRow};

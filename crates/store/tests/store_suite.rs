@@ -721,7 +721,10 @@ async fn leases_acquired_renewed_released(s: &dyn Store) {
     assert_eq!(s.expired_leases(100).await.unwrap(), ["L2"]);
     assert!(s.acquire_lease("L2", "a", 100, 400).await.unwrap());
     // b's renewal no longer holds L2: its game must stop.
-    assert_eq!(s.renew_leases("b", 500).await.unwrap(), Vec::<String>::new());
+    assert_eq!(
+        s.renew_leases("b", 500).await.unwrap(),
+        Vec::<String>::new()
+    );
     let mut held = s.renew_leases("a", 600).await.unwrap();
     held.sort();
     assert_eq!(held, ["L1", "L2"]);
