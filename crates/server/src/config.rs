@@ -119,6 +119,36 @@ pub struct Config {
         value_parser = humantime::parse_duration
     )]
     pub abandon_lobby_after: Duration,
+    /// NATS server to join (`nats://host:4222`): turns cluster mode on.
+    /// Several nodes then share one Postgres (`--database-url` must be
+    /// one), each live game runs on the node holding its lease, and a
+    /// WebSocket reaching any node is served through NATS
+    /// (docs/SCALING.md). Without it the server runs alone, as before.
+    #[arg(long, env = "CITADEL_NATS_URL")]
+    pub nats_url: Option<String>,
+    /// This node's name in a cluster: letters, digits, `-` and `_`
+    /// (default: random, new at every start).
+    #[arg(long, env = "CITADEL_NODE_ID")]
+    pub node_id: Option<String>,
+    /// How long a node's lease on a game lasts unless renewed: how long
+    /// the games of a node that died wait before another node takes them
+    /// over (cluster mode).
+    #[arg(
+        long,
+        env = "CITADEL_LEASE_TTL",
+        default_value = "10s",
+        value_parser = humantime::parse_duration
+    )]
+    pub lease_ttl: Duration,
+    /// How often a node renews its leases and looks for games whose node
+    /// stopped renewing (cluster mode; well under `--lease-ttl`).
+    #[arg(
+        long,
+        env = "CITADEL_LEASE_RENEW",
+        default_value = "3s",
+        value_parser = humantime::parse_duration
+    )]
+    pub lease_renew: Duration,
     /// The rules version this server runs: not a flag, always the
     /// compiled-in one, except in tests that act as a server of other
     /// rules.
@@ -153,6 +183,58 @@ impl Config {
         }
     }
 
+    /// Cluster mode's settings with `--nats-url`, checked: `None` for a
+    /// server on its own.
+    ///
+    /// # Errors
+    /// A clear message for settings cluster mode cannot run with: a
+    /// database other than Postgres (each node would have its own), a bad
+    /// node id, or a renewal not shorter than the lease.
+    pub fn cluster(&self) -> Result<Option<crate::lease::LeaseConfig>, String> {
+        let Some(_) = &self.nats_url else {
+            return Ok(None);
+        };
+        let url = self.database_url.as_str();
+        if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+            return Err(format!(
+                "cluster mode (--nats-url / CITADEL_NATS_URL) needs a shared Postgres database: \
+                 give --database-url postgres://... (CITADEL_DATABASE_URL); {} is not one \
+                 (every node would keep its own games)",
+                if url.starts_with("sqlite:") {
+                    "a SQLite file"
+                } else {
+                    url
+                }
+            ));
+        }
+        let node_id = match &self.node_id {
+            Some(id) => id.clone(),
+            None => format!("node-{}", crate::secrets::random_hex(4)),
+        };
+        if node_id.is_empty()
+            || node_id.len() > 64
+            || !node_id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(format!(
+                "--node-id {node_id:?}: use 1 to 64 letters, digits, '-' or '_' \
+                 (it is part of NATS subject names)"
+            ));
+        }
+        if self.lease_renew.is_zero() || self.lease_renew >= self.lease_ttl {
+            return Err(format!(
+                "--lease-renew ({:?}) must be above zero and shorter than --lease-ttl ({:?})",
+                self.lease_renew, self.lease_ttl
+            ));
+        }
+        Ok(Some(crate::lease::LeaseConfig {
+            node_id,
+            ttl: self.lease_ttl,
+            renew_every: self.lease_renew,
+        }))
+    }
+
     /// Defaults for tests: an ephemeral port, no bot delay, short grace.
     pub fn for_tests() -> Self {
         let mut c = Config::parse_from(["citadel"]);
@@ -161,5 +243,76 @@ impl Config {
         c.grace_secs = 1;
         c.database_url = "memory:".into();
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(args: &[&str]) -> Config {
+        Config::parse_from(std::iter::once("citadel").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn no_nats_no_cluster() {
+        assert!(with(&[]).cluster().expect("fine").is_none());
+        assert!(with(&["--database-url", "postgres://db/x"])
+            .cluster()
+            .expect("fine")
+            .is_none());
+    }
+
+    #[test]
+    fn cluster_mode_needs_postgres() {
+        let e = with(&["--nats-url", "nats://n:4222"])
+            .cluster()
+            .expect_err("refused");
+        assert!(e.contains("needs a shared Postgres database"), "{e}");
+        assert!(e.contains("SQLite"), "{e}");
+        let e = with(&["--nats-url", "nats://n", "--database-url", "memory:"])
+            .cluster()
+            .expect_err("refused");
+        assert!(e.contains("--database-url postgres://"), "{e}");
+    }
+
+    #[test]
+    fn cluster_settings() {
+        let base = [
+            "--nats-url",
+            "nats://n",
+            "--database-url",
+            "postgres://db/x",
+        ];
+        let c = with(&base).cluster().expect("fine").expect("cluster");
+        assert!(c.node_id.starts_with("node-"));
+        assert_eq!(
+            (c.ttl, c.renew_every),
+            (Duration::from_secs(10), Duration::from_secs(3))
+        );
+        let mut args = base.to_vec();
+        args.extend([
+            "--node-id",
+            "web-1",
+            "--lease-ttl",
+            "4s",
+            "--lease-renew",
+            "1s",
+        ]);
+        let c = with(&args).cluster().expect("fine").expect("cluster");
+        assert_eq!(c.node_id, "web-1");
+        assert_eq!(c.ttl, Duration::from_secs(4));
+        let mut bad = base.to_vec();
+        bad.extend(["--node-id", "a.b"]);
+        assert!(with(&bad)
+            .cluster()
+            .expect_err("refused")
+            .contains("--node-id"));
+        let mut bad = base.to_vec();
+        bad.extend(["--lease-renew", "10s"]);
+        assert!(with(&bad)
+            .cluster()
+            .expect_err("refused")
+            .contains("shorter than --lease-ttl"));
     }
 }

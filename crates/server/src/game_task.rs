@@ -90,7 +90,18 @@ pub struct GameContext {
     /// How long ago a player was last connected (zero for a new game; for
     /// a restored one, from the store's `active_at`).
     pub idle_before: Duration,
+    /// Cancelled when this node lost the game's lease (cluster mode):
+    /// another node runs the game now, so this task stops at once and
+    /// writes nothing more.
+    pub lost: tokio_util::sync::CancellationToken,
 }
+
+/// The close for the connections of a game whose lease moved to another
+/// node: they reconnect (to any node) and resume there.
+const MOVED: (u16, &str) = (
+    close::SHUTDOWN,
+    "the game moved to another server; reconnect",
+);
 
 /// What presence needs to know of a session.
 #[derive(Clone, Copy, Debug)]
@@ -260,6 +271,11 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
                 sinks.close_all(close::SHUTDOWN, "server shutting down");
                 break;
             }
+            () = ctx.lost.cancelled() => {
+                tracing::warn!(code = session.code(), "lease lost: another node runs this game now");
+                sinks.close_all(MOVED.0, MOVED.1);
+                break;
+            }
         };
         let now = start.elapsed().as_millis() as u64;
         let outputs = session.handle(input, now);
@@ -305,6 +321,11 @@ async fn store_and_deliver(
     ctx: &GameContext,
 ) -> bool {
     loop {
+        if ctx.lost.is_cancelled() {
+            // Not ours any more: nothing more is stored or sent.
+            sinks.close_all(MOVED.0, MOVED.1);
+            return false;
+        }
         // A save that takes long is announced (once) while it is retried:
         // players hear at once that the server is struggling, then either
         // play goes on or the game closes within the write bound.

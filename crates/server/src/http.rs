@@ -33,7 +33,7 @@ pub fn router(state: AppState) -> Router {
     let app = Router::new()
         // Liveness: the process serves HTTP. Readiness: it can also play
         // games — the store answers and the boot restore is done.
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/ws", get(crate::ws::upgrade));
     // With a metrics address of its own, `/metrics` is served only there.
@@ -212,6 +212,36 @@ async fn replay(
     }
 }
 
+/// `GET /healthz`: 200 as long as the process serves (liveness). A lone
+/// server answers `ok`; a cluster node answers JSON with its node id and
+/// whether NATS and the database are reachable now (still 200: a node cut
+/// off from them recovers by itself when they come back, and a restart
+/// would not help; `/readyz` answers 503 meanwhile).
+async fn healthz(State(app): State<AppState>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let Some(cluster) = &app.cluster else {
+        return "ok".into_response();
+    };
+    let database = store_state(&app).await;
+    let nats = cluster.nats_state();
+    Json(serde_json::json!({
+        "ok": true,
+        "node": cluster.node_id,
+        "nats": nats,
+        "database": database,
+    }))
+    .into_response()
+}
+
+/// Whether the store answers now: `"ok"`, or what is wrong.
+async fn store_state(app: &AppState) -> String {
+    match tokio::time::timeout(READY_PING_TIMEOUT, app.store.ping()).await {
+        Ok(Ok(())) => "ok".to_string(),
+        Ok(Err(e)) => format!("unavailable: {e}"),
+        Err(_) => format!("no answer within {} s", READY_PING_TIMEOUT.as_secs()),
+    }
+}
+
 /// How long `/readyz` waits for the store.
 const READY_PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -221,13 +251,10 @@ const READY_PING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2
 /// an orchestrator restarts a stuck process but only routes players to a
 /// ready one.
 async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
-    let store = match tokio::time::timeout(READY_PING_TIMEOUT, app.store.ping()).await {
-        Ok(Ok(())) => "ok".to_string(),
-        Ok(Err(e)) => format!("unavailable: {e}"),
-        Err(_) => format!("no answer within {} s", READY_PING_TIMEOUT.as_secs()),
-    };
+    let store = store_state(&app).await;
     let restored = app.registry.is_restored();
-    let ready = store == "ok" && restored;
+    let nats = app.cluster.as_ref().map(|c| c.nats_state());
+    let ready = store == "ok" && restored && nats.as_deref().is_none_or(|n| n == "ok");
     let status = if ready {
         StatusCode::OK
     } else {
@@ -235,6 +262,11 @@ async fn readyz(State(app): State<AppState>) -> (StatusCode, Json<serde_json::Va
     };
     (
         status,
-        Json(serde_json::json!({ "ready": ready, "store": store, "restored": restored })),
+        Json(match nats {
+            None => serde_json::json!({ "ready": ready, "store": store, "restored": restored }),
+            Some(nats) => serde_json::json!({
+                "ready": ready, "store": store, "restored": restored, "nats": nats,
+            }),
+        }),
     )
 }

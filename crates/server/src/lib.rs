@@ -11,6 +11,7 @@ pub mod campaign_api;
 pub mod campaign_ledger;
 pub mod campaign_rules;
 pub mod clock;
+pub mod cluster;
 pub mod codes;
 pub mod config;
 pub mod content_api;
@@ -24,6 +25,7 @@ pub mod group_commit;
 pub mod http;
 #[cfg(feature = "ts")]
 pub mod http_ts;
+pub mod lease;
 pub mod metrics;
 pub mod options;
 pub mod outcome;
@@ -66,6 +68,8 @@ pub struct AppState {
     pub connection_slots: Arc<Semaphore>,
     /// The next connection's id.
     pub next_conn: Arc<AtomicU64>,
+    /// This node's NATS connection and id, in cluster mode.
+    pub cluster: Option<Arc<cluster::Cluster>>,
 }
 
 /// Open the store a database URL names.
@@ -97,6 +101,8 @@ impl Server {
     /// # Errors
     /// If the address cannot be bound, or `--web-dir` has no `index.html`.
     pub async fn start(config: Config) -> anyhow::Result<Server> {
+        // Cluster mode's settings are checked before anything starts.
+        let lease = config.cluster().map_err(anyhow::Error::msg)?;
         if let Some(dir) = &config.web_dir {
             web_assets::check_web_dir(dir).map_err(anyhow::Error::msg)?;
         }
@@ -112,23 +118,39 @@ impl Server {
             ..Default::default()
         };
         let store = open_store(&config.database_url).await?;
+        let cluster = match (&lease, &config.nats_url) {
+            (Some(lease), Some(url)) => {
+                let cluster = cluster::Cluster::connect(url, &lease.node_id).await?;
+                tracing::info!(node = lease.node_id, nats = url, "cluster mode");
+                Some(Arc::new(cluster))
+            }
+            _ => None,
+        };
+        let ownership = match lease {
+            Some(lease) => lease::Ownership::Cluster(lease),
+            None => lease::Ownership::Solo,
+        };
         let campaigns = Arc::new(CampaignLedger::new(Arc::clone(&store)));
-        let registry = Arc::new(Registry::new(
-            Arc::new(GameStore::with_rules(
-                Arc::clone(&store),
-                config.rules.clone(),
-            )),
-            Arc::clone(&campaigns),
-            Arc::clone(&metrics),
-            session,
-            config.max_games,
-            config.abandon_limits(),
-            shutdown.clone(),
-        ));
+        let registry = Arc::new(
+            Registry::new(
+                Arc::new(GameStore::with_rules(
+                    Arc::clone(&store),
+                    config.rules.clone(),
+                )),
+                Arc::clone(&campaigns),
+                Arc::clone(&metrics),
+                session,
+                config.max_games,
+                config.abandon_limits(),
+                shutdown.clone(),
+            )
+            .with_ownership(ownership),
+        );
         // Served while it runs: a client coming back to a game not yet
         // restored waits for it (Registry::get_or_load).
         registry.restore_in_background();
         registry.start_sweeping();
+        registry.start_leasing();
         // Every connection costs a file descriptor: cap them below the
         // process's limit, so accept never fails with EMFILE and the
         // database and files keep theirs.
@@ -168,6 +190,7 @@ impl Server {
             campaigns,
             metrics,
             next_conn: Arc::new(AtomicU64::new(1)),
+            cluster,
         };
         if let Some(l) = metrics_listener {
             // Few scrapers: a small gate of its own, apart from the

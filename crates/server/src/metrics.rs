@@ -35,6 +35,13 @@ pub struct Metrics {
     pub command_latency: Histogram,
     /// Connections and logins turned away at the edge, by reason.
     pub refused: Family<ReasonLabel, Counter>,
+    /// Games this node runs under its lease (all its games when alone).
+    pub owned_games: Gauge,
+    /// Client messages forwarded over NATS to the node that runs their
+    /// game, and owner messages forwarded back (cluster mode).
+    pub forwarded: Counter,
+    /// Games taken over from a node whose lease ran out.
+    pub lease_takeovers: Counter,
     /// Resident memory, read from /proc when rendered.
     resident: Gauge,
 }
@@ -50,7 +57,25 @@ impl Metrics {
         let command_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         let refused = Family::<ReasonLabel, Counter>::default();
         let resident = Gauge::default();
+        let owned_games = Gauge::default();
+        let forwarded = Counter::default();
+        let lease_takeovers = Counter::default();
         let mut r = Registry::with_prefix("citadel");
+        r.register(
+            "owned_games",
+            "Games this node runs under its lease",
+            owned_games.clone(),
+        );
+        r.register(
+            "forwarded_messages",
+            "Messages forwarded between nodes over NATS",
+            forwarded.clone(),
+        );
+        r.register(
+            "lease_takeovers",
+            "Games taken over from a node whose lease ran out",
+            lease_takeovers.clone(),
+        );
         r.register(
             "connections",
             "Open WebSocket connections",
@@ -97,6 +122,9 @@ impl Metrics {
                 .inc_by(0);
         }
         Metrics {
+            owned_games,
+            forwarded,
+            lease_takeovers,
             refused,
             resident,
             registry: Mutex::new(r),

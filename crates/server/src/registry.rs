@@ -22,6 +22,7 @@ use crate::clock::wall_clock_ms;
 use crate::codes;
 use crate::error::ServerError;
 use crate::game_task::{self, GameContext, ToGame};
+use crate::lease::Ownership;
 use crate::metrics::Metrics;
 use crate::options;
 use crate::persistence::{GameStore, NewGame, RestoreError};
@@ -34,6 +35,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 /// Messages queued for one game before senders wait.
@@ -60,6 +62,20 @@ pub struct Registry {
     /// waits for it, so that it never races the boot restore for a game or
     /// for the room under the cap.
     restored: tokio::sync::watch::Sender<bool>,
+    /// A lone node, or a cluster node holding leases.
+    ownership: Ownership,
+    /// The running game tasks (spawned, so under their lease), each with
+    /// the token that stops it when its lease is lost.
+    running: Mutex<HashMap<String, CancellationToken>>,
+}
+
+/// What one round of lease keeping remembers for the next.
+#[derive(Debug, Default)]
+pub struct LeaseRound {
+    /// When the last successful renewal started.
+    renewed: Option<std::time::Instant>,
+    /// Leases held last round for games not running here.
+    idle: std::collections::HashSet<String>,
 }
 
 /// Removes a game from the registry when its task ends, however it ends.
@@ -70,6 +86,11 @@ struct Registration {
 
 impl Drop for Registration {
     fn drop(&mut self) {
+        if let Ok(mut running) = self.registry.running.lock() {
+            if running.remove(&self.code).is_some() {
+                self.registry.metrics.owned_games.dec();
+            }
+        }
         self.registry.remove(&self.code);
     }
 }
@@ -98,7 +119,33 @@ impl Registry {
             limits,
             loading: tokio::sync::Mutex::new(()),
             restored: tokio::sync::watch::Sender::new(true),
+            ownership: Ownership::Solo,
+            running: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Run as a cluster node (games under leases) rather than alone.
+    pub fn with_ownership(mut self, ownership: Ownership) -> Self {
+        self.ownership = ownership;
+        self
+    }
+
+    /// How this server owns its games.
+    pub fn ownership(&self) -> &Ownership {
+        &self.ownership
+    }
+
+    /// The counters this registry updates.
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// The codes of the games running here.
+    pub fn running_codes(&self) -> Vec<String> {
+        self.running
+            .lock()
+            .map(|r| r.keys().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// The game with this code.
@@ -141,10 +188,12 @@ impl Registry {
             return Err(ServerError::Full);
         }
         match self.restore_one(&g).await {
-            Ok(()) => {
+            Ok(true) => {
                 tracing::info!(code, "stored game loaded on demand");
                 Ok(self.get(&code))
             }
+            // Another node runs it.
+            Ok(false) => Ok(None),
             Err(RestoreError::Outdated { .. }) => Ok(None),
             Err(RestoreError::Store(e)) => Err(e.into()),
             Err(e) => {
@@ -220,6 +269,7 @@ impl Registry {
             self.remove(&code);
             return Err(e.into());
         }
+        self.take_new_lease(&code).await?;
         self.spawn(session, rx, None, Duration::ZERO);
         Ok(code)
     }
@@ -279,8 +329,32 @@ impl Registry {
             self.remove(&code);
             return Err(e.into());
         }
+        self.take_new_lease(&code).await?;
         self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
         Ok(code)
+    }
+
+    /// The lease on a game just stored (nobody else can hold it: its code
+    /// is new). On failure the game leaves the registry; it stays in the
+    /// store, unfinished, and any node may load it later.
+    async fn take_new_lease(&self, code: &str) -> Result<(), ServerError> {
+        match self
+            .ownership
+            .acquire(self.store.store().as_ref(), code)
+            .await
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                self.remove(code);
+                Err(ServerError::Internal(anyhow::anyhow!(
+                    "the lease of new game {code} is held by another node"
+                )))
+            }
+            Err(e) => {
+                self.remove(code);
+                Err(e.into())
+            }
+        }
     }
 
     /// A fresh unique code, registered to `tx`.
@@ -313,11 +387,20 @@ impl Registry {
         campaign: Option<String>,
         idle_before: Duration,
     ) {
+        let code = session.code().to_string();
+        let lost = CancellationToken::new();
+        if let Ok(mut running) = self.running.lock() {
+            if running.insert(code.clone(), lost.clone()).is_none() {
+                self.metrics.owned_games.inc();
+            }
+        }
         let registration = Registration {
             registry: Arc::clone(self),
-            code: session.code().to_string(),
+            code: code.clone(),
         };
+        let registry = Arc::clone(self);
         let ctx = GameContext {
+            lost: lost.clone(),
             games: Arc::clone(&self.store),
             campaigns: Arc::clone(&self.campaigns),
             campaign,
@@ -331,6 +414,14 @@ impl Registry {
             // a panicked task's future).
             let _registration = registration;
             game_task::run(session, rx, ctx).await;
+            // The lease goes back as the game leaves memory (unless it
+            // was lost: then it is not ours to give).
+            if !lost.is_cancelled() {
+                registry
+                    .ownership
+                    .release(registry.store.store().as_ref(), &code)
+                    .await;
+            }
         });
     }
 
@@ -367,7 +458,9 @@ impl Registry {
         let mut restored = 0;
         for g in games {
             match self.restore_one(&g).await {
-                Ok(()) => restored += 1,
+                Ok(true) => restored += 1,
+                // Another node runs it.
+                Ok(false) => {}
                 // Recorded and logged where it was closed.
                 Err(RestoreError::Outdated { .. }) => {}
                 Err(e) => tracing::error!(code = %g.code, error = %e, "cannot restore game"),
@@ -376,8 +469,20 @@ impl Registry {
         Ok(restored)
     }
 
-    async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> Result<(), RestoreError> {
-        let session = self.store.restore(g, self.session.clone()).await?;
+    /// Restore one stored game if this node gets its lease. Returns false
+    /// (restoring nothing) if another node holds the lease.
+    async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> Result<bool, RestoreError> {
+        let store = self.store.store();
+        if !self.ownership.acquire(store.as_ref(), &g.code).await? {
+            return Ok(false);
+        }
+        let session = match self.store.restore(g, self.session.clone()).await {
+            Ok(session) => session,
+            Err(e) => {
+                self.ownership.release(store.as_ref(), &g.code).await;
+                return Err(e);
+            }
+        };
         let (tx, rx) = mpsc::channel(GAME_QUEUE);
         if let Ok(mut games) = self.games.lock() {
             games.insert(g.code.clone(), tx);
@@ -386,7 +491,7 @@ impl Registry {
         let idle = wall_clock_ms().saturating_sub(g.active_at).max(0);
         let idle = Duration::from_millis(u64::try_from(idle).unwrap_or(0));
         self.spawn(session, rx, g.campaign.clone(), idle);
-        Ok(())
+        Ok(true)
     }
 
     /// Close as abandoned every game in the store that nobody has played
@@ -413,6 +518,18 @@ impl Registry {
         for code in idle {
             if self.get(&code).is_some() {
                 continue;
+            }
+            if self.ownership.cluster().is_some() {
+                // Another node's game keeps its own clock while it runs.
+                let now = wall_clock_ms();
+                match self.store.store().lease(&code).await {
+                    Ok(Some(l)) if l.expires_at > now => continue,
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::warn!(code, error = %e, "cannot read a game's lease");
+                        continue;
+                    }
+                }
             }
             match self.store.abandon(&code).await {
                 Ok(true) => closed += 1,
@@ -443,6 +560,149 @@ impl Registry {
                 }
             }
         });
+    }
+
+    /// Cluster mode: every [`crate::lease::LeaseConfig::renew_every`],
+    /// renew this node's leases ([`Registry::lease_round`]) until the
+    /// server shuts down. Nothing for a lone node.
+    pub fn start_leasing(self: &Arc<Self>) {
+        let Some(every) = self.ownership.cluster().map(|c| c.renew_every) else {
+            return;
+        };
+        let registry = Arc::clone(self);
+        let mut stop = self.shutdown.subscribe();
+        self.tasks.spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut state = LeaseRound::default();
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => registry.lease_round(&mut state).await,
+                    _ = stop.recv() => break,
+                }
+            }
+        });
+    }
+
+    /// One round of lease keeping: renew every lease this node holds; stop
+    /// the games whose lease another node took (or that this node cannot
+    /// be sure it still holds, when the store has not answered for nearly
+    /// a lease time); give back leases held for games not running here;
+    /// then take over the games of nodes that stopped renewing.
+    pub async fn lease_round(self: &Arc<Self>, state: &mut LeaseRound) {
+        let Some(cfg) = self.ownership.cluster() else {
+            return;
+        };
+        let store = self.store.store();
+        let started = std::time::Instant::now();
+        // Before the renewal: a game spawned after this snapshot may have
+        // taken its lease after the renewal read the table.
+        let running: Vec<(String, CancellationToken)> = self
+            .running
+            .lock()
+            .map(|r| r.iter().map(|(c, t)| (c.clone(), t.clone())).collect())
+            .unwrap_or_default();
+        match self.ownership.renew(store.as_ref()).await {
+            Ok(held) => {
+                state.renewed = Some(started);
+                let held: std::collections::HashSet<String> = held.into_iter().collect();
+                for (code, lost) in &running {
+                    if !held.contains(code) {
+                        tracing::warn!(code, "lease lost; stopping the game here");
+                        lost.cancel();
+                    }
+                }
+                // A lease held for a game not running here (its release
+                // failed): given back if it is still so next round (a game
+                // being created or restored holds its lease a moment before
+                // it runs).
+                let now_running: std::collections::HashSet<String> =
+                    self.running_codes().into_iter().collect();
+                let idle: std::collections::HashSet<String> = held
+                    .into_iter()
+                    .filter(|c| !now_running.contains(c))
+                    .collect();
+                for code in idle.intersection(&state.idle) {
+                    if self.get(code).is_none() {
+                        self.ownership.release(store.as_ref(), code).await;
+                    }
+                }
+                state.idle = idle;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew the game leases");
+                // The leases were last moved on at `renewed`; if they may
+                // run out before the next round, another node may take the
+                // games: stop them first.
+                let since = state
+                    .renewed
+                    .map_or(Duration::MAX, |t| started.duration_since(t));
+                if since.saturating_add(cfg.renew_every) >= cfg.ttl {
+                    for (code, lost) in &running {
+                        tracing::warn!(code, "lease not renewed in time; stopping the game here");
+                        lost.cancel();
+                    }
+                }
+            }
+        }
+        match self.take_over_expired().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(games = n, "games taken over from a node that stopped"),
+            Err(e) => tracing::warn!(error = %e, "cannot look for expired leases"),
+        }
+    }
+
+    /// Take over the games whose lease ran out (their node stopped
+    /// renewing): each restored here from its commands, if this node gets
+    /// the lease first. Returns how many it took.
+    ///
+    /// # Errors
+    /// If the store cannot list the expired leases.
+    pub async fn take_over_expired(self: &Arc<Self>) -> Result<usize, ServerError> {
+        if self.ownership.cluster().is_none() || !self.is_restored() {
+            return Ok(0);
+        }
+        let store = self.store.store();
+        let expired = store.expired_leases(wall_clock_ms()).await?;
+        let mut taken = 0;
+        for code in expired {
+            if self.get(&code).is_some() {
+                continue;
+            }
+            let _loading = self.loading.lock().await;
+            if self.get(&code).is_some() {
+                continue;
+            }
+            let g = match store.game(&code).await {
+                Ok(Some(g)) => g,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(code, error = %e, "cannot read a game to take over");
+                    continue;
+                }
+            };
+            if g.finished_at.is_some() {
+                // A finished game's lease left behind: clear it.
+                if let Ok(true) = self.ownership.acquire(store.as_ref(), &code).await {
+                    self.ownership.release(store.as_ref(), &code).await;
+                }
+                continue;
+            }
+            if self.len() >= self.max_games {
+                break;
+            }
+            match self.restore_one(&g).await {
+                Ok(true) => {
+                    taken += 1;
+                    self.metrics.lease_takeovers.inc();
+                    tracing::info!(code, "game taken over from a node whose lease ran out");
+                }
+                Ok(false) => {}
+                Err(RestoreError::Outdated { .. }) => {}
+                Err(e) => tracing::error!(code, error = %e, "cannot take over a game"),
+            }
+        }
+        Ok(taken)
     }
 
     fn remove(&self, code: &str) {
@@ -547,6 +807,61 @@ mod tests {
     /// Issue #17 item 13: a game whose task ended (a storage failure, a
     /// bug, idling out of memory) but that is in the store, unfinished,
     /// comes back when someone returns to it, with its seats.
+    #[tokio::test]
+    async fn a_lone_node_writes_no_lease_and_a_cluster_node_does() {
+        let solo = registry();
+        let code = solo.create(options()).await.expect("created");
+        let store = solo.store.store();
+        assert_eq!(store.lease(&code).await.expect("read"), None);
+        assert_eq!(solo.running_codes(), std::slice::from_ref(&code));
+        assert!(solo.shut_down(Duration::from_secs(5)).await);
+
+        // Two cluster nodes on one store: the creator holds the lease, the
+        // other cannot load the game, and a graceful stop gives it back.
+        let shared: Arc<dyn citadel_store::Store> = Arc::new(citadel_store::MemStore::new());
+        let node = |id: &str| {
+            let (shutdown, _) = broadcast::channel(1);
+            Arc::new(
+                Registry::new(
+                    Arc::new(GameStore::new(Arc::clone(&shared))),
+                    Arc::new(CampaignLedger::new(Arc::clone(&shared))),
+                    Arc::new(Metrics::new()),
+                    SessionConfig::default(),
+                    10,
+                    AbandonLimits::default(),
+                    shutdown,
+                )
+                .with_ownership(Ownership::Cluster(crate::lease::LeaseConfig {
+                    node_id: id.into(),
+                    ttl: Duration::from_secs(10),
+                    renew_every: Duration::from_secs(3),
+                })),
+            )
+        };
+        let (a, b) = (node("a"), node("b"));
+        let code = a.create(options()).await.expect("created");
+        let lease = shared.lease(&code).await.expect("read").expect("leased");
+        assert_eq!(lease.owner, "a");
+        assert!(b.get_or_load(&code).await.expect("looked up").is_none());
+        assert!(b.is_empty());
+        a.lease_round(&mut LeaseRound::default()).await;
+        assert!(a.get(&code).is_some(), "a keeps the game it holds");
+        assert!(a.shut_down(Duration::from_secs(5)).await);
+        assert_eq!(shared.lease(&code).await.expect("read"), None);
+        // Now b may load it.
+        assert!(b.get_or_load(&code).await.expect("loaded").is_some());
+        assert_eq!(
+            shared
+                .lease(&code)
+                .await
+                .expect("read")
+                .expect("leased")
+                .owner,
+            "b"
+        );
+        assert!(b.shut_down(Duration::from_secs(5)).await);
+    }
+
     #[tokio::test]
     async fn a_stored_game_not_in_memory_loads_on_demand() {
         let registry = registry();

@@ -219,6 +219,18 @@ pub struct CampaignMission {
     pub at: Millis,
 }
 
+/// A node's hold on a live game (cluster mode): the node runs the game
+/// until `expires_at` unless it renews the lease first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseRecord {
+    /// Game code.
+    pub code: String,
+    /// The node that holds it.
+    pub owner: String,
+    /// When it runs out.
+    pub expires_at: Millis,
+}
+
 /// Everything the server persists.
 ///
 /// Every method is durable when it returns `Ok`: the server acknowledges a
@@ -331,4 +343,32 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn add_campaign_mission(&self, mission: &CampaignMission) -> Result<(), StoreError>;
     /// A campaign's history in order.
     async fn campaign_missions(&self, campaign: &str) -> Result<Vec<CampaignMission>, StoreError>;
+
+    /// Take the lease on a game for `owner` until `expires_at`, if nobody
+    /// holds it, `owner` already does, or its holder let it run out (it
+    /// expired at or before `now`). One conditional write: of nodes racing
+    /// for a lease, exactly one gets it. Returns whether `owner` holds it
+    /// now. A game that does not exist is [`StoreError::NotFound`].
+    async fn acquire_lease(
+        &self,
+        code: &str,
+        owner: &str,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<bool, StoreError>;
+    /// Move every lease `owner` still holds on to `expires_at`, in one
+    /// write. Returns the codes of those leases (a lease another node took
+    /// over meanwhile is not among them: its game must stop here).
+    async fn renew_leases(
+        &self,
+        owner: &str,
+        expires_at: Millis,
+    ) -> Result<Vec<String>, StoreError>;
+    /// Give up `owner`'s lease on a game (nothing if another node holds it).
+    async fn release_lease(&self, code: &str, owner: &str) -> Result<(), StoreError>;
+    /// The codes of the leases that expired at or before `now`, oldest
+    /// expiry first: games whose node stopped renewing.
+    async fn expired_leases(&self, now: Millis) -> Result<Vec<String>, StoreError>;
+    /// A game's lease, if any node holds (or held and did not release) it.
+    async fn lease(&self, code: &str) -> Result<Option<LeaseRecord>, StoreError>;
 }

@@ -1,8 +1,8 @@
 //! The in-memory store: the reference behaviour the SQL stores must match.
 
 use crate::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, ReplayPage,
-    ReplayRecord, SessionRecord, Store, StoreError,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord,
+    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,6 +19,7 @@ struct Data {
     members: BTreeSet<(String, String)>,
     missions: BTreeMap<String, Vec<CampaignMission>>,
     replays: BTreeMap<String, ReplayRecord>,
+    leases: BTreeMap<String, LeaseRecord>,
 }
 
 /// Everything in memory, lost on exit.
@@ -406,5 +407,66 @@ impl Store for MemStore {
 
     async fn campaign_missions(&self, campaign: &str) -> Result<Vec<CampaignMission>, StoreError> {
         self.with(|d| Ok(d.missions.get(campaign).cloned().unwrap_or_default()))
+    }
+
+    async fn acquire_lease(
+        &self,
+        code: &str,
+        owner: &str,
+        now: i64,
+        expires_at: i64,
+    ) -> Result<bool, StoreError> {
+        self.with(|d| {
+            if !d.games.contains_key(code) {
+                return Err(StoreError::NotFound(code.into()));
+            }
+            if let Some(l) = d.leases.get(code) {
+                if l.owner != owner && l.expires_at > now {
+                    return Ok(false);
+                }
+            }
+            d.leases.insert(
+                code.to_string(),
+                LeaseRecord {
+                    code: code.to_string(),
+                    owner: owner.to_string(),
+                    expires_at,
+                },
+            );
+            Ok(true)
+        })
+    }
+
+    async fn renew_leases(&self, owner: &str, expires_at: i64) -> Result<Vec<String>, StoreError> {
+        self.with(|d| {
+            let mut held = Vec::new();
+            for l in d.leases.values_mut().filter(|l| l.owner == owner) {
+                l.expires_at = expires_at;
+                held.push(l.code.clone());
+            }
+            Ok(held)
+        })
+    }
+
+    async fn release_lease(&self, code: &str, owner: &str) -> Result<(), StoreError> {
+        self.with(|d| {
+            if d.leases.get(code).is_some_and(|l| l.owner == owner) {
+                d.leases.remove(code);
+            }
+            Ok(())
+        })
+    }
+
+    async fn expired_leases(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        self.with(|d| {
+            let mut expired: Vec<&LeaseRecord> =
+                d.leases.values().filter(|l| l.expires_at <= now).collect();
+            expired.sort_by(|a, b| (a.expires_at, &a.code).cmp(&(b.expires_at, &b.code)));
+            Ok(expired.into_iter().map(|l| l.code.clone()).collect())
+        })
+    }
+
+    async fn lease(&self, code: &str) -> Result<Option<LeaseRecord>, StoreError> {
+        self.with(|d| Ok(d.leases.get(code).cloned()))
     }
 }

@@ -19,8 +19,8 @@
 //! that checks each game's numbering itself (see `insert_commands`).
 
 use crate::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, Millis, ReplayPage,
-    ReplayRecord, SessionRecord, Store, StoreError,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord, Millis,
+    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
 };
 use async_trait::async_trait;
 use sqlx::any::{AnyPoolOptions, AnyQueryResult, AnyRow};
@@ -120,6 +120,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "campaign versions",
         include_str!("../../../migrations/postgres/0006_campaign_versions.sql"),
     ),
+    (
+        7,
+        "game leases",
+        include_str!("../../../migrations/postgres/0007_game_leases.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -152,6 +157,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         6,
         "campaign versions",
         include_str!("../../../migrations/sqlite/0006_campaign_versions.sql"),
+    ),
+    (
+        7,
+        "game leases",
+        include_str!("../../../migrations/sqlite/0007_game_leases.sql"),
     ),
 ];
 
@@ -1202,5 +1212,83 @@ impl Store for SqlStore {
         .await
         .map_err(backend_err)?;
         rows(found, mission_from_row)
+    }
+
+    async fn acquire_lease(
+        &self,
+        code: &str,
+        owner: &str,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<bool, StoreError> {
+        // One statement: a new row, or the existing row taken over only if
+        // it is ours or ran out. Racing nodes serialize on the row; the
+        // loser's WHERE fails and it affects nothing.
+        let done = sqlx::query(
+            "INSERT INTO game_leases (code, owner, expires_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (code) DO UPDATE SET owner = excluded.owner, \
+             expires_at = excluded.expires_at \
+             WHERE game_leases.owner = excluded.owner OR game_leases.expires_at <= $4",
+        )
+        .bind(code)
+        .bind(owner)
+        .bind(expires_at)
+        .bind(now)
+        .execute(&self.writer)
+        .await
+        .map_err(|e| write_err(e, || format!("lease {code}"), code))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn renew_leases(
+        &self,
+        owner: &str,
+        expires_at: Millis,
+    ) -> Result<Vec<String>, StoreError> {
+        let found =
+            sqlx::query("UPDATE game_leases SET expires_at = $2 WHERE owner = $1 RETURNING code")
+                .bind(owner)
+                .bind(expires_at)
+                .fetch_all(&self.writer)
+                .await
+                .map_err(backend_err)?;
+        rows(found, |row| get(row, "code"))
+    }
+
+    async fn release_lease(&self, code: &str, owner: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM game_leases WHERE code = $1 AND owner = $2")
+            .bind(code)
+            .bind(owner)
+            .execute(&self.writer)
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn expired_leases(&self, now: Millis) -> Result<Vec<String>, StoreError> {
+        let found = sqlx::query(
+            "SELECT code FROM game_leases WHERE expires_at <= $1 ORDER BY expires_at, code",
+        )
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, |row| get(row, "code"))
+    }
+
+    async fn lease(&self, code: &str) -> Result<Option<LeaseRecord>, StoreError> {
+        sqlx::query("SELECT code, owner, expires_at FROM game_leases WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?
+            .map(|row| {
+                Ok(LeaseRecord {
+                    code: get(&row, "code")?,
+                    owner: get(&row, "owner")?,
+                    expires_at: get(&row, "expires_at")?,
+                })
+            })
+            .transpose()
     }
 }

@@ -697,6 +697,60 @@ async fn replays_saved_and_paged(s: &dyn Store) {
 }
 
 // ---------------------------------------------------------------------------
+// Leases (cluster mode).
+
+async fn leases_acquired_renewed_released(s: &dyn Store) {
+    s.create_game(&game("L1", 1)).await.unwrap();
+    s.create_game(&game("L2", 2)).await.unwrap();
+    assert!(is_not_found(s.acquire_lease("NOPE", "a", 0, 10).await));
+    assert_eq!(s.lease("L1").await.unwrap(), None);
+    // Nobody holds L1: a takes it; b cannot while it runs.
+    assert!(s.acquire_lease("L1", "a", 0, 100).await.unwrap());
+    assert!(!s.acquire_lease("L1", "b", 50, 150).await.unwrap());
+    // a may take it again (a restart of a, or an idempotent retry).
+    assert!(s.acquire_lease("L1", "a", 60, 160).await.unwrap());
+    let l = s.lease("L1").await.unwrap().unwrap();
+    assert_eq!((l.owner.as_str(), l.expires_at), ("a", 160));
+    assert!(s.acquire_lease("L2", "b", 0, 100).await.unwrap());
+    // Renewal moves only the renewer's leases on.
+    assert_eq!(s.renew_leases("a", 300).await.unwrap(), ["L1"]);
+    assert_eq!(s.lease("L1").await.unwrap().unwrap().expires_at, 300);
+    assert_eq!(s.lease("L2").await.unwrap().unwrap().expires_at, 100);
+    // L2 ran out at 100: expired, and a takes it over.
+    assert_eq!(s.expired_leases(99).await.unwrap(), Vec::<String>::new());
+    assert_eq!(s.expired_leases(100).await.unwrap(), ["L2"]);
+    assert!(s.acquire_lease("L2", "a", 100, 400).await.unwrap());
+    // b's renewal no longer holds L2: its game must stop.
+    assert_eq!(
+        s.renew_leases("b", 500).await.unwrap(),
+        Vec::<String>::new()
+    );
+    let mut held = s.renew_leases("a", 600).await.unwrap();
+    held.sort();
+    assert_eq!(held, ["L1", "L2"]);
+    // Release: only by the holder.
+    s.release_lease("L1", "b").await.unwrap();
+    assert!(s.lease("L1").await.unwrap().is_some());
+    s.release_lease("L1", "a").await.unwrap();
+    assert_eq!(s.lease("L1").await.unwrap(), None);
+    assert!(s.acquire_lease("L1", "b", 0, 10).await.unwrap());
+}
+
+async fn lease_race_has_one_winner(s: &dyn Store) {
+    s.create_game(&game("RACE", 1)).await.unwrap();
+    // Expired lease of a dead node: several nodes race to take it over.
+    assert!(s.acquire_lease("RACE", "dead", 0, 10).await.unwrap());
+    let tries = (0..8).map(|n| {
+        let owner = format!("node{n}");
+        async move { s.acquire_lease("RACE", &owner, 20, 1_000).await.unwrap() }
+    });
+    let won = futures_util::future::join_all(tries).await;
+    assert_eq!(won.iter().filter(|w| **w).count(), 1, "{won:?}");
+    let l = s.lease("RACE").await.unwrap().unwrap();
+    assert_eq!(won.iter().position(|w| *w), l.owner[4..].parse().ok());
+}
+
+// ---------------------------------------------------------------------------
 // Databases.
 
 /// A database for one test, removed by `cleanup`.
@@ -843,6 +897,8 @@ suite!(
     rules_version_round_trip,
     command_checksums_round_trip,
     replays_saved_and_paged,
+    leases_acquired_renewed_released,
+    lease_race_has_one_winner,
 );
 
 // ---------------------------------------------------------------------------
@@ -862,7 +918,7 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7]);
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -888,7 +944,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5, 6],
+            [1, 2, 3, 4, 5, 6, 7],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -977,7 +1033,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7]);
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));

@@ -15,6 +15,8 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+pub mod nats;
+pub mod node;
 pub mod pg;
 
 /// A client socket.
