@@ -615,6 +615,12 @@ fn cdt_use_listed_twice_or_unknown_names_line() {
         ("classic/dt_cards.toml", line),
         "{e}"
     );
+    let (e, line) = broken(
+        "classic/dt_cards.toml",
+        "sabotage = \"lost_initiative\"",
+        "sabotage = \"weak_spot\"",
+    );
+    assert_names(&e, "classic/dt_cards.toml", line, "listed twice");
     let (e, _) = broken("classic/dt_cards.toml", "number = 13,", "number = 14,");
     assert!(e.message.contains("numbers must be 1..=13"), "{e}");
 }

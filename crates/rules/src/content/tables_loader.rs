@@ -60,8 +60,9 @@ struct Limits {
     /// Secondary `failure` is a PP loss (< 0, CE) or the DL's credit
     /// gain (> 0, classic CSM-2).
     secondary_failure_negative: bool,
-    /// Exact weapon and equipment card counts, when fixed (classic CEQ).
+    /// Exact weapon card count, when fixed (classic CEQ: 8).
     weapons: Option<usize>,
+    /// Exact equipment card count, when fixed (classic CEQ: 11).
     equipment: Option<usize>,
     /// The base weapon ids (EQP-3), in [`BASE_WEAPON_IDS`] specialty order.
     base_weapons: [&'static str; 3],
@@ -1462,12 +1463,12 @@ fn load_classic_dt_cards(src: Src<'_>) -> Result<Vec<ClassicDtCardDef>, ContentE
     let mut numbers = Vec::new();
     let mut out: Vec<ClassicDtCardDef> = Vec::new();
     for row in raw.card {
+        if row.boon.get_ref() == row.sabotage.get_ref() {
+            return Err(src.at(&row.sabotage, "a card use is listed twice"));
+        }
         for u in [&row.boon, &row.sabotage] {
-            let used = out
-                .iter()
-                .any(|c| c.boon == *u.get_ref() || c.sabotage == *u.get_ref())
-                || (std::ptr::eq(u, &row.sabotage) && row.boon.get_ref() == u.get_ref());
-            if used {
+            let use_id = *u.get_ref();
+            if out.iter().any(|c| c.boon == use_id || c.sabotage == use_id) {
                 return Err(src.at(u, "a card use is listed twice"));
             }
         }
