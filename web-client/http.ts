@@ -330,6 +330,21 @@ export type CreatureStats = {
 };
 
 /**
+ * Classic mission rewards in credits (classic CEC-2; missions.md "Reward
+ * DT c / DL c").
+ */
+export type CreditRewards = {
+  /**
+   * Credits to each team assigned the primary mission on success.
+   */
+  dt: number,
+  /**
+   * Credits to the DL player on failure.
+   */
+  dl: number,
+};
+
+/**
  * The mission in play.
  */
 export type CurrentGame = {
@@ -483,7 +498,11 @@ export type EquipmentEffect =
   | "dark_energy_shift"
   | "combat_medic_unit"
   | "no_defense_die"
-  | "grenade_launcher";
+  | "grenade_launcher"
+  | "cybernetic_power_arm"
+  | "disruptor"
+  | "targeting_eye"
+  | "teleportal";
 
 /**
  * The body of every error answer of the API (4xx and 5xx), whichever
@@ -553,7 +572,8 @@ export type EventDuration =
   | "dl_turn"
   | "rest_of_round"
   | "targets_next_turn"
-  | "dl_step2";
+  | "dl_step2"
+  | "next_round";
 
 /**
  * Which event effect a card has; the game implements each (ce.md EVE).
@@ -584,7 +604,11 @@ export type EventEffect =
   | "berserk"
   | "unholy_transformation"
   | "surrounded"
-  | "defensive_upload";
+  | "defensive_upload"
+  | "dark_energy_wave_any"
+  | "legionnaires_charge"
+  | "misinterpreted_orders"
+  | "nepharite_altered_reality";
 
 /**
  * Fixed reinforcements printed on an event (ce.md EVE "Reinf." column).
@@ -750,7 +774,19 @@ export type Goal =
   | { "hacked": Array<string> }
   | { "pp_earned": number }
   | "all_dl_eliminated"
-  | { "alive": number };
+  | { "alive": number }
+  | {
+    "then": {
+      /**
+       * The condition reached first (latched once it holds).
+       */
+      first: Goal,
+      /**
+       * The condition counted from then on.
+       */
+      next: Goal,
+    },
+  };
 
 /**
  * One finished mission of the campaign.
@@ -1021,6 +1057,11 @@ export type Rewards = {
    * Commander penalty on primary failure (negative).
    */
   commander: number,
+  /**
+   * Classic credit rewards (CEC-2), `REWARDS credits=<dt> dl_credits=<dl>`;
+   * the PP fields are then 0.
+   */
+  credits?: CreditRewards | null,
 };
 
 /**

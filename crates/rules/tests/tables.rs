@@ -873,6 +873,13 @@ fn rnk_2_toml_syntax_error_names_its_line() {
 }
 
 #[test]
+fn rnk_2_a_classic_min_pp_in_a_ce_rank_names_line() {
+    let (e, line) = broken("ce/ranks.toml", "{ rank = 3, ", "{ rank = 3, min_pp = 25, ");
+    assert_eq!((e.file.as_str(), e.line), ("ce/ranks.toml", line), "{e}");
+    assert!(e.message.contains("classic field"), "{e}");
+}
+
+#[test]
 fn rnk_2_ranks_out_of_order_names_line() {
     let (e, line) = broken("ce/ranks.toml", "rank = 7,", "rank = 8,");
     assert_eq!((e.file.as_str(), e.line), ("ce/ranks.toml", line), "{e}");

@@ -210,7 +210,12 @@ mod tests {
                 citadel_rules::game::playable::unsupported(def).len()
             );
             assert!(m["rewards"]["success"].is_i64(), "{id}");
-            assert!(m["rounds"].as_u64() > Some(0));
+            // ROUNDS 0: no time limit (the classic training mission).
+            assert_eq!(
+                m["rounds"].as_u64() > Some(0),
+                !def.unlimited_rounds(),
+                "{id}"
+            );
         }
         let c1m1 = &missions[0];
         assert_eq!(c1m1["campaign"], 1);

@@ -2,7 +2,7 @@
 
 use super::board::build_board;
 use super::error::ContentError;
-use super::ids::Edition;
+use super::ids::{CreatureKind, Edition};
 use super::layout::Layout;
 use super::tiles::{parse_edge_term, parse_num, split_tokens, TileDef};
 use citadel_grid::{Board, Edge, Side, Square, StepMap, Walls};
@@ -99,6 +99,29 @@ pub struct TokenPlacement {
     pub square: Square,
     /// Optional name (e.g. `throne`, `relay`).
     pub name: Option<String>,
+    /// Classic terrain targets: the token's own defense value (the AF of
+    /// missions.md, core ATK-16), overriding the band row. Set together
+    /// with `pp`, on named tokens only (`DV=`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dv: Option<u8>,
+    /// PP for destroying the token (`PP=`), with `dv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pp: Option<u8>,
+}
+
+/// A Dark Legion figure the mission places at setup (`FIGURE`; classic
+/// bosses and tagged figures, missions.md classic note 1). It is taken
+/// from the DL pool and is a normal DL figure carrying its tag.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FigurePlacement {
+    /// Creature kind.
+    pub kind: CreatureKind,
+    /// Global square.
+    pub square: Square,
+    /// Mission tag, for MSN-2 `eliminated(tag)` (`boss`, `hunter`).
+    pub tag: String,
+    /// Actions per activation instead of the creature table's (Alakhai: 4).
+    pub actions: Option<u8>,
 }
 
 /// A mission Special action (MSN-3).
@@ -165,6 +188,16 @@ pub enum Goal {
     AllDlEliminated,
     /// `alive(n)`.
     Alive(u32),
+    /// `then(first, next)`: `first` held at some moment, and `next` holds
+    /// counting only what happened from that moment on (classic M1:
+    /// `then(pp_earned(20), exited(1, [1W, 4W]))` counts only exits made
+    /// after the 20 PP were reached).
+    Then {
+        /// The condition reached first (latched once it holds).
+        first: Box<Goal>,
+        /// The condition counted from then on.
+        next: Box<Goal>,
+    },
 }
 
 /// Rewards (MSN-6, CMD-2).
@@ -177,6 +210,21 @@ pub struct Rewards {
     pub failure: i32,
     /// Commander penalty on primary failure (negative).
     pub commander: i32,
+    /// Classic credit rewards (CEC-2), `REWARDS credits=<dt> dl_credits=<dl>`;
+    /// the PP fields are then 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credits: Option<CreditRewards>,
+}
+
+/// Classic mission rewards in credits (classic CEC-2; missions.md "Reward
+/// DT c / DL c").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CreditRewards {
+    /// Credits to each team assigned the primary mission on success.
+    pub dt: u8,
+    /// Credits to the DL player on failure.
+    pub dl: u8,
 }
 
 /// A mission record (MSN-1).
@@ -192,7 +240,7 @@ pub struct MissionDef {
     pub layout: Layout,
     /// Classic Citadel point.
     pub citadel: Option<Square>,
-    /// Rounds R (EVT-1).
+    /// Rounds R (EVT-1); 0 = no time limit (the classic training mission).
     pub rounds: u32,
     /// Event card numbers in play.
     pub events: Vec<u32>,
@@ -208,6 +256,13 @@ pub struct MissionDef {
     pub start: StartMode,
     /// Features and tokens.
     pub tokens: Vec<TokenPlacement>,
+    /// DL figures placed at setup (`FIGURE`), in file order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<FigurePlacement>,
+    /// DL pool overrides (`POOL`): of each listed creature, this many
+    /// remain in the pool besides the mission's `FIGURE` figures of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pool: Vec<(CreatureKind, u8)>,
     /// Door groups, each a list of global unit edges.
     pub doors: Vec<Vec<Edge>>,
     /// Special actions.
@@ -228,6 +283,30 @@ pub struct MissionDef {
 }
 
 impl MissionDef {
+    /// No time limit: the mission ends only by its goal or when no DT is
+    /// left (`ROUNDS 0`, the classic training mission).
+    pub fn unlimited_rounds(&self) -> bool {
+        self.rounds == 0
+    }
+
+    /// The DL pool size of `kind` in this mission (core DL-1): the
+    /// table's `table_pool`, or with a `POOL` override that many plus the
+    /// mission's `FIGURE` figures of the kind (which come from the pool).
+    pub fn pool_size(&self, kind: CreatureKind, table_pool: u8) -> u8 {
+        match self.pool.iter().find(|(k, _)| *k == kind) {
+            Some(&(_, n)) => n.saturating_add(
+                u8::try_from(self.figures.iter().filter(|f| f.kind == kind).count())
+                    .unwrap_or(u8::MAX),
+            ),
+            None => table_pool,
+        }
+    }
+
+    /// The `FIGURE` placement carrying `tag`.
+    pub fn figure_with_tag(&self, tag: &str) -> Option<&FigurePlacement> {
+        self.figures.iter().find(|f| f.tag == tag)
+    }
+
     /// Does the record list this `RULE` key?
     pub fn has_rule(&self, key: &str) -> bool {
         self.special_rules.iter().any(|r| r == key)
@@ -380,6 +459,24 @@ impl MissionDef {
             }
             if self.tokens[..i].iter().any(|o| o.square == t.square) {
                 return Err(err(format!("two tokens on {} (BRD-4)", t.square)));
+            }
+        }
+        for (i, f) in self.figures.iter().enumerate() {
+            if !board.passable(f.square) {
+                return Err(err(format!(
+                    "FIGURE {} at {} is not on a passable square",
+                    f.tag, f.square
+                )));
+            }
+            let on_token = self
+                .tokens
+                .iter()
+                .any(|t| t.square == f.square && t.kind.blocking());
+            if on_token || self.figures[..i].iter().any(|o| o.square == f.square) {
+                return Err(err(format!(
+                    "FIGURE {} at {} shares its square",
+                    f.tag, f.square
+                )));
             }
         }
         for group in &self.doors {
@@ -686,6 +783,15 @@ fn term_to_goal(t: &Term) -> Result<Goal, String> {
             arity(1)?;
             Goal::Alive(count(&args[0], name)?)
         }
+        "then" => {
+            let [a, b] = args else {
+                return Err("then: expected then(<goal>, <goal>)".into());
+            };
+            Goal::Then {
+                first: Box::new(term_to_goal(a)?),
+                next: Box::new(term_to_goal(b)?),
+            }
+        }
         "all_dl_eliminated" => {
             arity(0)?;
             Goal::AllDlEliminated
@@ -797,6 +903,20 @@ fn parse_position(s: &str, layout: Option<&Layout>) -> Result<Square, String> {
 }
 
 /// `yes` / `no`.
+/// A creature by its id (`centurion`, `praetorian_stalker`).
+fn parse_creature(s: &str) -> Result<CreatureKind, String> {
+    CreatureKind::ALL
+        .into_iter()
+        .find(|k| k.id() == s)
+        .ok_or_else(|| format!("unknown creature `{s}` (expected an id like `centurion`)"))
+}
+
+/// A small count 0..=255.
+fn parse_small(s: &str, what: &str) -> Result<u8, String> {
+    s.parse()
+        .map_err(|_| format!("{what}: `{s}` is not a number 0..=255"))
+}
+
 fn parse_flag(s: &str) -> Result<bool, String> {
     match s {
         "yes" => Ok(true),
@@ -822,6 +942,8 @@ struct Draft {
     exits: Vec<(String, EntranceRef)>,
     start: Option<StartMode>,
     tokens: Vec<TokenPlacement>,
+    figures: Vec<FigurePlacement>,
+    pool: Vec<(CreatureKind, u8)>,
     doors: Vec<Vec<Edge>>,
     specials: Vec<SpecialActionDef>,
     goal: Option<Goal>,
@@ -908,20 +1030,90 @@ impl Draft {
                 let kind = TokenKind::parse(kind)
                     .ok_or_else(|| format!("TOKEN: unknown kind `{kind}`"))?;
                 let square = parse_position(pos, self.layout.as_ref())?;
-                let name = match extra {
-                    [] => None,
-                    [n] => Some(
-                        n.strip_prefix("NAME=")
-                            .filter(|n| !n.is_empty())
-                            .ok_or_else(|| format!("TOKEN: `{n}`: expected NAME=<name>"))?
-                            .to_string(),
-                    ),
-                    _ => return Err("TOKEN: too many values".into()),
-                };
+                let (mut name, mut dv, mut pp) = (None, None, None);
+                for e in extra {
+                    match e.split_once('=') {
+                        Some(("NAME", n)) if !n.is_empty() => {
+                            once(&mut name, "NAME", n.to_string())?
+                        }
+                        Some(("DV", v)) => once(&mut dv, "DV", parse_small(v, "TOKEN DV")?)?,
+                        Some(("PP", v)) => once(&mut pp, "PP", parse_small(v, "TOKEN PP")?)?,
+                        _ => {
+                            return Err(format!(
+                                "TOKEN: `{e}`: expected NAME=<name>, DV=<n> or PP=<n>"
+                            ))
+                        }
+                    }
+                }
+                if dv.is_some() != pp.is_some() {
+                    return Err("TOKEN: DV= and PP= go together".into());
+                }
+                if dv.is_some() && name.is_none() {
+                    return Err("TOKEN: a token with DV= and PP= needs NAME=".into());
+                }
                 if name.is_some() && self.tokens.iter().any(|t| t.name == name) {
                     return Err("TOKEN: name used twice".into());
                 }
-                self.tokens.push(TokenPlacement { kind, square, name });
+                self.tokens.push(TokenPlacement {
+                    kind,
+                    square,
+                    name,
+                    dv,
+                    pp,
+                });
+            }
+            "FIGURE" => {
+                let (kind, pos, extra) = match args {
+                    [k, p, extra @ ..] => (k, p, extra),
+                    _ => {
+                        return Err(
+                            "FIGURE: expected <creature> <position> TAG=<tag> [ACTIONS=<n>]".into(),
+                        )
+                    }
+                };
+                let kind = parse_creature(kind)?;
+                let square = parse_position(pos, self.layout.as_ref())?;
+                let (mut tag, mut actions) = (None, None);
+                for e in extra {
+                    match e.split_once('=') {
+                        Some(("TAG", t)) if !t.is_empty() => once(&mut tag, "TAG", t.to_string())?,
+                        Some(("ACTIONS", v)) => {
+                            let n = parse_small(v, "FIGURE ACTIONS")?;
+                            if n == 0 {
+                                return Err("FIGURE: ACTIONS must be at least 1".into());
+                            }
+                            once(&mut actions, "ACTIONS", n)?;
+                        }
+                        _ => {
+                            return Err(format!("FIGURE: `{e}`: expected TAG=<tag> or ACTIONS=<n>"))
+                        }
+                    }
+                }
+                let tag = tag.ok_or("FIGURE: TAG=<tag> is required")?;
+                if self.figures.iter().any(|f| f.tag == tag) {
+                    return Err(format!("FIGURE: tag `{tag}` used twice"));
+                }
+                self.figures.push(FigurePlacement {
+                    kind,
+                    square,
+                    tag,
+                    actions,
+                });
+            }
+            "POOL" => {
+                if args.is_empty() {
+                    return Err("POOL: expected <creature>=<n> ...".into());
+                }
+                for a in args {
+                    let (k, v) = a
+                        .split_once('=')
+                        .ok_or_else(|| format!("POOL: `{a}`: expected <creature>=<n>"))?;
+                    let kind = parse_creature(k)?;
+                    if self.pool.iter().any(|(p, _)| *p == kind) {
+                        return Err(format!("POOL: {k} listed twice"));
+                    }
+                    self.pool.push((kind, parse_small(v, "POOL")?));
+                }
             }
             "DOORS" => {
                 let mut group = Vec::new();
@@ -975,22 +1167,44 @@ impl Draft {
             "SECONDARY" => once(&mut self.secondary, kw, parse_flag(one()?)?)?,
             "REWARDS" => {
                 let (mut s, mut f, mut c) = (None, None, None);
+                let (mut dt, mut dl) = (None, None);
                 for a in args {
                     let (k, v) = a
                         .split_once('=')
                         .ok_or_else(|| format!("REWARDS: `{a}`: expected key=value"))?;
-                    let v = parse_num(v, "REWARDS")?;
                     match k {
-                        "success" => once(&mut s, k, v)?,
-                        "failure" => once(&mut f, k, v)?,
-                        "commander" => once(&mut c, k, v)?,
+                        "success" => once(&mut s, k, parse_num(v, "REWARDS")?)?,
+                        "failure" => once(&mut f, k, parse_num(v, "REWARDS")?)?,
+                        "commander" => once(&mut c, k, parse_num(v, "REWARDS")?)?,
+                        "credits" => once(&mut dt, k, parse_small(v, "REWARDS credits")?)?,
+                        "dl_credits" => once(&mut dl, k, parse_small(v, "REWARDS dl_credits")?)?,
                         _ => return Err(format!("REWARDS: unknown key `{k}`")),
                     }
                 }
-                let r = Rewards {
-                    success: s.ok_or("REWARDS: success= missing")?,
-                    failure: f.ok_or("REWARDS: failure= missing")?,
-                    commander: c.ok_or("REWARDS: commander= missing")?,
+                let r = if dt.is_some() || dl.is_some() {
+                    // Classic CEC-2: credits, never PP.
+                    if s.is_some() || f.is_some() || c.is_some() {
+                        return Err(
+                            "REWARDS: credits= and dl_credits= replace success=, failure= and commander="
+                                .into(),
+                        );
+                    }
+                    Rewards {
+                        success: 0,
+                        failure: 0,
+                        commander: 0,
+                        credits: Some(CreditRewards {
+                            dt: dt.ok_or("REWARDS: credits= missing")?,
+                            dl: dl.ok_or("REWARDS: dl_credits= missing")?,
+                        }),
+                    }
+                } else {
+                    Rewards {
+                        success: s.ok_or("REWARDS: success= missing")?,
+                        failure: f.ok_or("REWARDS: failure= missing")?,
+                        commander: c.ok_or("REWARDS: commander= missing")?,
+                        credits: None,
+                    }
                 };
                 once(&mut self.rewards, kw, r)?;
             }
@@ -1043,6 +1257,8 @@ impl Draft {
             exits: self.exits,
             start: self.start.ok_or_else(|| missing("START"))?,
             tokens: self.tokens,
+            figures: self.figures,
+            pool: self.pool,
             doors: self.doors,
             special_actions: self.specials,
             goal,
@@ -1099,6 +1315,10 @@ fn check_goal_refs(
             e.iter().try_for_each(exit)?;
         }
         Goal::Destroyed(ts) | Goal::Hacked(ts) => ts.iter().try_for_each(token)?,
+        Goal::Then { first, next } => {
+            check_goal_refs(first, specials, tokens, exits)?;
+            check_goal_refs(next, specials, tokens, exits)?;
+        }
         Goal::Eliminated(_) | Goal::PpEarned(_) | Goal::AllDlEliminated | Goal::Alive(_) => {}
     }
     Ok(())

@@ -5,6 +5,7 @@
 //! data directory; [`Content::load_dir`] reads replacements from disk.
 
 pub mod board;
+pub mod classic_tables;
 pub mod error;
 pub mod ids;
 pub mod layout;
@@ -13,6 +14,7 @@ pub mod tables;
 pub mod tables_loader;
 pub mod tiles;
 
+pub use classic_tables::ClassicTables;
 pub use error::ContentError;
 pub use ids::{AttackType, Corporation, CreatureKind, Edition, Specialty};
 pub use missions::MissionDef;
@@ -73,6 +75,54 @@ const EMBEDDED: &[(&str, &str)] = &[
         "ce/secondary.toml",
         include_str!("../../data/ce/secondary.toml"),
     ),
+    (
+        "classic/dice.toml",
+        include_str!("../../data/classic/dice.toml"),
+    ),
+    (
+        "classic/ranks.toml",
+        include_str!("../../data/classic/ranks.toml"),
+    ),
+    (
+        "classic/corporations.toml",
+        include_str!("../../data/classic/corporations.toml"),
+    ),
+    (
+        "classic/weapons.toml",
+        include_str!("../../data/classic/weapons.toml"),
+    ),
+    (
+        "classic/equipment.toml",
+        include_str!("../../data/classic/equipment.toml"),
+    ),
+    (
+        "classic/creatures.toml",
+        include_str!("../../data/classic/creatures.toml"),
+    ),
+    (
+        "classic/terrain.toml",
+        include_str!("../../data/classic/terrain.toml"),
+    ),
+    (
+        "classic/force_cards.toml",
+        include_str!("../../data/classic/force_cards.toml"),
+    ),
+    (
+        "classic/events.toml",
+        include_str!("../../data/classic/events.toml"),
+    ),
+    (
+        "classic/dt_cards.toml",
+        include_str!("../../data/classic/dt_cards.toml"),
+    ),
+    (
+        "classic/secondary.toml",
+        include_str!("../../data/classic/secondary.toml"),
+    ),
+    (
+        "missions/classic.missions",
+        include_str!("../../data/missions/classic.missions"),
+    ),
 ];
 
 /// All content of both editions, validated.
@@ -89,6 +139,8 @@ pub struct Content {
     pub missions: Vec<MissionDef>,
     /// The CE tables.
     pub ce: CeTables,
+    /// The classic (1993) tables.
+    pub classic: ClassicTables,
 }
 
 impl Content {
@@ -149,19 +201,40 @@ impl Content {
         };
         let ce_tiles = tiles::parse_tiles("tiles/ce.tiles", get("tiles/ce.tiles")?)?;
         let classic_tiles = tiles::parse_tiles("tiles/classic.tiles", get("tiles/classic.tiles")?)?;
-        let missions =
-            missions::parse_missions("missions/ce.missions", get("missions/ce.missions")?)?;
-        let tables: Vec<(&str, &str)> = files
-            .iter()
-            .filter(|(n, _)| n.starts_with("ce/"))
-            .copied()
-            .collect();
-        let ce = tables_loader::load_ce_tables(&tables)?;
+        let in_dir = |dir: &str| -> Vec<(&str, &str)> {
+            files
+                .iter()
+                .filter(|(n, _)| n.strip_prefix(dir).is_some_and(|r| r.starts_with('/')))
+                .copied()
+                .collect()
+        };
+        let ce = tables_loader::load_ce_tables(&in_dir("ce"))?;
+        let classic = tables_loader::load_classic_tables(&in_dir("classic"))?;
+        let mut missions = Vec::new();
+        for file in ["missions/ce.missions", "missions/classic.missions"] {
+            for m in missions::parse_missions(file, get(file)?)? {
+                let tables = match m.edition {
+                    Edition::Ce => &ce,
+                    Edition::Classic => &classic.base,
+                };
+                check_mission_figures(&m, tables)
+                    .map_err(|e| ContentError::new(file, m.line, e))?;
+                if missions.iter().any(|o: &MissionDef| o.id == m.id) {
+                    return Err(ContentError::new(
+                        file,
+                        m.line,
+                        format!("mission id `{}` is already used", m.id),
+                    ));
+                }
+                missions.push(m);
+            }
+        }
         Ok(Content {
             ce_tiles,
             classic_tiles,
             missions,
             ce,
+            classic,
         })
     }
 
@@ -177,4 +250,32 @@ impl Content {
             Edition::Classic => &self.classic_tiles,
         }
     }
+}
+
+/// A mission's `FIGURE` and `POOL` lines against its edition's creature
+/// table: every creature exists there, and the pool holds every `FIGURE`
+/// figure of a kind (core DL-1).
+fn check_mission_figures(m: &MissionDef, tables: &CeTables) -> Result<(), String> {
+    let kinds = m
+        .figures
+        .iter()
+        .map(|f| f.kind)
+        .chain(m.pool.iter().map(|p| p.0));
+    for kind in kinds {
+        let def = tables.creature(kind).ok_or_else(|| {
+            format!(
+                "mission {}: the {:?} tables have no creature `{kind}`",
+                m.id, m.edition
+            )
+        })?;
+        let placed = m.figures.iter().filter(|f| f.kind == kind).count();
+        if usize::from(m.pool_size(kind, def.pool)) < placed {
+            return Err(format!(
+                "mission {}: {placed} FIGURE {kind} but the pool holds {} (core DL-1)",
+                m.id,
+                m.pool_size(kind, def.pool)
+            ));
+        }
+    }
+    Ok(())
 }

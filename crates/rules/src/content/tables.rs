@@ -266,6 +266,16 @@ pub enum EquipmentEffect {
     NoDefenseDie,
     /// Augment on a Plasma Carbine: WPN-7.
     GrenadeLauncher,
+    /// Classic CEQ: +1 CC die and re-roll 1 die in each CC attack.
+    CyberneticPowerArm,
+    /// Classic CEQ, CDF-3: the target's AF is 1 lower against the
+    /// carrier's firearm attacks.
+    Disruptor,
+    /// Classic CEQ: re-roll 2 dice in each firearm attack.
+    TargetingEye,
+    /// Classic CEQ: free on the owner's turn, relocate one own DT to an
+    /// empty passable square of any sector, not next to a DL figure.
+    Teleportal,
 }
 
 /// A non-weapon equipment card (ce.md EQI table).
@@ -426,6 +436,17 @@ pub enum EventEffect {
     Surrounded,
     /// #29: the DL forces a re-roll on TE attacks.
     DefensiveUpload,
+    /// Classic: DL figures re-roll 1 failed die in every attack, close
+    /// combat or firearm (the CE card is firearm-only).
+    DarkEnergyWaveAny,
+    /// Classic: the Legionnaires of this call may enter by any white or
+    /// red entrance.
+    LegionnairesCharge,
+    /// Classic: the chosen team's two DTs have 2 base actions in total
+    /// next round.
+    MisinterpretedOrders,
+    /// Classic: rotate one sector 90° or swap two sectors (never sector 7).
+    NephariteAlteredReality,
 }
 
 /// How long an event lasts (core EVT-3).
@@ -443,6 +464,9 @@ pub enum EventDuration {
     TargetsNextTurn,
     /// Only during DL step 2.
     DlStep2,
+    /// Classic CEV-1: the whole of the following round (nothing if there
+    /// is none).
+    NextRound,
 }
 
 /// Fixed reinforcements printed on an event (ce.md EVE "Reinf." column).

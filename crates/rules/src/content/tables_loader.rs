@@ -6,6 +6,7 @@
 //! here. Every error, syntactic or semantic, names the file and the 1-based
 //! line, taken from the TOML spans.
 
+use super::classic_tables::{ClassicDtCardDef, ClassicDtUse, ClassicTables};
 use super::error::ContentError;
 use super::ids::{AttackType, Corporation, CreatureKind, Specialty};
 use super::tables::{
@@ -20,43 +21,156 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
-/// The CE table files, as `(file name, text)`.
+/// The table files of one edition, as `(file name, text)`.
 pub type TableFiles<'a> = [(&'a str, &'a str)];
 
-/// Number of rank cards (RNK-2).
-const RANKS: usize = 12;
-/// Number of DL bands (DLB-1).
+/// Number of DL bands (DLB-1; classic CDL-1 also has 6 band levels).
 const BANDS: usize = 6;
-/// Force cards 1..=44 (FOR).
-const FORCE_CARDS: u32 = 44;
-/// Events 1..=30 (EVE).
-const EVENTS: u32 = 30;
-/// Secondary missions 1..=18 (SEC).
-const SECONDARY: u32 = 18;
 /// Doomtrooper deck size (DTC-CE-2).
 const DT_DECK: u32 = 22;
 /// Door deck size (DOR).
 const DOOR_DECK: u32 = 6;
+
+/// What differs between the CE and the classic tables in the shared shape:
+/// the counts the loader checks and a few value limits.
+#[derive(Debug)]
+struct Limits {
+    /// The files' directory under `data/`: `ce` or `classic`.
+    dir: &'static str,
+    /// Rank cards 1..=ranks (CE RNK-2: 12; classic CRK-1: 6).
+    ranks: usize,
+    /// Classic CRK-1: each rank row carries its `min_pp`.
+    rank_min_pp: bool,
+    /// Largest `rank_dice` of a weapon (CE: 3 of the rank card; classic:
+    /// the printed count, up to 9).
+    max_rank_dice: u8,
+    /// The roster columns, in file order (CE: fa, cc, te; classic: fa, cc).
+    roster: &'static [Specialty],
+    /// The creature rows, in order (classic has no Praetorian Stalker).
+    creatures: &'static [CreatureKind],
+    /// Band cells per creature row: 6 (CE), or 3 columns of 2 bands each
+    /// (classic CDL-3), expanded to 6.
+    band_cells: usize,
+    /// Force cards 1..=n.
+    force_cards: u32,
+    /// Events 1..=n.
+    events: u32,
+    /// Secondary missions 1..=n.
+    secondary: u32,
+    /// Secondary `failure` is a PP loss (< 0, CE) or the DL's credit
+    /// gain (> 0, classic CSM-2).
+    secondary_failure_negative: bool,
+    /// Exact weapon card count, when fixed (classic CEQ: 8).
+    weapons: Option<usize>,
+    /// Exact equipment card count, when fixed (classic CEQ: 11).
+    equipment: Option<usize>,
+    /// The base weapon ids (EQP-3), in [`BASE_WEAPON_IDS`] specialty order.
+    base_weapons: [&'static str; 3],
+    /// The edition has Doomtrooper cards of the CE kind and door cards.
+    dt_and_door_cards: bool,
+}
+
+/// The CE limits.
+const CE: Limits = Limits {
+    dir: "ce",
+    ranks: 12,
+    rank_min_pp: false,
+    max_rank_dice: 3,
+    roster: &[Specialty::Firearms, Specialty::CloseCombat, Specialty::Tech],
+    creatures: &CreatureKind::ALL,
+    band_cells: 6,
+    force_cards: 44,
+    events: 30,
+    secondary: 18,
+    secondary_failure_negative: true,
+    weapons: None,
+    equipment: None,
+    base_weapons: [
+        BASE_WEAPON_IDS[0].1,
+        BASE_WEAPON_IDS[1].1,
+        BASE_WEAPON_IDS[2].1,
+    ],
+    dt_and_door_cards: true,
+};
+
+/// The classic limits (classic.md).
+const CLASSIC: Limits = Limits {
+    dir: "classic",
+    ranks: 6,
+    rank_min_pp: true,
+    max_rank_dice: 9,
+    roster: &[Specialty::Firearms, Specialty::CloseCombat],
+    creatures: &[
+        CreatureKind::Legionnaire,
+        CreatureKind::Necromutant,
+        CreatureKind::Centurion,
+        CreatureKind::Razide,
+        CreatureKind::Nepharite,
+        CreatureKind::Ezoghoul,
+    ],
+    band_cells: 3,
+    force_cards: 12,
+    events: 13,
+    secondary: 10,
+    secondary_failure_negative: false,
+    weapons: Some(8),
+    equipment: Some(11),
+    // Classic has no Tech Specialists: the Tech slot names the carbine.
+    base_weapons: ["punisher_short_sword", "plasma_carbine", "plasma_carbine"],
+    dt_and_door_cards: false,
+};
 
 /// Parse and validate every CE table.
 ///
 /// # Errors
 /// The first problem, naming its file and line.
 pub fn load_ce_tables(files: &TableFiles<'_>) -> Result<CeTables, ContentError> {
-    let get = |name: &'static str| -> Result<Src<'_>, ContentError> {
-        files
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, text)| Src { file: name, text })
-            .ok_or_else(|| ContentError::new(name, 0, "file missing"))
-    };
-    let weapons_src = get("ce/weapons.toml")?;
-    let weapons = load_weapons(weapons_src)?;
-    let equipment_src = get("ce/equipment.toml")?;
+    Ok(load_tables(files, &CE)?.0)
+}
+
+/// Parse and validate every classic table (`data/classic/*.toml`).
+///
+/// # Errors
+/// The first problem, naming its file and line.
+pub fn load_classic_tables(files: &TableFiles<'_>) -> Result<ClassicTables, ContentError> {
+    let (base, rank_min_pp) = load_tables(files, &CLASSIC)?;
+    let dt_cards = load_classic_dt_cards(src_of(files, "classic/dt_cards.toml")?)?;
+    Ok(ClassicTables {
+        base,
+        rank_min_pp,
+        dt_cards,
+    })
+}
+
+/// The file `name` of `files`.
+fn src_of<'a>(files: &TableFiles<'a>, name: &str) -> Result<Src<'a>, ContentError> {
+    files
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(file, text)| Src { file, text })
+        .ok_or_else(|| ContentError::new(name, 0, "file missing"))
+}
+
+/// The shared-shape tables of one edition, with the classic rank PP
+/// minimums (empty for CE).
+fn load_tables(files: &TableFiles<'_>, lim: &Limits) -> Result<(CeTables, Vec<i32>), ContentError> {
+    let get = |name: &str| src_of(files, &format!("{}/{name}", lim.dir));
+    let weapons_src = get("weapons.toml")?;
+    let weapons = load_weapons(weapons_src, lim)?;
+    let equipment_src = get("equipment.toml")?;
     let equipment = load_equipment(equipment_src, &weapons)?;
+    if let Some(n) = lim.weapons.filter(|&n| n != weapons.len()) {
+        return Err(weapons_src.at_end(format!("{} weapons; there must be {n}", weapons.len())));
+    }
+    if let Some(n) = lim.equipment.filter(|&n| n != equipment.len()) {
+        return Err(equipment_src.at_end(format!(
+            "{} equipment cards; there must be {n}",
+            equipment.len()
+        )));
+    }
     let items = ItemIndex::new(&weapons, &equipment).map_err(|m| equipment_src.at_end(m))?;
     let mut base_weapons = Vec::with_capacity(BASE_WEAPON_IDS.len());
-    for (specialty, id) in BASE_WEAPON_IDS {
+    for ((specialty, _), id) in BASE_WEAPON_IDS.into_iter().zip(lim.base_weapons) {
         match items.get(id) {
             Some(Item::Weapon(w)) => base_weapons.push(w),
             _ => {
@@ -69,22 +183,32 @@ pub fn load_ce_tables(files: &TableFiles<'_>) -> Result<CeTables, ContentError> 
     let base_weapons: [WeaponId; 3] = base_weapons
         .try_into()
         .map_err(|_| weapons_src.at_end("base weapons"))?;
-    Ok(CeTables {
-        dice: load_dice(get("ce/dice.toml")?)?,
-        ranks: load_ranks(get("ce/ranks.toml")?)?,
-        corporations: load_corporations(get("ce/corporations.toml")?)?,
+    let (ranks, rank_min_pp) = load_ranks(get("ranks.toml")?, lim)?;
+    let (dt_cards, door_cards) = if lim.dt_and_door_cards {
+        (
+            load_dt_cards(get("dt_cards.toml")?)?,
+            load_door_cards(get("door_cards.toml")?)?,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let tables = CeTables {
+        dice: load_dice(get("dice.toml")?)?,
+        ranks,
+        corporations: load_corporations(get("corporations.toml")?, lim)?,
         weapons,
         equipment,
-        creatures: load_creatures(get("ce/creatures.toml")?)?,
-        terrain: load_terrain(get("ce/terrain.toml")?)?,
-        force_cards: load_force_cards(get("ce/force_cards.toml")?)?,
-        events: load_events(get("ce/events.toml")?)?,
-        dt_cards: load_dt_cards(get("ce/dt_cards.toml")?)?,
-        door_cards: load_door_cards(get("ce/door_cards.toml")?)?,
-        secondary: load_secondary(get("ce/secondary.toml")?)?,
+        creatures: load_creatures(get("creatures.toml")?, lim)?,
+        terrain: load_terrain(get("terrain.toml")?)?,
+        force_cards: load_force_cards(get("force_cards.toml")?, lim.force_cards)?,
+        events: load_events(get("events.toml")?, lim.events)?,
+        dt_cards,
+        door_cards,
+        secondary: load_secondary(get("secondary.toml")?, lim)?,
         base_weapons,
         items,
-    })
+    };
+    Ok((tables, rank_min_pp))
 }
 
 // ---------------------------------------------------------------------------
@@ -188,13 +312,15 @@ pub(crate) fn parse_dice(s: &str) -> Result<Vec<DieColor>, String> {
 }
 
 /// Weapon dice (DICE-2): `3`, `1`, `0`, `3+1R`. `None` for `0` or `—`.
-fn parse_weapon_dice(s: &str) -> Result<Option<WeaponDice>, String> {
+/// `max` is the largest rank-dice count (3 in CE; classic weapons print
+/// their own count, CDI-1).
+fn parse_weapon_dice(s: &str, max: u8) -> Result<Option<WeaponDice>, String> {
     if is_dash(s) {
         return Ok(None);
     }
     let bad = || {
         format!(
-            "bad weapon dice `{s}`: expected rank dice 0..=3, optionally `+` extras, like `3+1R`"
+            "bad weapon dice `{s}`: expected rank dice 0..={max}, optionally `+` extras, like `3+1R`"
         )
     };
     let (rank, extra) = match s.split_once('+') {
@@ -202,7 +328,7 @@ fn parse_weapon_dice(s: &str) -> Result<Option<WeaponDice>, String> {
         None => (s.trim(), None),
     };
     let rank_dice: u8 = rank.parse().map_err(|_| bad())?;
-    if rank_dice > 3 {
+    if rank_dice > max {
         return Err(bad());
     }
     let extra = match extra {
@@ -459,21 +585,25 @@ struct RankRow {
     defense: Spanned<String>,
     credits: u8,
     dt_cards: u8,
+    /// Classic CRK-1 only: the least PP of this rank.
+    min_pp: Option<Spanned<i32>>,
 }
 
-fn load_ranks(src: Src<'_>) -> Result<Vec<RankCard>, ContentError> {
+fn load_ranks(src: Src<'_>, lim: &Limits) -> Result<(Vec<RankCard>, Vec<i32>), ContentError> {
+    let n_ranks = lim.ranks;
     let raw: RanksFile = src.parse()?;
     let mut out = Vec::new();
+    let mut min_pp: Vec<i32> = Vec::new();
     for (i, row) in raw.rank.into_iter().enumerate() {
         let want = i + 1;
-        if want > RANKS {
-            return Err(src.at(&row.rank, format!("more than {RANKS} rank cards")));
+        if want > n_ranks {
+            return Err(src.at(&row.rank, format!("more than {n_ranks} rank cards")));
         }
         if usize::from(*row.rank.get_ref()) != want {
             return Err(src.at(
                 &row.rank,
                 format!(
-                    "rank cards must be 1..={RANKS} in order: expected rank {want}, found {}",
+                    "rank cards must be 1..={n_ranks} in order: expected rank {want}, found {}",
                     row.rank.get_ref()
                 ),
             ));
@@ -486,6 +616,26 @@ fn load_ranks(src: Src<'_>) -> Result<Vec<RankCard>, ContentError> {
         let [d] = defense[..] else {
             return Err(src.at(&row.defense, "a rank card has exactly 1 defense die"));
         };
+        match (&row.min_pp, lim.rank_min_pp) {
+            (Some(p), true) => {
+                let v = *p.get_ref();
+                let first = min_pp.is_empty();
+                if (first && v != 0) || min_pp.last().is_some_and(|&prev| v <= prev) {
+                    return Err(src.at(
+                        p,
+                        "min_pp must be 0 for rank 1 and rise with every rank (CRK-1)",
+                    ));
+                }
+                min_pp.push(v);
+            }
+            (None, true) => {
+                return Err(src.at(&row.rank, "a classic rank needs `min_pp` (CRK-1)"));
+            }
+            (Some(p), false) => {
+                return Err(src.at(p, "`min_pp` is a classic field (CRK-1)"));
+            }
+            (None, false) => {}
+        }
         out.push(RankCard {
             rank: *row.rank.get_ref(),
             combat: [a, b, c],
@@ -494,13 +644,13 @@ fn load_ranks(src: Src<'_>) -> Result<Vec<RankCard>, ContentError> {
             dt_cards: row.dt_cards,
         });
     }
-    if out.len() != RANKS {
+    if out.len() != n_ranks {
         return Err(src.at_end(format!(
-            "{} rank cards; there must be {RANKS} (ranks 1..={RANKS})",
+            "{} rank cards; there must be {n_ranks} (ranks 1..={n_ranks})",
             out.len()
         )));
     }
-    Ok(out)
+    Ok((out, min_pp))
 }
 
 // ---------------------------------------------------------------------------
@@ -517,12 +667,12 @@ struct CorporationsFile {
 struct CorporationRow {
     id: Spanned<Corporation>,
     name: String,
-    fa: Spanned<String>,
-    cc: Spanned<String>,
-    te: Spanned<String>,
+    fa: Option<Spanned<String>>,
+    cc: Option<Spanned<String>>,
+    te: Option<Spanned<String>>,
 }
 
-fn load_corporations(src: Src<'_>) -> Result<Vec<CorporationDef>, ContentError> {
+fn load_corporations(src: Src<'_>, lim: &Limits) -> Result<Vec<CorporationDef>, ContentError> {
     let raw: CorporationsFile = src.parse()?;
     let mut out = Vec::new();
     for (i, row) in raw.corporation.into_iter().enumerate() {
@@ -538,11 +688,25 @@ fn load_corporations(src: Src<'_>) -> Result<Vec<CorporationDef>, ContentError> 
             None => return Err(src.at(&row.id, "more than 5 corporations")),
         }
         let mut roster = Vec::new();
-        for (name, specialty) in [
-            (row.fa, Specialty::Firearms),
-            (row.cc, Specialty::CloseCombat),
-            (row.te, Specialty::Tech),
+        for (name, specialty, key) in [
+            (row.fa, Specialty::Firearms, "fa"),
+            (row.cc, Specialty::CloseCombat, "cc"),
+            (row.te, Specialty::Tech, "te"),
         ] {
+            let wanted = lim.roster.contains(&specialty);
+            let name = match (name, wanted) {
+                (Some(n), true) => n,
+                (None, false) => continue,
+                (None, true) => {
+                    return Err(src.at(&row.id, format!("corporation `{id}` needs `{key}`")))
+                }
+                (Some(n), false) => {
+                    return Err(src.at(
+                        &n,
+                        format!("`{key}` is not a roster column of the {} tables", lim.dir),
+                    ))
+                }
+            };
             if name.get_ref().trim().is_empty() {
                 return Err(src.at(&name, "empty Doomtrooper name"));
             }
@@ -629,7 +793,7 @@ fn parse_range(s: &str) -> Result<(u8, u8), String> {
     Ok((a, b))
 }
 
-fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
+fn load_weapons(src: Src<'_>, lim: &Limits) -> Result<Vec<WeaponDef>, ContentError> {
     let raw: WeaponsFile = src.parse()?;
     let mut out: Vec<WeaponDef> = Vec::new();
     for row in raw.weapon {
@@ -660,7 +824,7 @@ fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
             }
         };
         let cc = match &row.cc {
-            Some(c) => cell(src, c, parse_weapon_dice(c.get_ref()))?,
+            Some(c) => cell(src, c, parse_weapon_dice(c.get_ref(), lim.max_rank_dice))?,
             None => None,
         };
         if row.swing && cc.is_none() {
@@ -671,8 +835,12 @@ fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
         }
         let fa = match &row.fa {
             Some(fa) => {
-                let dice = cell(src, &fa.dice, parse_weapon_dice(fa.dice.get_ref()))?
-                    .ok_or_else(|| src.at(&fa.dice, "a firearm profile needs dice"))?;
+                let dice = cell(
+                    src,
+                    &fa.dice,
+                    parse_weapon_dice(fa.dice.get_ref(), lim.max_rank_dice),
+                )?
+                .ok_or_else(|| src.at(&fa.dice, "a firearm profile needs dice"))?;
                 let (min_range, max_range, line) = match (&fa.range, &fa.line) {
                     (Some(r), None) => {
                         let (a, b) = cell(src, r, parse_range(r.get_ref()))?;
@@ -703,8 +871,12 @@ fn load_weapons(src: Src<'_>) -> Result<Vec<WeaponDef>, ContentError> {
         };
         let te = match &row.te {
             Some(te) => {
-                let dice = cell(src, &te.dice, parse_weapon_dice(te.dice.get_ref()))?
-                    .ok_or_else(|| src.at(&te.dice, "a tech profile needs dice"))?;
+                let dice = cell(
+                    src,
+                    &te.dice,
+                    parse_weapon_dice(te.dice.get_ref(), lim.max_rank_dice),
+                )?
+                .ok_or_else(|| src.at(&te.dice, "a tech profile needs dice"))?;
                 if te.barbs && !te.trap {
                     return Err(src.at(&te.dice, "barbs need trap tech attacks (WPN-2)"));
                 }
@@ -821,12 +993,12 @@ struct CreatureRow {
     bands: Spanned<Vec<Spanned<String>>>,
 }
 
-fn load_creatures(src: Src<'_>) -> Result<Vec<CreatureDef>, ContentError> {
+fn load_creatures(src: Src<'_>, lim: &Limits) -> Result<Vec<CreatureDef>, ContentError> {
     let raw: CreaturesFile = src.parse()?;
     let mut out = Vec::new();
     for (i, row) in raw.creature.into_iter().enumerate() {
         let kind = cell(src, &row.kind, parse_creature_name(row.kind.get_ref()))?;
-        match CreatureKind::ALL.get(i) {
+        match lim.creatures.get(i) {
             Some(&want) if want == kind => {}
             Some(&want) => {
                 return Err(src.at(
@@ -834,24 +1006,33 @@ fn load_creatures(src: Src<'_>) -> Result<Vec<CreatureDef>, ContentError> {
                     format!("creatures must be in pool order: expected `{want}`, found `{kind}`"),
                 ))
             }
-            None => return Err(src.at(&row.kind, "more than 7 creatures")),
+            None => {
+                return Err(src.at(
+                    &row.kind,
+                    format!("more than {} creatures", lim.creatures.len()),
+                ))
+            }
         }
         if *row.actions.get_ref() == 0 {
             return Err(src.at(&row.actions, "a creature needs at least 1 action"));
         }
         let cells = row.bands.get_ref();
-        if cells.len() != BANDS {
+        if cells.len() != lim.band_cells {
             return Err(src.at(
                 &row.bands,
                 format!(
-                    "creature `{kind}` has {} bands; it needs exactly {BANDS}",
-                    cells.len()
+                    "creature `{kind}` has {} band cells; it needs exactly {}",
+                    cells.len(),
+                    lim.band_cells
                 ),
             ));
         }
+        // Each cell covers BANDS / band_cells bands (classic: 1-2, 3-4, 5-6).
+        let per_cell = BANDS / lim.band_cells;
         let mut bands = Vec::new();
         for c in cells {
-            bands.push(cell(src, c, parse_creature_cell(c.get_ref()))?);
+            let stats = cell(src, c, parse_creature_cell(c.get_ref()))?;
+            bands.extend(std::iter::repeat_n(stats, per_cell));
         }
         out.push(CreatureDef {
             kind,
@@ -861,11 +1042,11 @@ fn load_creatures(src: Src<'_>) -> Result<Vec<CreatureDef>, ContentError> {
             bands,
         });
     }
-    if out.len() != CreatureKind::ALL.len() {
+    if out.len() != lim.creatures.len() {
         return Err(src.at_end(format!(
             "{} creatures; there must be {} (every creature kind, in pool order)",
             out.len(),
-            CreatureKind::ALL.len()
+            lim.creatures.len()
         )));
     }
     Ok(out)
@@ -955,7 +1136,7 @@ struct ForceRow {
     flags: Vec<Spanned<String>>,
 }
 
-fn load_force_cards(src: Src<'_>) -> Result<Vec<ForceCardDef>, ContentError> {
+fn load_force_cards(src: Src<'_>, count: u32) -> Result<Vec<ForceCardDef>, ContentError> {
     let raw: ForceFile = src.parse()?;
     let mut numbers = Vec::new();
     let mut cards = Vec::new();
@@ -1009,7 +1190,7 @@ fn load_force_cards(src: Src<'_>) -> Result<Vec<ForceCardDef>, ContentError> {
             });
         }
     }
-    check_numbering(src, &numbers, FORCE_CARDS, "force card")?;
+    check_numbering(src, &numbers, count, "force card")?;
     cards.sort_by_key(|c| c.number);
     Ok(cards)
 }
@@ -1065,7 +1246,7 @@ fn parse_reinf(s: &str) -> Result<(Vec<EventReinforcement>, bool), String> {
     Ok((groups, force))
 }
 
-fn load_events(src: Src<'_>) -> Result<Vec<EventDef>, ContentError> {
+fn load_events(src: Src<'_>, count: u32) -> Result<Vec<EventDef>, ContentError> {
     let raw: EventsFile = src.parse()?;
     let mut numbers = Vec::new();
     let mut events = Vec::new();
@@ -1095,7 +1276,7 @@ fn load_events(src: Src<'_>) -> Result<Vec<EventDef>, ContentError> {
             text: card_text(src, row.text)?,
         });
     }
-    check_numbering(src, &numbers, EVENTS, "event")?;
+    check_numbering(src, &numbers, count, "event")?;
     events.sort_by_key(|e| e.number);
     Ok(events)
 }
@@ -1202,16 +1383,17 @@ struct SecondaryRow {
     text: Spanned<String>,
 }
 
-fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
+fn load_secondary(src: Src<'_>, lim: &Limits) -> Result<Vec<SecondaryDef>, ContentError> {
+    let count = lim.secondary;
     let raw: SecondaryFile = src.parse()?;
     let mut out = Vec::new();
     for (i, row) in raw.mission.into_iter().enumerate() {
         let n = *row.number.get_ref();
-        if usize::try_from(n).ok() != Some(i + 1) || n > SECONDARY {
+        if usize::try_from(n).ok() != Some(i + 1) || n > count {
             return Err(src.at(
                 &row.number,
                 format!(
-                    "secondary missions must be 1..={SECONDARY} in order: found {n} at position {}",
+                    "secondary missions must be 1..={count} in order: found {n} at position {}",
                     i + 1
                 ),
             ));
@@ -1219,8 +1401,14 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
         if *row.success.get_ref() <= 0 {
             return Err(src.at(&row.success, "success PP must be positive"));
         }
-        if *row.failure.get_ref() >= 0 {
+        if lim.secondary_failure_negative && *row.failure.get_ref() >= 0 {
             return Err(src.at(&row.failure, "failure PP must be negative"));
+        }
+        if !lim.secondary_failure_negative && *row.failure.get_ref() <= 0 {
+            return Err(src.at(
+                &row.failure,
+                "failure is the DL player's credit gain (CSM-2): it must be positive",
+            ));
         }
         if *row.commander_penalty.get_ref() > 0 {
             return Err(src.at(
@@ -1237,12 +1425,71 @@ fn load_secondary(src: Src<'_>) -> Result<Vec<SecondaryDef>, ContentError> {
             text: card_text(src, row.text)?,
         });
     }
-    if out.len() != SECONDARY as usize {
+    if out.len() != count as usize {
         return Err(src.at_end(format!(
-            "{} secondary missions; there must be {SECONDARY}",
+            "{} secondary missions; there must be {count}",
             out.len()
         )));
     }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+// classic/dt_cards.toml
+
+/// CDT: the classic deck holds 13 two-use cards.
+const CLASSIC_DT_CARDS: u32 = 13;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicDtFile {
+    card: Vec<ClassicDtRow>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassicDtRow {
+    number: Spanned<u32>,
+    boon: Spanned<ClassicDtUse>,
+    boon_name: String,
+    boon_text: Spanned<String>,
+    sabotage: Spanned<ClassicDtUse>,
+    sabotage_name: String,
+    sabotage_text: Spanned<String>,
+}
+
+fn load_classic_dt_cards(src: Src<'_>) -> Result<Vec<ClassicDtCardDef>, ContentError> {
+    let raw: ClassicDtFile = src.parse()?;
+    let mut numbers = Vec::new();
+    let mut out: Vec<ClassicDtCardDef> = Vec::new();
+    for row in raw.card {
+        if row.boon.get_ref() == row.sabotage.get_ref() {
+            return Err(src.at(&row.sabotage, "a card use is listed twice"));
+        }
+        for u in [&row.boon, &row.sabotage] {
+            let use_id = *u.get_ref();
+            if out.iter().any(|c| c.boon == use_id || c.sabotage == use_id) {
+                return Err(src.at(u, "a card use is listed twice"));
+            }
+        }
+        for name in [&row.boon_name, &row.sabotage_name] {
+            if name.trim().is_empty() {
+                return Err(src.at(&row.number, "a card use needs a name"));
+            }
+        }
+        numbers.push((*row.number.get_ref(), row.number.span().start));
+        out.push(ClassicDtCardDef {
+            number: *row.number.get_ref(),
+            boon: *row.boon.get_ref(),
+            sabotage: *row.sabotage.get_ref(),
+            boon_name: row.boon_name,
+            sabotage_name: row.sabotage_name,
+            boon_text: card_text(src, row.boon_text)?,
+            sabotage_text: card_text(src, row.sabotage_text)?,
+        });
+    }
+    check_numbering(src, &numbers, CLASSIC_DT_CARDS, "Doomtrooper card")?;
+    out.sort_by_key(|c| c.number);
     Ok(out)
 }
 
@@ -1272,14 +1519,14 @@ mod tests {
                 extra: extra.to_vec(),
             })
         };
-        assert_eq!(parse_weapon_dice("3"), Ok(wd(3, &[])));
-        assert_eq!(parse_weapon_dice("1"), Ok(wd(1, &[])));
-        assert_eq!(parse_weapon_dice("3+1R"), Ok(wd(3, &[R])));
-        assert_eq!(parse_weapon_dice("3 + 1W"), Ok(wd(3, &[W])));
-        assert_eq!(parse_weapon_dice("0"), Ok(None));
-        assert_eq!(parse_weapon_dice("—"), Ok(None));
+        assert_eq!(parse_weapon_dice("3", 3), Ok(wd(3, &[])));
+        assert_eq!(parse_weapon_dice("1", 3), Ok(wd(1, &[])));
+        assert_eq!(parse_weapon_dice("3+1R", 3), Ok(wd(3, &[R])));
+        assert_eq!(parse_weapon_dice("3 + 1W", 3), Ok(wd(3, &[W])));
+        assert_eq!(parse_weapon_dice("0", 3), Ok(None));
+        assert_eq!(parse_weapon_dice("—", 3), Ok(None));
         for bad in ["4", "3+", "3+1X", "x", "3+—"] {
-            assert!(parse_weapon_dice(bad).is_err(), "{bad}");
+            assert!(parse_weapon_dice(bad, 3).is_err(), "{bad}");
         }
     }
 
@@ -1369,7 +1616,7 @@ mod tests {
             file: "ce/force_cards.toml",
             text: "card = [\n  { numbers = \"1-43\", name = \"X\", figures = \"1 Legionnaire\" },\n]\n",
         };
-        let e = load_force_cards(src).expect_err("44 missing");
+        let e = load_force_cards(src, 44).expect_err("44 missing");
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("force card 44 is missing"), "{e}");
     }

@@ -133,6 +133,15 @@ impl Game {
             if self.effects.legionnaire_frenzy && kind == CreatureKind::Legionnaire {
                 actions += 1;
             }
+            // A FIGURE with its own action count (classic Alakhai: 4).
+            if let Some(n) = self.figures[i]
+                .tag
+                .as_deref()
+                .and_then(|t| self.rules.mission.figure_with_tag(t))
+                .and_then(|p| p.actions)
+            {
+                actions = n;
+            }
             if self.effects.teleported.contains(&id) {
                 actions = actions.saturating_sub(1);
             }

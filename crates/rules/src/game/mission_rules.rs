@@ -62,6 +62,22 @@ impl Game {
 
     // ---------------------------------------------------------------- setup
 
+    /// Place the mission's `FIGURE` figures (classic bosses and tagged
+    /// figures, missions.md classic note 1): each is taken from the pool,
+    /// placed on its square and given its tag. A figure whose square is
+    /// taken, or whose kind the pool lacks, is skipped (core DL-1).
+    pub(crate) fn place_mission_figures(&mut self, events: &mut Vec<Event>) {
+        let rules = self.rules.clone();
+        for f in &rules.mission.figures {
+            if self.figure_at(f.square).is_some() {
+                continue;
+            }
+            if let Some(id) = self.place_creature(f.kind, f.square, events) {
+                self.figures[id.index()].tag = Some(f.tag.clone());
+            }
+        }
+    }
+
     /// Decisions a mission asks before play (C2M1 debris, C2M5 Nepharite).
     pub(crate) fn queue_mission_setup(&mut self) {
         let rules = self.rules.clone();
@@ -617,6 +633,121 @@ mod tests {
         );
         assert!(now.contains(&Square::new(3, 13)));
         assert_eq!(now.len(), all.len() - 9);
+    }
+
+    /// The embedded content with `add` inserted after C1M5's Throne line,
+    /// and two passable squares of C1M5 other than the Throne's.
+    fn c1m5_with(
+        add: impl Fn(Square, Square) -> String,
+    ) -> (crate::content::Content, Square, Square) {
+        use crate::content::Content;
+        let base = Content::embedded().expect("content");
+        let m = base.mission("ce-c1m5").expect("C1M5");
+        let board = m.board(base.tiles(m.edition)).expect("board");
+        let throne = Square::new(3, 3);
+        let mut free = board
+            .squares()
+            .filter(|&s| board.passable(s) && s != throne && s.x >= 1 && s.y >= 1);
+        let (a, b) = (free.next().expect("a"), free.next().expect("b"));
+        let line = "TOKEN objective 5:3,3 NAME=throne\n";
+        let files: Vec<(&str, String)> = Content::embedded_files()
+            .iter()
+            .map(|&(n, t)| {
+                let t = if n == "missions/ce.missions" {
+                    t.replacen(line, &format!("{line}{}", add(a, b)), 1)
+                } else {
+                    t.to_string()
+                };
+                (n, t)
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let content = Content::from_files(&refs).expect("content with FIGURE lines");
+        (content, a, b)
+    }
+
+    fn c1m5_game(content: &crate::content::Content) -> (Game, Vec<Event>) {
+        let setup = Setup::new("ce-c1m5", &[Corporation::Bauhaus], DarkLegionSetup::Ai);
+        Game::with_content_unchecked(setup, content, &mut SeededDice::new(0)).expect("sets up")
+    }
+
+    #[test]
+    fn figure_lines_place_tagged_figures_from_the_pool_at_setup() {
+        let (content, a, b) = c1m5_with(|a, b| {
+            format!(
+                "FIGURE centurion ({},{}) TAG=boss\nFIGURE nepharite ({},{}) TAG=alakhai ACTIONS=4\n",
+                a.x, a.y, b.x, b.y
+            )
+        });
+        let (g, events) = c1m5_game(&content);
+        let boss = g.figure_at(a).expect("the boss is placed");
+        assert_eq!(
+            g.figures[boss.index()].creature(),
+            Some(CreatureKind::Centurion)
+        );
+        assert_eq!(g.figures[boss.index()].tag.as_deref(), Some("boss"));
+        let alakhai = g.figure_at(b).expect("Alakhai is placed");
+        assert_eq!(
+            g.figures[alakhai.index()].creature(),
+            Some(CreatureKind::Nepharite)
+        );
+        assert_eq!(g.figures[alakhai.index()].tag.as_deref(), Some("alakhai"));
+        assert!(events.contains(&Event::Placed {
+            figure: boss,
+            square: a
+        }));
+        // Taken from the pool (DL-1): the only Nepharite is on the board.
+        assert_eq!(g.pool_figure(CreatureKind::Nepharite), None);
+        assert!(g.pool_figure(CreatureKind::Centurion).is_some());
+        assert!(!g.tag_goal("boss"), "alive: the goal does not hold");
+    }
+
+    #[test]
+    fn figure_actions_replace_the_table_actions_for_that_figure_only() {
+        let (content, a, b) = c1m5_with(|a, b| {
+            format!(
+                "FIGURE nepharite ({},{}) TAG=alakhai ACTIONS=4\nFIGURE centurion ({},{}) TAG=boss\n",
+                a.x, a.y, b.x, b.y
+            )
+        });
+        let (mut g, _) = c1m5_game(&content);
+        g.prepare_dl_activation();
+        let alakhai = g.figure_at(a).expect("Alakhai");
+        let boss = g.figure_at(b).expect("boss");
+        assert_eq!(g.figures[alakhai.index()].turn.allowed, 4);
+        let table = g
+            .rules
+            .tables
+            .creature(CreatureKind::Centurion)
+            .expect("row")
+            .actions;
+        assert_eq!(g.figures[boss.index()].turn.allowed, table);
+    }
+
+    #[test]
+    fn pool_lines_set_the_pool_besides_the_figure_figures() {
+        let (content, a, _) = c1m5_with(|a, _| {
+            format!(
+                "FIGURE centurion ({},{}) TAG=boss\nPOOL centurion=0 legionnaire=2\n",
+                a.x, a.y
+            )
+        });
+        let (g, _) = c1m5_game(&content);
+        let count = |k| g.figures.iter().filter(|f| f.creature() == Some(k)).count();
+        assert_eq!(count(CreatureKind::Centurion), 1, "Ghash and no other");
+        assert_eq!(count(CreatureKind::Legionnaire), 2);
+        assert_eq!(
+            count(CreatureKind::Necromutant),
+            usize::from(
+                g.rules
+                    .tables
+                    .creature(CreatureKind::Necromutant)
+                    .expect("row")
+                    .pool
+            )
+        );
+        assert_eq!(g.pool_figure(CreatureKind::Centurion), None);
+        assert!(g.figure_at(a).is_some());
     }
 
     #[test]

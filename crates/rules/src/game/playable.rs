@@ -212,7 +212,13 @@ mod tests {
             .collect();
         assert_eq!(ce.len(), 10);
         for m in &c.missions {
-            assert_eq!(unsupported(m), Vec::<Unsupported>::new(), "{}", m.id);
+            if m.edition == Edition::Ce {
+                assert_eq!(unsupported(m), Vec::<Unsupported>::new(), "{}", m.id);
+            } else {
+                // The classic records load, but the 1993 rules are not
+                // played yet (issue 15).
+                assert!(unsupported(m).contains(&Unsupported::Edition), "{}", m.id);
+            }
         }
         assert_eq!(playable_missions(c), ce);
     }

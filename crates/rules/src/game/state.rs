@@ -872,7 +872,9 @@ impl Game {
             });
         }
         for def in &tables.creatures {
-            for n in 1..=def.pool {
+            // Core DL-1, with the mission's POOL overrides (FIGURE figures
+            // come from the pool).
+            for n in 1..=rules.mission.pool_size(def.kind, def.pool) {
                 let id = FigureId(figures.len() as u16);
                 names.push(format!("{}#{n}", def.kind.id()));
                 figures.push(Figure {
@@ -1020,7 +1022,9 @@ impl Game {
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
         };
-        // Decisions the mission asks before play (C2M1, C2M5).
+        // The mission's FIGURE figures (classic bosses), then the decisions
+        // the mission asks before play (C2M1, C2M5).
+        game.place_mission_figures(&mut events);
         game.queue_mission_setup();
         events.push(Event::GameStarted {
             dark_legion: (!ai).then_some(dl_seat),

@@ -64,6 +64,19 @@ impl Game {
         let TokenState::Mission { kind, name, .. } = &token.kind else {
             return None;
         };
+        // A named token with its own DV and PP in the record (classic
+        // terrain targets: the Battle Computer, the Teleporter Doorways).
+        if let Some(values) = name.as_deref().and_then(|n| {
+            let p = self
+                .rules
+                .mission
+                .tokens
+                .iter()
+                .find(|p| p.name.as_deref() == Some(n))?;
+            p.dv.zip(p.pp)
+        }) {
+            return Some(values);
+        }
         let row = self.rules.tables.terrain(self.dl.band.max(1))?;
         match kind {
             TokenKind::Terminal => Some((row.terminal_dv, row.pp_terminal)),
@@ -764,5 +777,59 @@ mod tests {
             },
         };
         assert_eq!(g.terrain_values(&throne), None);
+    }
+
+    /// Classic terrain targets: a named token with `DV=` and `PP=` in its
+    /// record is attackable terrain with those values, at every band.
+    #[test]
+    fn a_token_with_dv_and_pp_in_its_record_uses_them() {
+        let base = Content::embedded().expect("content");
+        let line = "TOKEN portal 8:1,6 NAME=portal\n";
+        let files: Vec<(&str, String)> = Content::embedded_files()
+            .iter()
+            .map(|&(n, t)| {
+                let t = if n == "missions/ce.missions" {
+                    assert!(t.contains(line), "C2M5 portal line");
+                    t.replacen(line, "TOKEN portal 8:1,6 NAME=portal DV=5 PP=9\n", 1)
+                } else {
+                    t.to_string()
+                };
+                (n, t)
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let content = Content::from_files(&refs).expect("content");
+        assert_ne!(content.mission("ce-c2m5"), base.mission("ce-c2m5"));
+        let setup = Setup::new("ce-c2m5", &[Corporation::Bauhaus], DarkLegionSetup::Ai);
+        let (g, _) = Game::with_content_unchecked(setup, &content, &mut SeededDice::new(0))
+            .expect("sets up");
+        let portal = g
+            .tokens
+            .iter()
+            .find(|t| matches!(&t.kind, TokenState::Mission { name, .. } if name.as_deref() == Some("portal")))
+            .expect("portal token");
+        assert_eq!(g.terrain_values(portal), Some((5, 9)));
+        // The same mission without DV/PP reads the band row.
+        let setup = Setup::new("ce-c2m5", &[Corporation::Bauhaus], DarkLegionSetup::Ai);
+        let (g, _) =
+            Game::with_content_unchecked(setup, base, &mut SeededDice::new(0)).expect("sets up");
+        let row = g.rules.tables.terrain(g.dl.band).expect("row").clone();
+        let portal = g
+            .tokens
+            .iter()
+            .find(|t| {
+                matches!(
+                    &t.kind,
+                    TokenState::Mission {
+                        kind: TokenKind::Portal,
+                        ..
+                    }
+                )
+            })
+            .expect("portal token");
+        assert_eq!(
+            g.terrain_values(portal),
+            Some((row.portal_dv, row.pp_portal))
+        );
     }
 }

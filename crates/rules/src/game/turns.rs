@@ -270,6 +270,8 @@ impl Game {
             Goal::Alive(n) => self.dts_on_board().count() as u32 >= *n,
             Goal::Destroyed(names) => self.tokens_destroyed(names),
             Goal::Hacked(names) => self.tokens_hacked(names),
+            // classic: built by the classic ruleset
+            Goal::Then { .. } => false,
         }
     }
 
