@@ -11,6 +11,7 @@ import type {
   DieColor,
   DoorCardKind,
   DtCardKind,
+  EventEffect,
   GameOptions,
   GameView,
   MapData,
@@ -576,41 +577,6 @@ export type EventDuration =
   | "next_round";
 
 /**
- * Which event effect a card has; the game implements each (ce.md EVE).
- */
-export type EventEffect =
-  | "none"
-  | "close_combat_phobia"
-  | "dark_teleportation"
-  | "temporary_defensive_system"
-  | "close_combat_frenzy"
-  | "mental_block"
-  | "necrofrenzy"
-  | "dark_energy_wave"
-  | "intercepted_orders"
-  | "dark_influence"
-  | "magnetic_restraints"
-  | "combat_neurosis"
-  | "corrupted_equipment"
-  | "security_encryption"
-  | "defensive_spike"
-  | "fallen_friend"
-  | "razide_fear"
-  | "nepharite_time_rift"
-  | "ezoghoul_attack"
-  | "legionnaire_frenzy"
-  | "razide_fury"
-  | "mitosis"
-  | "berserk"
-  | "unholy_transformation"
-  | "surrounded"
-  | "defensive_upload"
-  | "dark_energy_wave_any"
-  | "legionnaires_charge"
-  | "misinterpreted_orders"
-  | "nepharite_altered_reality";
-
-/**
  * Fixed reinforcements printed on an event (ce.md EVE "Reinf." column).
  */
 export type EventReinforcement = {
@@ -1083,7 +1049,7 @@ export type RosterEntry = {
  * the field is a Collectors Edition game, so records made before rulesets
  * existed still load.
  */
-export type RulesetId = "ce" | "skirmish";
+export type RulesetId = "ce" | "skirmish" | "classic";
 
 /**
  * One player's seat (core CONV-7).

@@ -876,6 +876,16 @@ export type Effects = {
    * #26 rest of round: DTs roll no defense die against these figures.
    */
   berserk?: Array<FigureId>,
+  /**
+   * Classic Molecular Phaser: teams whose DTs phase until the round
+   * ends.
+   */
+  phasing_teams?: Array<number>,
+  /**
+   * Classic "next round" events (CEV-1) drawn this round, in force from
+   * the start of the next one.
+   */
+  next_round?: Array<EventEffect>,
 };
 
 /**
@@ -1627,6 +1637,41 @@ export type Event =
      */
     dl_wins: boolean,
   };
+
+/**
+ * Which event effect a card has; the game implements each (ce.md EVE).
+ */
+export type EventEffect =
+  | "none"
+  | "close_combat_phobia"
+  | "dark_teleportation"
+  | "temporary_defensive_system"
+  | "close_combat_frenzy"
+  | "mental_block"
+  | "necrofrenzy"
+  | "dark_energy_wave"
+  | "intercepted_orders"
+  | "dark_influence"
+  | "magnetic_restraints"
+  | "combat_neurosis"
+  | "corrupted_equipment"
+  | "security_encryption"
+  | "defensive_spike"
+  | "fallen_friend"
+  | "razide_fear"
+  | "nepharite_time_rift"
+  | "ezoghoul_attack"
+  | "legionnaire_frenzy"
+  | "razide_fury"
+  | "mitosis"
+  | "berserk"
+  | "unholy_transformation"
+  | "surrounded"
+  | "defensive_upload"
+  | "dark_energy_wave_any"
+  | "legionnaires_charge"
+  | "misinterpreted_orders"
+  | "nepharite_altered_reality";
 
 /**
  * Index of a figure in [`super::Game::figures`]. Stable for the whole game:

@@ -1,7 +1,7 @@
 //! Property tests over random games (core CONV-2, TRN-7, HID-1..3).
 //!
 //! Each case draws a setup (a playable mission, seed, 1–4 corporations, DL
-//! drawn or AI, starting rank 1–12) and a vector of choice indices; the game is played
+//! drawn or AI, a starting rank of the mission's edition) and a vector of choice indices; the game is played
 //! forward by picking `legal(seat)[choice % len]` for whoever must act, for
 //! at most `MAX_STEPS` commands. Case counts are modest so the whole file
 //! runs in a few seconds in debug; raise them with `PROPTEST_CASES=1000`.
@@ -72,12 +72,18 @@ fn spec() -> impl Strategy<Value = Spec> {
             // A drawn DL needs at least two players (SET-12): one becomes
             // the DL, so the drawn mode uses 2–4 seats.
             let n = if ai { n } else { n.max(2) };
+            // The edition's ranks (CE 1–12, classic 1–6).
+            let edition = citadel_rules::Content::embedded()
+                .ok()
+                .and_then(|c| c.mission(mission))
+                .map_or(citadel_rules::content::Edition::Ce, |m| m.edition);
+            let top = *citadel_rules::game::setup::starting_ranks(edition).end();
             Spec {
                 mission,
                 seed,
                 corporations: corps[..n].to_vec(),
                 ai,
-                rank,
+                rank: 1 + (rank - 1) % top,
             }
         })
 }

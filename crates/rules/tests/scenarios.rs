@@ -179,6 +179,9 @@ struct TeamCheck {
     credits: Option<u8>,
     #[serde(default)]
     entrance: Option<String>,
+    /// Classic CXA: the team's extra-action pool.
+    #[serde(default)]
+    extra_actions: Option<u8>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -421,7 +424,7 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
             .as_array()
             .and_then(|ts| ts.iter().find(|t| t["corporation"] == json!(corp)))
             .ok_or_else(|| format!("no team {corp}"))?;
-        let checks: [(&str, Option<Value>); 7] = [
+        let checks: [(&str, Option<Value>); 8] = [
             ("pp", tc.pp.map(|x| json!(x))),
             ("rank", tc.rank.map(|x| json!(x))),
             ("reckless", tc.reckless.map(|x| json!(x))),
@@ -429,6 +432,7 @@ fn check(game: &Game, step: &Step, events: &[Event]) -> Result<Vec<String>, Stri
             ("commander", tc.commander.map(|x| json!(x))),
             ("credits", tc.credits.map(|x| json!(x))),
             ("entrance", tc.entrance.as_ref().map(|x| json!(x))),
+            ("extra_actions", tc.extra_actions.map(|x| json!(x))),
         ];
         for (key, want) in checks {
             if let Some(w) = want {

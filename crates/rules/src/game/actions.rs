@@ -325,10 +325,7 @@ impl Game {
     ) -> Result<(), Rejection> {
         let (id, effect) = self.carried_item(figure, item)?;
         let board = &self.rules.board;
-        let free = matches!(
-            effect,
-            EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser
-        );
+        let free = self.hooks().items.free.contains(&effect);
         let cost = self.check_actor(figure, !free, if free { Cost::Free } else { Cost::Action })?;
         let at = self.figures[figure.index()].square();
         match effect {
@@ -346,11 +343,21 @@ impl Game {
                 }
             }
             EquipmentEffect::CommandHelmet => {
-                if self.figures[figure.index()].turn.allowed >= 4 {
+                let turn = &self.figures[figure.index()].turn;
+                if turn.allowed >= 4 {
                     return Err(Rejection::ActionCapReached);
+                }
+                if turn.helmet_used {
+                    return Err(Rejection::ItemNotUsable);
                 }
             }
             EquipmentEffect::MolecularPhaser => {}
+            EquipmentEffect::Teleportal => {
+                let s = square.ok_or(Rejection::InvalidSquare)?;
+                if !self.relocate_ok(figure, s, None) {
+                    return Err(Rejection::InvalidSquare);
+                }
+            }
             EquipmentEffect::DarkEnergyShift => {
                 let s = square.ok_or(Rejection::InvalidSquare)?;
                 if !self.shift_ok(figure, s) {
@@ -360,9 +367,11 @@ impl Game {
             _ => return Err(Rejection::ItemNotUsable),
         }
         self.begin_action(figure, cost, events);
+        let kept =
+            effect == EquipmentEffect::CommandHelmet && self.hooks().items.helmet_every_round;
         let f = &mut self.figures[figure.index()];
-        if let Some(i) = f.items.iter().position(|x| *x == id) {
-            f.items.remove(i); // Every usable item is discarded after use.
+        if let (false, Some(i)) = (kept, f.items.iter().position(|x| *x == id)) {
+            f.items.remove(i); // Every other usable item is discarded after use.
         }
         f.turn.last = Some(LastAction::Other);
         events.push(Event::ItemUsed {
@@ -381,7 +390,10 @@ impl Game {
                 });
                 self.heal(figure, hits, events);
             }
-            EquipmentEffect::CombatMedicUnit => self.heal(figure, 3, events),
+            EquipmentEffect::CombatMedicUnit => {
+                let amount = self.hooks().items.medic_heal;
+                self.heal(figure, amount, events);
+            }
             EquipmentEffect::SmokeGrenade => {
                 if let Some(tile) = at.and_then(|s| self.rules.board.tile_of(s)) {
                     self.tiles[tile].smoke = true;
@@ -400,9 +412,18 @@ impl Game {
                     events.push(Event::BombPlaced { square: s, team });
                 }
             }
-            EquipmentEffect::CommandHelmet => self.figures[figure.index()].turn.allowed += 1,
-            EquipmentEffect::MolecularPhaser => self.figures[figure.index()].turn.phasing = true,
-            EquipmentEffect::DarkEnergyShift => {
+            EquipmentEffect::CommandHelmet => {
+                let turn = &mut self.figures[figure.index()].turn;
+                turn.allowed += 1;
+                turn.helmet_used = true;
+            }
+            EquipmentEffect::MolecularPhaser => match self.figures[figure.index()].team() {
+                Some(team) if self.hooks().items.phaser_team_round => {
+                    self.effects.phasing_teams.push(team);
+                }
+                _ => self.figures[figure.index()].turn.phasing = true,
+            },
+            EquipmentEffect::DarkEnergyShift | EquipmentEffect::Teleportal => {
                 if let Some(s) = square {
                     self.shift(figure, s, events);
                 }
@@ -680,9 +701,14 @@ impl Game {
                         }
                     }
                 }
-            } else if def.effect == EquipmentEffect::DarkEnergyShift {
+            } else if matches!(
+                def.effect,
+                EquipmentEffect::DarkEnergyShift | EquipmentEffect::Teleportal
+            ) {
                 if self.item_usable(figure, item, None) {
-                    for s in self.shift_squares(figure) {
+                    let range = (def.effect == EquipmentEffect::DarkEnergyShift)
+                        .then_some(super::weapons::SHIFT_RANGE);
+                    for s in self.relocate_squares(figure, range) {
                         out.push(Command::UseItem {
                             figure,
                             item: def.id.clone(),
@@ -704,10 +730,7 @@ impl Game {
     /// change.)
     fn item_usable(&self, figure: FigureId, item: EquipmentId, square: Option<Square>) -> bool {
         let effect = self.rules.tables.equipment_def(item).effect;
-        let free = matches!(
-            effect,
-            EquipmentEffect::CommandHelmet | EquipmentEffect::MolecularPhaser
-        );
+        let free = self.hooks().items.free.contains(&effect);
         if self
             .check_actor(figure, !free, if free { Cost::Free } else { Cost::Action })
             .is_err()
@@ -720,10 +743,16 @@ impl Game {
             EquipmentEffect::CoagulantAutoinjector
             | EquipmentEffect::SmokeGrenade
             | EquipmentEffect::CombatMedicUnit => true,
-            // The square is checked per destination (`shift_squares`).
+            // The square is checked per destination (`relocate_squares`).
             EquipmentEffect::DarkEnergyShift => square.is_none_or(|s| self.shift_ok(figure, s)),
-            EquipmentEffect::MolecularPhaser => !f.turn.phasing,
-            EquipmentEffect::CommandHelmet => f.turn.allowed < 4,
+            EquipmentEffect::Teleportal => square.is_none_or(|s| self.relocate_ok(figure, s, None)),
+            EquipmentEffect::MolecularPhaser => {
+                !f.turn.phasing
+                    && !f
+                        .team()
+                        .is_some_and(|t| self.effects.phasing_teams.contains(&t))
+            }
+            EquipmentEffect::CommandHelmet => f.turn.allowed < 4 && !f.turn.helmet_used,
             EquipmentEffect::TimeBomb => square.is_some_and(|s| {
                 f.square().is_some_and(|a| self.walls.adjacent(board, a, s))
                     && board.passable(s)

@@ -220,6 +220,12 @@ impl Game {
         };
         let stats = self.creature_stats(target).ok_or(Rejection::NoSuchFigure)?;
         let mut dv = stats.dv + u8::from(cover && attack == AttackType::Firearm);
+        // Classic CDF-3: the Disruptor lowers AF against firearm attacks.
+        if attack == AttackType::Firearm
+            && self.has_item_effect(attacker, EquipmentEffect::Disruptor, Some(attack))
+        {
+            dv = dv.saturating_sub(1);
+        }
         let mut no_defense =
             self.has_item_effect(attacker, EquipmentEffect::NoDefenseDie, Some(attack));
         if turn.weak_spot {
@@ -325,6 +331,15 @@ impl Game {
         pool.extend(std::iter::repeat_n(bonus_die, usize::from(dice)));
         if self.has_item_effect(attacker, EquipmentEffect::RerollOne, Some(attack)) {
             rerolls += 1;
+        }
+        // Classic CEQ: the Power Arm adds a die and a re-roll to close
+        // combat; the Targeting Eye two re-rolls to firearms.
+        if self.has_item_effect(attacker, EquipmentEffect::CyberneticPowerArm, Some(attack)) {
+            pool.push(bonus_die);
+            rerolls += 1;
+        }
+        if self.has_item_effect(attacker, EquipmentEffect::TargetingEye, Some(attack)) {
+            rerolls += 2;
         }
         Ok((pool, rerolls))
     }

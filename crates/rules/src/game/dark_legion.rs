@@ -4,7 +4,7 @@
 use super::event::{Event, Place};
 use super::ids::Side;
 use super::state::{Activation, Decision, DlStep, FigureKind, Game, Phase, TokenState};
-use crate::content::tables::EventEffect;
+use crate::content::tables::{EventDuration, EventEffect};
 use crate::content::CreatureKind;
 use crate::dice::Dice;
 
@@ -231,18 +231,29 @@ impl Game {
             card,
             final_round: self.final_round,
         });
-        let effect = self
+        let (effect, duration) = self
             .rules
             .tables
             .event(card)
-            .map_or(EventEffect::None, |e| e.effect);
+            .map_or((EventEffect::None, EventDuration::Instant), |e| {
+                (e.effect, e.duration)
+            });
         let e = &mut self.effects;
+        if duration == EventDuration::NextRound {
+            // Classic CEV-1: in force for the whole next round.
+            e.next_round.push(effect);
+            return;
+        }
         match effect {
             EventEffect::CloseCombatPhobia => e.no_close_combat = true,
             EventEffect::MentalBlock => e.no_firearms = true,
             EventEffect::SecurityEncryption => e.no_tech = true,
             EventEffect::CloseCombatFrenzy => e.cc_frenzy = true,
             EventEffect::DarkEnergyWave => e.fa_wave = true,
+            EventEffect::DarkEnergyWaveAny => {
+                e.fa_wave = true;
+                e.cc_frenzy = true;
+            }
             EventEffect::Necrofrenzy => e.necrofrenzy = true,
             EventEffect::DarkInfluence => e.dark_influence = 2,
             EventEffect::LegionnaireFrenzy => e.legionnaire_frenzy = true,

@@ -579,11 +579,30 @@ impl Game {
 
     /// MSN-2 `exited(n, exits)`: DTs that left by one of `exits`.
     pub(crate) fn exited_by(&self, exits: &[String]) -> u32 {
+        // Under `then(first, exited(...))` only the exits made after
+        // `first` held count (classic M1).
+        let from = self.mission.then_mark.map_or(0, |m| m as usize);
         self.mission
             .exits
             .iter()
+            .skip(from)
             .filter(|(_, e)| exits.contains(e))
             .count() as u32
+    }
+
+    /// `then(first, next)`: the moment `first` holds for the first time
+    /// is latched, with the exits made so far, so that `next` counts only
+    /// what comes after (classic M1: 20 PP, then an exit). Called after
+    /// every command.
+    pub(crate) fn latch_then_goal(&mut self) {
+        if self.mission.then_mark.is_some() {
+            return;
+        }
+        if let Goal::Then { first, .. } = &self.rules.mission.goal {
+            if self.goal_holds(first) {
+                self.mission.then_mark = Some(self.mission.exits.len() as u32);
+            }
+        }
     }
 
     /// MSN-2 `carried_out(token, exits)`.

@@ -33,7 +33,9 @@ impl Game {
         Mover {
             id,
             team: f.team(),
-            phasing: f.turn.phasing,
+            phasing: f.turn.phasing
+                || f.team()
+                    .is_some_and(|t| self.effects.phasing_teams.contains(&t)),
         }
     }
 

@@ -308,7 +308,9 @@ impl Game {
         if let Some(v) = &p.force_pile {
             self.force_pile = v.clone();
         }
-        if p.event_deck.is_some() || p.door_deck.is_some() {
+        if let (Some(v), Some(classic)) = (&p.event_deck, self.edition.classic_mut()) {
+            classic.event_deck = v.clone();
+        } else if p.event_deck.is_some() || p.door_deck.is_some() {
             let ce = self
                 .edition
                 .ce_mut()

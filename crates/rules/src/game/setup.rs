@@ -91,10 +91,11 @@ pub fn starting_ranks(edition: crate::content::Edition) -> std::ops::RangeInclus
 }
 
 impl Setup {
-    /// A single mission with default choices.
+    /// A single mission with default choices, played by the ruleset of
+    /// the mission's edition.
     pub fn new(mission: &str, corporations: &[Corporation], dark_legion: DarkLegionSetup) -> Self {
         Setup {
-            ruleset: RulesetId::Ce,
+            ruleset: Setup::ruleset_for_mission(mission),
             mission: mission.to_string(),
             seats: corporations
                 .iter()

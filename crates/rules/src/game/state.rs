@@ -7,7 +7,7 @@ use super::ruleset::EditionState;
 use super::setup::{DarkLegionSetup, Setup, SetupError};
 use crate::content::board::build_board;
 use crate::content::missions::{Entrance, MissionDef, SpecialId, TokenKind};
-use crate::content::tables::{CeTables, DtCardKind, EquipmentId, WeaponId};
+use crate::content::tables::{CeTables, DtCardKind, EquipmentId, EventEffect, WeaponId};
 use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::{Board, Edge, Square, Walls};
@@ -120,6 +120,10 @@ pub struct FigureTurn {
     pub rapid_reload: bool,
     /// Weak Spot pending (next attack: DV −1, no defense die).
     pub weak_spot: bool,
+    /// The classic Command Helmet's extra action was taken this turn
+    /// (CXA-4: once per round).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub helmet_used: bool,
 }
 
 /// The previous action of a figure this activation.
@@ -385,6 +389,16 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<FigureId>>", optional))]
     pub berserk: Vec<FigureId>,
+    /// Classic Molecular Phaser: teams whose DTs phase until the round
+    /// ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<u8>>", optional))]
+    pub phasing_teams: Vec<u8>,
+    /// Classic "next round" events (CEV-1) drawn this round, in force from
+    /// the start of the next one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<EventEffect>>", optional))]
+    pub next_round: Vec<EventEffect>,
 }
 
 /// The phase of the game.
@@ -647,6 +661,9 @@ pub struct MissionProgress {
     pub next_tags: Vec<(CreatureKind, String)>,
     /// Mission arrivals already run (C2M5 `ezoghoul`).
     pub arrivals: Vec<String>,
+    /// `then(first, next)`: the exits made when `first` first held.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then_mark: Option<u32>,
 }
 
 impl MissionProgress {
@@ -761,8 +778,10 @@ impl Game {
                 content.ce.clone(),
                 (0..12).map(|r| 10 * r).collect::<Vec<i32>>(),
             ),
-            // The classic tables arrive with the classic content.
-            Edition::Classic => return Err(SetupError::MissionNotPlayable(mission.id)),
+            Edition::Classic => (
+                content.classic.base.clone(),
+                content.classic.rank_min_pp.clone(),
+            ),
         };
         if usize::from(setup.starting_rank) > rank_min_pp.len() {
             return Err(SetupError::BadRank);

@@ -5,6 +5,7 @@ use super::event::{Event, MissionResult, Place};
 use super::ids::{Seat, Side};
 use super::state::{Activation, Decision, DlStep, Game, Pending, Phase};
 use crate::content::missions::Goal;
+use crate::content::tables::EventEffect;
 use crate::dice::Dice;
 
 impl Game {
@@ -14,6 +15,7 @@ impl Game {
             if self.reaction.waiting_for_answer() {
                 return; // This run is discarded and the command suspended.
             }
+            self.latch_then_goal();
             // README D34 (C1M2): no DT left on the board ends the mission.
             if self.phase != Phase::Finished && self.no_dt_left_ends_mission() {
                 let goal = self.goal_holds(&self.rules.mission.goal);
@@ -214,6 +216,15 @@ impl Game {
         e.razide_fury = false;
         e.berserk.clear();
         e.restrained.clear();
+        e.phasing_teams.clear();
+        // Classic CEV-1: "next round" events take effect now.
+        for effect in std::mem::take(&mut e.next_round) {
+            match effect {
+                EventEffect::CloseCombatPhobia => e.no_close_combat = true,
+                EventEffect::MentalBlock => e.no_firearms = true,
+                _ => {}
+            }
+        }
         for t in &mut self.tiles {
             t.smoke = false;
         }
@@ -270,8 +281,7 @@ impl Game {
             Goal::Alive(n) => self.dts_on_board().count() as u32 >= *n,
             Goal::Destroyed(names) => self.tokens_destroyed(names),
             Goal::Hacked(names) => self.tokens_hacked(names),
-            // classic: built by the classic ruleset
-            Goal::Then { .. } => false,
+            Goal::Then { next, .. } => self.mission.then_mark.is_some() && self.goal_holds(next),
         }
     }
 

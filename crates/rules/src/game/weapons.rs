@@ -19,7 +19,7 @@ use crate::dice::{Dice, DieColor};
 use citadel_grid::{line_of_sight_to_square, Direction, Level, Sight, Square};
 
 /// Dark Energy Shift: the farthest relocation.
-const SHIFT_RANGE: i32 = 6;
+pub(crate) const SHIFT_RANGE: i32 = 6;
 
 /// A checked area attack, ready to roll: one pool, many figures.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +32,9 @@ pub(crate) struct AreaPlan {
     pub no_defense: bool,
     /// Weak Spot: DV −1 for every struck figure.
     pub weak_spot: bool,
+    /// Classic Disruptor (CDF-3): the creatures' AF −1 against this
+    /// firearm attack.
+    pub disruptor: bool,
     /// The squares reached, in order (for the event).
     pub squares: Vec<Square>,
     /// Struck figures in order: figure, hits taken off the roll, cover.
@@ -79,6 +82,8 @@ impl Game {
         let weak_spot = self.figures[attacker.index()].turn.weak_spot;
         let no_defense = weak_spot
             || self.has_item_effect(attacker, EquipmentEffect::NoDefenseDie, Some(attack));
+        let disruptor = attack == AttackType::Firearm
+            && self.has_item_effect(attacker, EquipmentEffect::Disruptor, Some(attack));
         Ok(AreaPlan {
             attacker,
             attack,
@@ -86,16 +91,26 @@ impl Game {
             rerolls,
             no_defense,
             weak_spot,
+            disruptor,
             squares,
             struck,
         })
     }
 
     /// DEF-1: the DV of a struck figure.
-    fn struck_dv(&self, figure: FigureId, attack: AttackType, cover: bool, weak: bool) -> u8 {
+    fn struck_dv(
+        &self,
+        figure: FigureId,
+        attack: AttackType,
+        cover: bool,
+        weak: bool,
+        disruptor: bool,
+    ) -> u8 {
         let base = match self.figures[figure.index()].kind {
             FigureKind::Doomtrooper { .. } => 1,
-            FigureKind::Creature { .. } => self.creature_stats(figure).map_or(0, |s| s.dv),
+            FigureKind::Creature { .. } => self
+                .creature_stats(figure)
+                .map_or(0, |s| s.dv.saturating_sub(u8::from(disruptor))),
         };
         let dv = base + u8::from(cover && attack == AttackType::Firearm);
         if weak {
@@ -318,7 +333,7 @@ impl Game {
                 hits: h,
             });
             self.log_attack_range(plan.attacker, sq);
-            let dv = self.struck_dv(target, plan.attack, cover, plan.weak_spot);
+            let dv = self.struck_dv(target, plan.attack, cover, plan.weak_spot, plan.disruptor);
             let creature = self.figures[target.index()].creature().is_some();
             let killed = self.apply_hits(target, h, dv, plan.no_defense, credit, dice, events);
             if killed && creature {
@@ -376,7 +391,7 @@ impl Game {
                 dice: rolls,
                 hits,
             });
-            let dv = self.struck_dv(target, AttackType::Tech, false, false);
+            let dv = self.struck_dv(target, AttackType::Tech, false, false, false);
             self.apply_hits(target, hits, dv, false, credit, dice, events);
         }
     }
@@ -463,6 +478,13 @@ impl Game {
     /// on its own level, empty and passable (MOV-7), not adjacent to a DL
     /// figure; walls and figures between do not matter.
     pub(crate) fn shift_ok(&self, figure: FigureId, to: Square) -> bool {
+        self.relocate_ok(figure, to, Some(SHIFT_RANGE))
+    }
+
+    /// MOV-15 relocation of a DT by an item (Dark Energy Shift within
+    /// `range`, the Teleportal anywhere): another square of the same
+    /// level, where it may end, not next to a DL figure.
+    pub(crate) fn relocate_ok(&self, figure: FigureId, to: Square, range: Option<i32>) -> bool {
         let b = &self.rules.board;
         let Some(from) = self.figures[figure.index()].square() else {
             return false;
@@ -471,7 +493,7 @@ impl Game {
         let level = |s| b.level(s).unwrap_or(Level::Lower);
         to != from
             && b.on_board(to)
-            && from.dist(to) <= SHIFT_RANGE
+            && range.is_none_or(|r| from.dist(to) <= r)
             && level(from) == level(to)
             && self.may_end_on(figure, to)
             && !to.ring().iter().any(|n| {
@@ -617,15 +639,20 @@ impl Game {
     }
 
     /// Dark Energy Shift destinations (for `legal()`).
-    pub(crate) fn shift_squares(&self, figure: FigureId) -> Vec<Square> {
+    pub(crate) fn relocate_squares(&self, figure: FigureId, range: Option<i32>) -> Vec<Square> {
         let Some(from) = self.figures[figure.index()].square() else {
             return Vec::new();
         };
+        let b = &self.rules.board;
         let mut out = Vec::new();
-        for dy in -SHIFT_RANGE..=SHIFT_RANGE {
-            for dx in -SHIFT_RANGE..=SHIFT_RANGE {
-                let s = from.offset(dx, dy);
-                if self.shift_ok(figure, s) {
+        let (x0, y0, x1, y1) = match range {
+            Some(r) => (from.x - r, from.y - r, from.x + r, from.y + r),
+            None => (0, 0, b.width() - 1, b.height() - 1),
+        };
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let s = Square::new(x, y);
+                if self.relocate_ok(figure, s, range) {
                     out.push(s);
                 }
             }

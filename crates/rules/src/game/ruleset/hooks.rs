@@ -6,6 +6,7 @@
 //! edition is a third table (and, where it needs state, an
 //! [`EditionState`](super::EditionState) variant).
 
+use crate::content::tables::EquipmentEffect;
 use crate::content::{AttackType, Corporation};
 use crate::dice::DieColor;
 
@@ -94,12 +95,29 @@ pub(crate) struct Hooks {
     /// CSW-3: a lone Nimrod target takes both barrels' dice in one roll
     /// (classic) rather than one roll per barrel (CE WPN-6).
     pub nimrod_one_roll: bool,
+    /// How the items both editions share are used (CE EQI, classic CEQ).
+    pub items: ItemRules,
     /// Secondary missions are dealt where the mission uses them (CE SEC).
     /// Classic CSM is not built yet: classic games deal none.
     pub secondary_missions: bool,
     /// EXTRA_ACTIONS: each team has a pool of extra actions for the
     /// mission (classic CXA), refilled per turn for these corporations.
     pub extra_action_pool: Option<ExtraActionPool>,
+}
+
+/// How an edition uses the equipment cards both editions have.
+#[derive(Debug)]
+pub(crate) struct ItemRules {
+    /// Items whose use costs no action.
+    pub free: &'static [EquipmentEffect],
+    /// Wounds a Combat Medic Unit heals.
+    pub medic_heal: u8,
+    /// Command Helmet: kept and usable once every round (classic CXA-4),
+    /// or discarded after its one use (CE).
+    pub helmet_every_round: bool,
+    /// Molecular Phaser: the carrier's whole team phases until the round
+    /// ends (classic), or the carrier for its activation (CE).
+    pub phaser_team_round: bool,
 }
 
 /// Classic CXA: the extra-action pool.
@@ -145,6 +163,15 @@ pub(crate) static CE: Hooks = Hooks {
     dl_pp_per_dt_eliminated: 2,
     friendly_fire: FriendlyFire::RecklessTokens,
     pp_rewards: true,
+    items: ItemRules {
+        free: &[
+            EquipmentEffect::CommandHelmet,
+            EquipmentEffect::MolecularPhaser,
+        ],
+        medic_heal: 3,
+        helmet_every_round: false,
+        phaser_team_round: false,
+    },
     grenade_range: (2, 8),
     grenade_dice: None,
     nimrod_spread: Some(4),
@@ -205,6 +232,20 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     dl_pp_per_dt_eliminated: 0,
     friendly_fire: FriendlyFire::ThreePpPerWound,
     pp_rewards: false,
+    // CEQ: the Auto-Injector, the Medic Unit and the Teleportal are free;
+    // the Helmet's extra action and the Phaser cost nothing either.
+    items: ItemRules {
+        free: &[
+            EquipmentEffect::CommandHelmet,
+            EquipmentEffect::MolecularPhaser,
+            EquipmentEffect::CoagulantAutoinjector,
+            EquipmentEffect::CombatMedicUnit,
+            EquipmentEffect::Teleportal,
+        ],
+        medic_heal: 4,
+        helmet_every_round: true,
+        phaser_team_round: true,
+    },
     grenade_range: (2, 24),
     grenade_dice: Some([DieColor::Red; 3]),
     nimrod_spread: None,
@@ -249,6 +290,9 @@ mod tests {
         assert_eq!((CLASSIC.base_move)(Capitol), 3);
         assert_eq!((CE.base_move)(Mishima), 3);
         assert_eq!((CLASSIC.defense_dice)(Cybertronic), 2);
+        // CDI-4: every classic firearm reaches 24; CE DL firearms 16.
+        assert_eq!(CLASSIC.dl_firearm_range, (2, 24));
+        assert_eq!(CE.dl_firearm_range, (2, 16));
         assert_eq!((CE.defense_dice)(Cybertronic), 1);
     }
 }
