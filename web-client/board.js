@@ -183,9 +183,10 @@ export class Board {
     const ents = el("g", { class: "entrances" }, svg);
     this.entranceCells = [];
     // A waiting figure's entrance is an index into the white list (for
-    // Doomtroopers) or the red list (for creatures), not the full list.
+    // Doomtroopers) or, for creatures, into the red list followed by the
+    // white one (1993 events 1 and 7 let creatures in at white entrances).
     const cellsOf = (kind) => map.entrances.filter((e) => e.kind === kind).map((ent) => outside(map, ent, 2));
-    this.waitingCells = { white: cellsOf("white"), red: cellsOf("red") };
+    this.waitingCells = { white: cellsOf("white"), red: [...cellsOf("red"), ...cellsOf("white")] };
     map.entrances.forEach((ent) => {
       const cells = outside(map, ent);
       this.entranceCells.push(cells);

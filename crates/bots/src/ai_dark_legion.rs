@@ -75,7 +75,8 @@
 use crate::nav::{self, pos};
 use crate::{timeout_default, Bot, Seen};
 use citadel_rules::content::missions::Entrance;
-use citadel_rules::content::{AttackType, CreatureKind};
+use citadel_rules::content::tables::EventEffect;
+use citadel_rules::content::{AttackType, Corporation, CreatureKind};
 use citadel_rules::game::ai_deck::{compass, AiCard, Template, AI_CORPORATIONS};
 use citadel_rules::game::state::{Activation, Rules};
 use citadel_rules::game::view::{GameView, PhaseView};
@@ -140,7 +141,8 @@ impl<'a> Ctx<'a> {
             rules,
             walls,
             white: &rules.white,
-            red: &rules.red,
+            // Waiting DL figures index this list (red, then white).
+            red: &rules.dl_entrances,
         }
     }
 
@@ -627,8 +629,18 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
                 Ok(compass(&card, &near).map(|square| Command::Place { kind, square }))
             }
         }
-        Decision::EventCorporation { .. } => {
-            // AI-3.
+        Decision::EventCorporation { card: event } => {
+            // Classic event 9's AI policy: the team with the most PP, ties
+            // by the compass of AI-3; otherwise AI-3 alone.
+            let most_pp = cx
+                .rules
+                .tables
+                .event(*event)
+                .is_some_and(|e| e.effect == EventEffect::MisinterpretedOrders);
+            let best = cx.view.teams.iter().map(|t| t.pp).max().unwrap_or(0);
+            let wanted = |c: Corporation| {
+                !most_pp || cx.view.teams.iter().any(|t| t.corporation == c && t.pp == best)
+            };
             let card = cards.reveal()?;
             let start = AI_CORPORATIONS
                 .iter()
@@ -636,6 +648,7 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
                 .unwrap_or(0);
             Ok((0..5)
                 .map(|i| AI_CORPORATIONS[(start + i) % 5])
+                .filter(|c| wanted(*c))
                 .map(|corporation| Command::ChooseCorporation { corporation })
                 .find(|c| cx.legal.contains(c)))
         }

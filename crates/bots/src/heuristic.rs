@@ -607,7 +607,7 @@ impl Bot for HeuristicDarkLegion {
                 .min_by_key(|(d, s, _)| (*d, *s))
                 .map(|(_, _, c)| c.clone()),
             Some(Decision::RedEntrance { .. }) => {
-                let red = &seen.rules.red;
+                let red = &seen.rules.dl_entrances;
                 red.iter()
                     .map(|e| {
                         let d = e.squares.iter().map(|s| near(*s)).min().unwrap_or(i32::MAX);

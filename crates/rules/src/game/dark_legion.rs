@@ -130,6 +130,10 @@ impl Game {
             {
                 actions += 1;
             }
+            // Classic event 13: the Nepharite has one more action.
+            if self.effects.nepharite_rift && kind == CreatureKind::Nepharite {
+                actions += 1;
+            }
             if self.effects.legionnaire_frenzy && kind == CreatureKind::Legionnaire {
                 actions += 1;
             }
@@ -173,6 +177,7 @@ impl Game {
         e.cc_frenzy = false;
         e.fa_wave = false;
         e.necrofrenzy = false;
+        e.nepharite_rift = false;
         e.legionnaire_frenzy = false;
         e.dark_influence = 0;
         e.teleported.clear();
@@ -240,8 +245,13 @@ impl Game {
             });
         let e = &mut self.effects;
         if duration == EventDuration::NextRound {
-            // Classic CEV-1: in force for the whole next round.
-            e.next_round.push(effect);
+            // Classic CEV-1: in force for the whole next round; a target is
+            // chosen now.
+            if effect == EventEffect::MisinterpretedOrders {
+                self.ask_dl(Decision::EventCorporation { card });
+            } else {
+                e.next_round.push(effect);
+            }
             return;
         }
         match effect {
@@ -255,6 +265,9 @@ impl Game {
                 e.cc_frenzy = true;
             }
             EventEffect::Necrofrenzy => e.necrofrenzy = true,
+            EventEffect::NephariteTimeRift if self.edition.classic().is_some() => {
+                e.nepharite_rift = true;
+            }
             EventEffect::DarkInfluence => e.dark_influence = 2,
             EventEffect::LegionnaireFrenzy => e.legionnaire_frenzy = true,
             EventEffect::RazideFury => e.razide_fury = true,

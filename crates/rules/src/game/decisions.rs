@@ -22,15 +22,21 @@ impl Game {
                     entrance: e.id.clone(),
                 })
                 .collect(),
-            Decision::RedEntrance { kind } => self
-                .rules
-                .red
-                .iter()
-                .map(|e| Command::ChooseEntrance {
-                    entrance: e.id.clone(),
-                })
-                .chain(self.portal_reinforcement_options(*kind))
-                .collect(),
+            Decision::RedEntrance { kind } => {
+                let any = self.may_enter_anywhere(*kind);
+                let n = if any {
+                    self.rules.dl_entrances.len()
+                } else {
+                    self.rules.red.len()
+                };
+                self.rules.dl_entrances[..n]
+                    .iter()
+                    .map(|e| Command::ChooseEntrance {
+                        entrance: e.id.clone(),
+                    })
+                    .chain(self.portal_reinforcement_options(*kind))
+                    .collect()
+            }
             Decision::PlaceNear { kind, near } => self.place_near_options(*kind, *near),
             Decision::ForceOption { card, .. } => {
                 let n = self
@@ -129,6 +135,20 @@ impl Game {
         }
     }
 
+    /// Classic events 1 and 7: the Legionnaires (The Legionnaires' Charge)
+    /// or the Ezoghoul (Ezoghoul Attack) of the event's call may wait at any
+    /// entrance, white or red.
+    fn may_enter_anywhere(&self, kind: crate::content::CreatureKind) -> bool {
+        use crate::content::CreatureKind as K;
+        self.edition.rules().current_event().is_some_and(|card| {
+            matches!(
+                (self.event_effect(card), kind),
+                (EventEffect::LegionnairesCharge, K::Legionnaire)
+                    | (EventEffect::EzoghoulAttack, K::Ezoghoul)
+            )
+        })
+    }
+
     /// MOV-15 destinations of event 2: empty, passable, token-free squares.
     fn teleport_squares(&self, tile: usize) -> Vec<citadel_grid::Square> {
         self.rules
@@ -199,7 +219,7 @@ impl Game {
             (Decision::RedEntrance { kind }, Command::ChooseEntrance { entrance }) => {
                 let idx = self
                     .rules
-                    .red
+                    .dl_entrances
                     .iter()
                     .position(|e| e.id == entrance)
                     .unwrap_or(0);
@@ -309,6 +329,10 @@ impl Game {
                             .effects
                             .no_cc_against
                             .push((t, crate::content::CreatureKind::Razide)),
+                        EventEffect::MisinterpretedOrders => {
+                            let next = self.round + 1;
+                            self.effects.misinterpreted.push((t, next));
+                        }
                         _ => self.effects.no_cards.push(t),
                     }
                 }

@@ -82,7 +82,7 @@ impl Game {
                 .map_or(&[][..], |e| &e.squares[..]),
             (Place::Waiting { entrance }, FigureKind::Creature { .. }) => self
                 .rules
-                .red
+                .dl_entrances
                 .get(usize::from(entrance))
                 .map_or(&[][..], |e| &e.squares[..]),
             _ => &[],

@@ -213,7 +213,7 @@ impl Game {
                 Place::Board { square: s }
             } else if let Some(e) = &spec.waiting {
                 let list = if spec.creature.is_some() {
-                    &self.rules.red
+                    &self.rules.dl_entrances
                 } else {
                     &self.rules.white
                 };

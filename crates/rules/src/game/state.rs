@@ -29,6 +29,11 @@ pub struct Rules {
     pub white: Vec<Entrance>,
     /// Red entrances, in mission order.
     pub red: Vec<Entrance>,
+    /// The entrances a DL figure may wait at: the red ones, then the white
+    /// ones (classic events 1 and 7 let some creatures in through a white
+    /// entrance). A waiting DL figure's entrance indexes this list, so a
+    /// red entrance keeps its index.
+    pub dl_entrances: Vec<Entrance>,
     /// Exits, in mission order.
     pub exits: Vec<Entrance>,
     /// Door groups: their edges.
@@ -389,6 +394,16 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<FigureId>>", optional))]
     pub berserk: Vec<FigureId>,
+    /// Classic event 13 Nepharite Timerift, this DL turn: the Nepharite
+    /// gets one more action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub nepharite_rift: bool,
+    /// Classic event 9 Misinterpreted Orders: (team, round) — in that
+    /// round the team's two DTs have one base action each, 2 in all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(u8, u32)>>", optional))]
+    pub misinterpreted: Vec<(u8, u32)>,
     /// Classic Molecular Phaser: teams whose DTs phase until the round
     /// ends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -787,10 +802,12 @@ impl Game {
             return Err(SetupError::BadRank);
         }
         let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
+        let dl_entrances = red.iter().chain(&white).cloned().collect();
         let rules = Rules {
             mission,
             board,
             tables,
+            dl_entrances,
             white,
             red,
             exits,

@@ -140,8 +140,9 @@ impl Game {
             seat: Some(t.seat),
         });
         self.phase = Phase::Corporation { team };
+        let misinterpreted = self.effects.misinterpreted.contains(&(team, self.round));
         for f in t.figures {
-            let base = if self.effects.intercepted.contains(&f) {
+            let base = if self.effects.intercepted.contains(&f) || misinterpreted {
                 1
             } else {
                 2
@@ -217,6 +218,8 @@ impl Game {
         e.berserk.clear();
         e.restrained.clear();
         e.phasing_teams.clear();
+        let round = self.round;
+        e.misinterpreted.retain(|(_, r)| *r > round);
         // Classic CEV-1: "next round" events take effect now.
         for effect in std::mem::take(&mut e.next_round) {
             match effect {
