@@ -639,7 +639,12 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
                 .is_some_and(|e| e.effect == EventEffect::MisinterpretedOrders);
             let best = cx.view.teams.iter().map(|t| t.pp).max().unwrap_or(0);
             let wanted = |c: Corporation| {
-                !most_pp || cx.view.teams.iter().any(|t| t.corporation == c && t.pp == best)
+                !most_pp
+                    || cx
+                        .view
+                        .teams
+                        .iter()
+                        .any(|t| t.corporation == c && t.pp == best)
             };
             let card = cards.reveal()?;
             let start = AI_CORPORATIONS

@@ -1247,3 +1247,58 @@ pub fn ability_n(rank: u8) -> u8 {
         _ => 3,
     }
 }
+
+#[cfg(test)]
+mod classic_deal_tests {
+    use super::*;
+    use crate::dice::SeededDice;
+
+    fn training(corps: &[Corporation]) -> Game {
+        let setup = Setup::new("classic-training", corps, DarkLegionSetup::Ai);
+        let mut dice = SeededDice::new(3);
+        Game::new(setup, &mut dice).expect("training").0
+    }
+
+    fn dealt(g: &Game) -> Vec<usize> {
+        g.tiles.iter().map(|t| t.face_down.len()).collect()
+    }
+
+    /// CFC-2/3: the training mission lists 5 cards for its 5 sectors.
+    /// One team removes 3 and the other 2 go to the first sectors in
+    /// layout order; four teams remove none, one card a sector.
+    #[test]
+    fn cfc_2_3_cards_removed_by_team_count_then_one_per_sector() {
+        let one = training(&[Corporation::Capitol]);
+        assert_eq!(dealt(&one), [1, 1, 0, 0, 0]);
+        assert!(one.force_pile.is_empty(), "classic has no draw pile");
+        let four = training(&[
+            Corporation::Capitol,
+            Corporation::Bauhaus,
+            Corporation::Mishima,
+            Corporation::Imperial,
+        ]);
+        assert_eq!(dealt(&four), [1, 1, 1, 1, 1]);
+    }
+
+    /// CFC-3 / MAP-22: cards beyond one a sector go to the sectors that
+    /// touch the Citadel point (16,8): sectors 2, 5 and 3 of the training
+    /// layout (tiles 1, 3 and 4), never to sectors 1 and 4.
+    #[test]
+    fn cfc_3_the_rest_goes_to_the_citadel_sectors() {
+        let g = training(&[Corporation::Capitol; 1]);
+        let mut tiles = vec![TileState::default(); g.tiles.len()];
+        let mut force: Vec<u32> = (1..=12).collect();
+        let mut dice = SeededDice::new(9);
+        let deal = deal_classic(&g.rules, &mut force, 4, &mut tiles, &mut dice);
+        let counts: Vec<usize> = tiles.iter().map(|t| t.face_down.len()).collect();
+        assert_eq!(counts.iter().sum::<usize>(), 12, "every card is dealt");
+        assert!(force.is_empty());
+        assert_eq!(
+            (counts[0], counts[2]),
+            (1, 1),
+            "non-Citadel sectors get one"
+        );
+        assert_eq!(counts[1] + counts[3] + counts[4], 10);
+        assert_eq!(deal.iter().map(|(_, n)| usize::from(*n)).sum::<usize>(), 12);
+    }
+}

@@ -232,11 +232,7 @@ impl Game {
             .filter_map(|s| self.figure_at(*s))
             .map(|f| (f, 0, false))
             .collect();
-        let mut plan = self.area_plan(figure, AttackType::Firearm, false, squares, struck)?;
-        if let Some(pool) = self.hooks().grenade_dice {
-            plan.pool = pool.to_vec(); // CDI-2: fixed dice.
-        }
-        Ok(plan)
+        self.area_plan(figure, AttackType::Firearm, false, squares, struck)
     }
 
     // ---- WPN-7 Grenade Launcher ----
@@ -296,7 +292,11 @@ impl Game {
                     .map(|f| (f, u8::from(!first), first && cover))
             })
             .collect();
-        self.area_plan(figure, AttackType::Firearm, false, squares, struck)
+        let mut plan = self.area_plan(figure, AttackType::Firearm, false, squares, struck)?;
+        if let Some(pool) = self.hooks().grenade_dice {
+            plan.pool = pool.to_vec(); // CDI-2: fixed dice.
+        }
+        Ok(plan)
     }
 
     /// Roll an area attack once and resolve every struck figure in order
