@@ -206,8 +206,7 @@ impl Game {
         let f = self.own_figure(team, figure)?;
         let spec = f.specialty().unwrap_or(Specialty::Firearms);
         let tables = &self.rules.tables;
-        let max_rank =
-            t.start_rank + u8::from(t.corporation == crate::content::Corporation::Capitol);
+        let max_rank = t.start_rank + (self.hooks().draft_rank_bonus)(t.corporation);
         let typed = tables.item(item).ok_or(Rejection::UnknownItem)?;
         let taken = self
             .figures
@@ -234,6 +233,17 @@ impl Game {
                 }
                 let base = f.weapon == Some(tables.base_weapon(spec));
                 if !w.icons.contains(&spec) || !base {
+                    return Err(Rejection::NotEligible);
+                }
+                // Classic CCO-3: a close combat specialist's weapon has at
+                // least 3 close combat dice.
+                let cc_dice = w.cc.as_ref().map_or(0, |d| d.rank_dice);
+                if spec == Specialty::CloseCombat
+                    && self
+                        .hooks()
+                        .cc_specialist_min_dice
+                        .is_some_and(|n| cc_dice < n)
+                {
                     return Err(Rejection::NotEligible);
                 }
                 // EQP-1: an augment already fitted must fit the new weapon.

@@ -67,6 +67,12 @@ pub(crate) struct Hooks {
     pub rank_changes_in_mission: bool,
     /// DL_STATS: the band (an index into a creature's `bands`) for a rank.
     pub band_for_rank: fn(u8) -> u8,
+    /// Ranks a corporation adds for the equipment it may pick (CE COR-2:
+    /// Capitol picks one rank above its own).
+    pub draft_rank_bonus: fn(Corporation) -> u8,
+    /// Classic CCO-3: a close combat specialist's weapon needs at least
+    /// this many close combat dice.
+    pub cc_specialist_min_dice: Option<u8>,
     /// Credits a corporation adds to its rank's credits (CE COR-2 Capitol).
     pub bonus_credits: fn(Corporation, u8) -> u8,
     /// Doomtrooper cards a corporation adds to its rank's (CE Imperial,
@@ -143,6 +149,8 @@ pub(crate) static CE: Hooks = Hooks {
     defense_dice: |_| 1,
     rank_changes_in_mission: true,
     band_for_rank: |rank| rank.clamp(1, 12).div_ceil(2),
+    draft_rank_bonus: |corp| u8::from(corp == Corporation::Capitol),
+    cc_specialist_min_dice: None,
     bonus_credits: |corp, rank| {
         if corp == Corporation::Capitol {
             crate::game::state::ability_n(rank)
@@ -222,6 +230,8 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     // The classic creature table lists one row per rank (CDL-3's bands
     // 1–2, 3–4, 5–6 each written twice), so the band is the rank.
     band_for_rank: |rank| rank.clamp(1, 6),
+    draft_rank_bonus: |_| 0,
+    cc_specialist_min_dice: Some(3),
     bonus_credits: |_, _| 0,
     // CCO-1: Capitol +1 DT card.
     bonus_dt_cards: |corp, _| u8::from(corp == Corporation::Capitol),
@@ -290,6 +300,9 @@ mod tests {
         assert_eq!((CLASSIC.base_move)(Capitol), 3);
         assert_eq!((CE.base_move)(Mishima), 3);
         assert_eq!((CLASSIC.defense_dice)(Cybertronic), 2);
+        // CDF-4 and section 1: no cover, no blocking in 1993.
+        assert!(!CLASSIC.cover && !CLASSIC.blocking);
+        assert!(CE.cover && CE.blocking);
         // CDI-4: every classic firearm reaches 24; CE DL firearms 16.
         assert_eq!(CLASSIC.dl_firearm_range, (2, 24));
         assert_eq!(CE.dl_firearm_range, (2, 16));
