@@ -83,3 +83,23 @@ fn cxa_2_3_imperial_gains_an_extra_action_each_turn_up_to_6() {
     to_first_corporation_turn(&mut g, &mut dice);
     assert_eq!(g.view(Viewer::Spectator).teams[0].extra_actions, Some(3));
 }
+
+/// Training (missions.md classic note 4): the mission ends when every DT
+/// is out. DTs waiting at their entrance are not out: a lone team that has
+/// chosen its entrance plays on.
+#[test]
+fn training_goes_on_while_the_dts_wait_at_their_entrance() {
+    let (mut g, mut dice) = training(Corporation::Capitol, 1);
+    to_first_corporation_turn(&mut g, &mut dice);
+    let seat = g.seat_to_act().expect("the team acts");
+    let choose = Command::ChooseEntrance {
+        entrance: "1N".into(),
+    };
+    assert!(g.legal(seat).contains(&choose));
+    g.apply(seat, choose, &mut dice).expect("entrance");
+    assert!(!g.is_finished());
+    assert!(matches!(
+        g.view(Viewer::Spectator).phase,
+        PhaseView::Corporation { .. }
+    ));
+}
