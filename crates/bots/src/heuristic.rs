@@ -382,6 +382,9 @@ struct Aims {
     tags: Vec<String>,
     /// Special action ids of the goal.
     specials: Vec<String>,
+    /// The goal is to kill (`all_dl_eliminated`, `pp_earned`): go for the
+    /// Dark Legion, and turn over the cards it hides behind.
+    hunt: bool,
 }
 
 impl Aims {
@@ -398,6 +401,11 @@ impl Aims {
             Goal::CarriedOut { token, exits } => self.carry = Some((token.clone(), exits.clone())),
             Goal::Eliminated(tag) => self.tags.push(tag.clone()),
             Goal::SpecialDone { action, .. } => self.specials.push(action.clone()),
+            Goal::AllDlEliminated | Goal::PpEarned(_) => self.hunt = true,
+            Goal::Then { first, next } => {
+                self.add(first);
+                self.add(next);
+            }
             _ => {}
         }
     }
@@ -562,6 +570,22 @@ impl Aims {
                 .collect();
             if !portals.is_empty() {
                 return around(&portals);
+            }
+        }
+        if self.hunt {
+            let dl: Vec<Square> = nav::creature_squares(view);
+            if !dl.is_empty() {
+                return around(&dl);
+            }
+            let unrevealed: Vec<Square> = view
+                .tiles
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.face_down > 0)
+                .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
+                .collect();
+            if !unrevealed.is_empty() {
+                return unrevealed;
             }
         }
         // Otherwise next to the goal's features and tokens (desks, relays,
