@@ -67,6 +67,9 @@ pub struct Registry {
     /// The running game tasks (spawned, so under their lease), each with
     /// the token that stops it when its lease is lost.
     running: Mutex<HashMap<String, CancellationToken>>,
+    /// In cluster mode: NATS, to serve sockets held by other nodes
+    /// ([`crate::relay`]), and their queue length.
+    relay: Option<(Arc<crate::cluster::Cluster>, usize)>,
 }
 
 /// What one round of lease keeping remembers for the next.
@@ -121,7 +124,15 @@ impl Registry {
             restored: tokio::sync::watch::Sender::new(true),
             ownership: Ownership::Solo,
             running: Mutex::new(HashMap::new()),
+            relay: None,
         }
+    }
+
+    /// Serve this node's games to sockets held by other nodes, over NATS,
+    /// with `send_queue` messages queued per remote socket.
+    pub fn with_relay(mut self, cluster: Arc<crate::cluster::Cluster>, send_queue: usize) -> Self {
+        self.relay = Some((cluster, send_queue));
+        self
     }
 
     /// Run as a cluster node (games under leases) rather than alone.
@@ -398,6 +409,20 @@ impl Registry {
             registry: Arc::clone(self),
             code: code.clone(),
         };
+        if let (Some((cluster, queue)), Some(to_game)) = (&self.relay, self.get(&code)) {
+            let relay = crate::relay::serve_game(
+                Arc::clone(cluster),
+                code.clone(),
+                to_game,
+                Arc::clone(&self.metrics),
+                *queue,
+            );
+            self.tasks.spawn(async move {
+                if let Some(relay) = relay.await {
+                    relay.await;
+                }
+            });
+        }
         let registry = Arc::clone(self);
         let ctx = GameContext {
             lost: lost.clone(),

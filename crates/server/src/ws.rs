@@ -190,6 +190,11 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     };
     let to_game = match app.registry.get_or_load(&game).await {
         Ok(Some(to_game)) => to_game,
+        Ok(None) if app.cluster.is_some() && remote_owner(app, &game).await.is_some() => {
+            // Runs on another node: reached through NATS.
+            let owner = remote_owner(app, &game).await.unwrap_or_default();
+            remote_game(app, &game, owner)
+        }
         Ok(None) => {
             let (code, reason) = why_not_live(app, &game).await;
             close_with(socket, code, reason).await;
@@ -331,6 +336,41 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     let _ = to_game.send(ToGame::Closed { conn }).await;
     if let Some((code, reason)) = ending {
         close_with(socket, code, reason).await;
+    }
+}
+
+/// The node that runs a game, if another node holds its lease now.
+async fn remote_owner(app: &AppState, code: &str) -> Option<String> {
+    let cluster = app.cluster.as_ref()?;
+    let code = crate::codes::normalize(code);
+    match app.store.lease(&code).await {
+        Ok(Some(l))
+            if l.owner != cluster.node_id && l.expires_at > crate::clock::wall_clock_ms() =>
+        {
+            Some(l.owner)
+        }
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(code, error = %e, "cannot read a game's lease");
+            None
+        }
+    }
+}
+
+/// A channel to a game on another node ([`crate::relay::remote`]).
+fn remote_game(app: &AppState, code: &str, owner: String) -> mpsc::Sender<ToGame> {
+    let check_every = app.config.lease_renew;
+    match &app.cluster {
+        Some(cluster) => crate::relay::remote(
+            Arc::clone(cluster),
+            Arc::clone(&app.store),
+            Arc::clone(&app.metrics),
+            crate::codes::normalize(code),
+            owner,
+            check_every,
+        ),
+        // Not called outside cluster mode; a closed channel says "ended".
+        None => mpsc::channel(1).0,
     }
 }
 
