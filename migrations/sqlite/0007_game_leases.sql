@@ -24,7 +24,7 @@ CREATE TABLE game_leases (
     owner      TEXT NOT NULL,
     -- When the lease runs out unless renewed (milliseconds).
     expires_at INTEGER NOT NULL
-);
+) STRICT;
 
 -- Renewal and release go by owner; the takeover scan by expiry.
 CREATE INDEX game_leases_owner ON game_leases (owner);
