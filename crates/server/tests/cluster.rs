@@ -523,23 +523,37 @@ impl Client {
 
 /// Start a cluster node on its own runtime.
 async fn start_node(db: &str, nats: &str, id: &str) -> (Node, SocketAddr) {
-    let node = Node::new(id);
-    let config = node_config(db, nats, id);
+    let (node, addr, _stop) = start_stoppable(node_config(db, nats, id)).await;
+    (node, addr)
+}
+
+/// Tells a node's server to stop gracefully; answers when it has.
+type Stop = tokio::sync::oneshot::Sender<tokio::sync::oneshot::Sender<()>>;
+
+/// Start a node's server on its own runtime: killed with the runtime
+/// ([`Node::kill`]), or stopped gracefully through the returned sender.
+async fn start_stoppable(config: Config) -> (Node, SocketAddr, Stop) {
+    let id = config.node_id.clone().unwrap_or_default();
+    let node = Node::new(&id);
     let server = node
         .run(async move { Server::start(config).await.unwrap() })
         .await;
     let addr = server.addr();
-    // The server lives as long as its runtime: a kill drops it unstopped.
-    let _ = node
-        .run(async move {
-            // Park it in a task that never ends (until the runtime goes).
-            tokio::spawn(async move {
-                let _server = server;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<tokio::sync::oneshot::Sender<()>>();
+    // The server lives in a task of its runtime until told to stop (a
+    // kill drops it there, unstopped).
+    node.run(async move {
+        tokio::spawn(async move {
+            if let Ok(done) = stopped.await {
+                server.shutdown().await;
+                let _ = done.send(());
+            } else {
                 std::future::pending::<()>().await;
-            });
-        })
-        .await;
-    (node, addr)
+            }
+        });
+    })
+    .await;
+    (node, addr, stop)
 }
 
 /// The node holding the game's lease now.
@@ -685,6 +699,98 @@ async fn three_nodes_play_one_game_and_survive_the_owners_death() {
         );
         drop(b);
         drop(c);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_stopped_for_a_deploy_hands_its_game_over_at_once() {
+    let Some(nats) = nats_url("cluster_handover").await else {
+        return;
+    };
+    with_db("cluster_handover", LIMIT, move |db| async move {
+        // A long lease: the handover must not wait for it to run out.
+        let config = |id: &str| {
+            let mut c = node_config(&db, &nats, id);
+            c.lease_ttl = Duration::from_secs(60);
+            c.lease_renew = Duration::from_secs(1);
+            c
+        };
+        let (_a, addr_a, stop_a) = start_stoppable(config("a")).await;
+        let (_b, addr_b, _stop_b) = start_stoppable(config("b")).await;
+        // The game runs on a; Ann plays there, Bob and Eve through b.
+        let mut t = Table::start(addr_a, [addr_a, addr_b, addr_b]).await;
+        for _ in 0..8 {
+            t.step(prefer_action).await;
+        }
+        let seq = t.spectator.covered;
+        let stopping = Instant::now();
+        let (done, stopped) = tokio::sync::oneshot::channel();
+        stop_a.send(done).unwrap();
+        stopped.await.unwrap();
+        // Everyone, local or remote, is told to reconnect.
+        for c in t.clients() {
+            assert_eq!(c.closed_with().await, Some(1001), "{}", c.label);
+        }
+        assert_eq!(
+            lease_owner(&db, &t.code).await,
+            None,
+            "a released the lease"
+        );
+        assert_eq!(stored_human_commands(&db, &t.code).await, t.acked);
+        let Table {
+            code,
+            players,
+            spectator,
+            acked,
+            next_ref,
+        } = t;
+        let mut resumed = Vec::new();
+        for p in &players {
+            let token = p.token.clone().unwrap();
+            let mut r = Client::rejoin(addr_b, &code, Join::Resume { token }, p.covered).await;
+            r.drain().await;
+            assert_eq!(
+                (r.covered, r.events.len()),
+                (seq, 0),
+                "{}: up to date",
+                p.label
+            );
+            assert_eq!(r.view, p.view, "{}: the same view", p.label);
+            r.label = format!("{} resumed", p.label);
+            resumed.push(r);
+        }
+        let mut eve = Client::rejoin(
+            addr_b,
+            &code,
+            Join::Spectator { name: "Eve".into() },
+            spectator.covered,
+        )
+        .await;
+        eve.drain().await;
+        let handed = stopping.elapsed();
+        eprintln!(
+            "graceful handover: everyone resumed on b {} ms after a began to stop",
+            handed.as_millis()
+        );
+        assert!(
+            handed < Duration::from_secs(30),
+            "no wait for the 60 s lease: {handed:?}"
+        );
+        assert_eq!(lease_owner(&db, &code).await.as_deref(), Some("b"));
+        let mut t = Table {
+            code,
+            players: resumed,
+            spectator: eve,
+            acked,
+            next_ref,
+        };
+        t.play_to_the_end().await;
+        assert_eq!(
+            stored_human_commands(&db, &t.code).await,
+            t.acked,
+            "0 acked commands lost"
+        );
     })
     .await;
 }
