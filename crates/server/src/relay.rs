@@ -343,31 +343,39 @@ async fn publish_conn(
 
 // ------------------------------------------------------------------- edge
 
+/// What an edge's proxy works with.
+#[derive(Debug)]
+pub struct Edge {
+    /// NATS and this node's id.
+    pub cluster: Arc<Cluster>,
+    /// Where the game's lease is read.
+    pub store: Arc<dyn Store>,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    /// How often the game's lease is checked.
+    pub check_every: Duration,
+    /// Fires when this node shuts down.
+    pub shutdown: tokio::sync::broadcast::Receiver<()>,
+}
+
 /// On the edge: a channel for a socket's task that reaches the game at
 /// `code` on node `owner` through NATS. The proxy behind it ends when the
-/// socket's task drops the channel or the game closes the socket.
-pub fn remote(
-    cluster: Arc<Cluster>,
-    store: Arc<dyn Store>,
-    metrics: Arc<Metrics>,
-    code: String,
-    owner: String,
-    check_every: Duration,
-) -> mpsc::Sender<ToGame> {
+/// socket's task drops the channel, the game closes the socket, or this
+/// node shuts down (the socket is closed with 1001, as a local game's).
+pub fn remote(edge: Edge, code: String, owner: String) -> mpsc::Sender<ToGame> {
     let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(proxy(cluster, store, metrics, code, owner, check_every, rx));
+    tokio::spawn(proxy(edge, code, owner, rx));
     tx
 }
 
-async fn proxy(
-    cluster: Arc<Cluster>,
-    store: Arc<dyn Store>,
-    metrics: Arc<Metrics>,
-    code: String,
-    owner: String,
-    check_every: Duration,
-    mut rx: mpsc::Receiver<ToGame>,
-) {
+async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<ToGame>) {
+    let Edge {
+        cluster,
+        store,
+        metrics,
+        check_every,
+        mut shutdown,
+    } = edge;
     // Everything starts with the socket's hello.
     let Some(ToGame::Hello { hello, sink }) = rx.recv().await else {
         return;
@@ -457,6 +465,11 @@ async fn proxy(
                 if last {
                     return;
                 }
+            }
+            _ = shutdown.recv() => {
+                let _ = publish(Inbound::Closed { node: node.clone(), conn }).await;
+                let _ = sink.tx.try_send(Outgoing::Close(close::SHUTDOWN, "server shutting down".into()));
+                return;
             }
             _ = keepalive.tick() => {
                 let _ = publish(Inbound::Alive { node: node.clone(), conns: vec![conn] }).await;

@@ -580,6 +580,13 @@ async fn three_nodes_play_one_game_and_survive_the_owners_death() {
         // The game runs on a; Ann plays on a, Bob on b, Eve watches on c.
         let mut t = Table::start(addr_a, [addr_a, addr_b, addr_c]).await;
         assert_eq!(lease_owner(&db, &t.code).await.as_deref(), Some("a"));
+        // Every node knows the game (`GET /api/games/{code}`).
+        for addr in [addr_a, addr_b, addr_c] {
+            let r = reqwest::get(format!("http://{addr}/api/games/{}", t.code))
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200, "{addr}");
+        }
         for k in 0..20 {
             if k % 5 == 4 {
                 t.step(prefer_end_turn).await;
