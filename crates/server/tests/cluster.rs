@@ -587,11 +587,31 @@ async fn three_nodes_play_one_game_and_survive_the_owners_death() {
                 .unwrap();
             assert_eq!(r.status(), 200, "{addr}");
         }
+        // Command to ack, per player: Ann's socket is on the game's node,
+        // Bob's is forwarded through b (for the log, not asserted).
+        let mut ack_ms: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
         for k in 0..20 {
+            let i = t.actor();
+            let sent = Instant::now();
             if k % 5 == 4 {
-                t.step(prefer_end_turn).await;
+                t.send_one(prefer_end_turn).await;
             } else {
-                t.step(prefer_action).await;
+                t.send_one(prefer_action).await;
+            }
+            ack_ms[i].push(sent.elapsed().as_secs_f64() * 1000.0);
+            t.drain().await;
+        }
+        for (who, ms) in ["Ann (on the owner)", "Bob (through b)"]
+            .iter()
+            .zip(&mut ack_ms)
+        {
+            ms.sort_by(f64::total_cmp);
+            if !ms.is_empty() {
+                eprintln!(
+                    "ack latency, {who}: median {:.2} ms over {} commands",
+                    ms[ms.len() / 2],
+                    ms.len()
+                );
             }
         }
         assert!(!t.spectator.finished(), "the game is still going");
