@@ -122,6 +122,7 @@ impl Server {
         let cluster = match (&lease, &config.nats_url) {
             (Some(lease), Some(url)) => {
                 let cluster = cluster::Cluster::connect(url, &lease.node_id).await?;
+                cluster.claim_id(shutdown.subscribe()).await?;
                 tracing::info!(node = lease.node_id, nats = url, "cluster mode");
                 Some(Arc::new(cluster))
             }

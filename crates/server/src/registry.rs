@@ -276,11 +276,16 @@ impl Registry {
             started: None,
             campaign: None,
         };
+        // The lease first: from the moment the game is stored, a node
+        // restoring the unfinished games could take it.
+        self.take_new_lease(&code).await?;
         if let Err(e) = self.store.create(new).await {
+            self.ownership
+                .release(self.store.store().as_ref(), &code)
+                .await;
             self.remove(&code);
             return Err(e.into());
         }
-        self.take_new_lease(&code).await?;
         self.spawn(session, rx, None, Duration::ZERO);
         Ok(code)
     }
@@ -320,6 +325,7 @@ impl Registry {
                 ));
             }
         };
+        self.take_new_lease(&code).await?;
         let stored = match session.game() {
             Some(game) => {
                 let new = NewGame {
@@ -337,17 +343,19 @@ impl Registry {
             )),
         };
         if let Err(e) = stored {
+            self.ownership
+                .release(self.store.store().as_ref(), &code)
+                .await;
             self.remove(&code);
             return Err(e.into());
         }
-        self.take_new_lease(&code).await?;
         self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
         Ok(code)
     }
 
-    /// The lease on a game just stored (nobody else can hold it: its code
-    /// is new). On failure the game leaves the registry; it stays in the
-    /// store, unfinished, and any node may load it later.
+    /// The lease on a new game, taken before the game is stored (nobody
+    /// else can hold it: its code is new here, and a code another node
+    /// holds is refused). On failure the game leaves the registry.
     async fn take_new_lease(&self, code: &str) -> Result<(), ServerError> {
         match self
             .ownership
@@ -700,7 +708,14 @@ impl Registry {
             }
             let g = match store.game(&code).await {
                 Ok(Some(g)) => g,
-                Ok(None) => continue,
+                Ok(None) => {
+                    // A new game's lease whose game was never stored (its
+                    // node died in between): clear it.
+                    if let Ok(true) = self.ownership.acquire(store.as_ref(), &code).await {
+                        self.ownership.release(store.as_ref(), &code).await;
+                    }
+                    continue;
+                }
                 Err(e) => {
                     tracing::warn!(code, error = %e, "cannot read a game to take over");
                     continue;

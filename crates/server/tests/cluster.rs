@@ -29,6 +29,12 @@ const MAX_COMMANDS: usize = 5_000;
 
 const LIMIT: Duration = Duration::from_secs(90);
 
+/// A node id no other test (in this process or another) uses: node ids
+/// name NATS subjects, and nodes must not share one.
+fn nid(test: &str, node: &str) -> String {
+    format!("{test}-{}-{node}", std::process::id())
+}
+
 /// A node's configuration: loopback, the shared database and NATS.
 fn node_config(db: &str, nats: &str, id: &str) -> Config {
     let mut c = Config::for_tests();
@@ -58,20 +64,40 @@ async fn cluster_mode_needs_postgres_and_says_so() {
 }
 
 #[tokio::test]
+async fn two_running_nodes_cannot_share_a_node_id() {
+    let Some(nats) = nats_url("cluster_same_id").await else {
+        return;
+    };
+    with_db("cluster_same_id", LIMIT, move |db| async move {
+        let id = nid("same", "x");
+        let first = Server::start(node_config(&db, &nats, &id)).await.unwrap();
+        let e = Server::start(node_config(&db, &nats, &id))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is taken"), "{e}");
+        // Once the first has stopped, the id is free again.
+        first.shutdown().await;
+        let again = Server::start(node_config(&db, &nats, &id)).await.unwrap();
+        again.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn health_and_metrics_of_a_cluster_node() {
     let Some(nats) = nats_url("cluster_health").await else {
         return;
     };
     with_db("cluster_health", LIMIT, move |db| async move {
-        let server = Server::start(node_config(&db, &nats, "health-1"))
-            .await
-            .unwrap();
+        let id = nid("health", "1");
+        let server = Server::start(node_config(&db, &nats, &id)).await.unwrap();
         let base = format!("http://{}", server.addr());
         let http = reqwest::Client::new();
         let r = http.get(format!("{base}/healthz")).send().await.unwrap();
         assert_eq!(r.status(), 200);
         let h: Value = r.json().await.unwrap();
-        assert_eq!(h["node"], "health-1");
+        assert_eq!(h["node"], id.as_str());
         assert_eq!(h["nats"], "ok");
         assert_eq!(h["database"], "ok");
         let code = common::create_game(
@@ -574,12 +600,13 @@ async fn three_nodes_play_one_game_and_survive_the_owners_death() {
         .with_test_writer()
         .try_init();
     with_db("cluster_three", LIMIT, move |db| async move {
-        let (mut a, addr_a) = start_node(&db, &nats, "a").await;
-        let (b, addr_b) = start_node(&db, &nats, "b").await;
-        let (c, addr_c) = start_node(&db, &nats, "c").await;
+        let id_a = nid("three", "a");
+        let (mut a, addr_a) = start_node(&db, &nats, &id_a).await;
+        let (b, addr_b) = start_node(&db, &nats, &nid("three", "b")).await;
+        let (c, addr_c) = start_node(&db, &nats, &nid("three", "c")).await;
         // The game runs on a; Ann plays on a, Bob on b, Eve watches on c.
         let mut t = Table::start(addr_a, [addr_a, addr_b, addr_c]).await;
-        assert_eq!(lease_owner(&db, &t.code).await.as_deref(), Some("a"));
+        assert_eq!(lease_owner(&db, &t.code).await, Some(id_a.clone()));
         // Every node knows the game (`GET /api/games/{code}`).
         for addr in [addr_a, addr_b, addr_c] {
             let r = reqwest::get(format!("http://{addr}/api/games/{}", t.code))
@@ -644,7 +671,7 @@ async fn three_nodes_play_one_game_and_survive_the_owners_death() {
         // Another node takes the game over within the lease time.
         let took;
         loop {
-            if let Some(o) = lease_owner(&db, &t.code).await.filter(|o| o != "a") {
+            if let Some(o) = lease_owner(&db, &t.code).await.filter(|o| *o != id_a) {
                 took = killed.elapsed();
                 eprintln!("game taken over by {o}");
                 break;
@@ -743,8 +770,8 @@ async fn a_node_stopped_for_a_deploy_hands_its_game_over_at_once() {
             c.lease_renew = Duration::from_secs(1);
             c
         };
-        let (_a, addr_a, stop_a) = start_stoppable(config("a")).await;
-        let (_b, addr_b, _stop_b) = start_stoppable(config("b")).await;
+        let (_a, addr_a, stop_a) = start_stoppable(config(&nid("handover", "a"))).await;
+        let (_b, addr_b, _stop_b) = start_stoppable(config(&nid("handover", "b"))).await;
         // The game runs on a; Ann plays there, Bob and Eve through b.
         let mut t = Table::start(addr_a, [addr_a, addr_b, addr_b]).await;
         for _ in 0..8 {
@@ -804,7 +831,7 @@ async fn a_node_stopped_for_a_deploy_hands_its_game_over_at_once() {
             handed < Duration::from_secs(30),
             "no wait for the 60 s lease: {handed:?}"
         );
-        assert_eq!(lease_owner(&db, &code).await.as_deref(), Some("b"));
+        assert_eq!(lease_owner(&db, &code).await, Some(nid("handover", "b")));
         let mut t = Table {
             code,
             players: resumed,
@@ -818,6 +845,114 @@ async fn a_node_stopped_for_a_deploy_hands_its_game_over_at_once() {
             t.acked,
             "0 acked commands lost"
         );
+    })
+    .await;
+}
+
+/// Bring a client back on the node at `addr` after its socket closed:
+/// a player with its token, the spectator by name; with its last seq.
+async fn come_back(old: &Client, addr: SocketAddr, code: &str) -> Client {
+    let join = match &old.token {
+        Some(token) => Join::Resume {
+            token: token.clone(),
+        },
+        None => Join::Spectator {
+            name: old.label.clone(),
+        },
+    };
+    let mut c = Client::rejoin(addr, code, join, old.covered).await;
+    c.drain().await;
+    assert_eq!(
+        c.covered, old.covered,
+        "{}: nothing new meanwhile",
+        old.label
+    );
+    assert_eq!(c.events, [], "{}: nothing missed", old.label);
+    assert_eq!(c.view, old.view, "{}: the same view", old.label);
+    assert_eq!(c.seat, old.seat, "{}: the same seat", old.label);
+    c.label.clone_from(&old.label);
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_of_every_node_loses_no_acknowledged_command() {
+    let Some(nats) = nats_url("cluster_rolling").await else {
+        return;
+    };
+    with_db("cluster_rolling", LIMIT, move |db| async move {
+        let config = |id: &str| {
+            let mut c = node_config(&db, &nats, id);
+            c.lease_ttl = Duration::from_secs(60);
+            c.lease_renew = Duration::from_secs(1);
+            c
+        };
+        let mut nodes = Vec::new();
+        for id in ["a", "b", "c"] {
+            let id = nid("rolling", id);
+            let (node, addr, stop) = start_stoppable(config(&id)).await;
+            nodes.push((id, node, addr, Some(stop)));
+        }
+        let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.2).collect();
+        let mut t = Table::start(addrs[0], [addrs[0], addrs[1], addrs[2]]).await;
+        // Where each client's socket is: Ann, Bob, Eve.
+        let mut at = [addrs[0], addrs[1], addrs[2]];
+        let mut moved = 0;
+        let mut edge_only = 0;
+        // Where Ann, Bob and Eve reconnect in each round (node indexes;
+        // never the node being replaced, whose successor starts once they
+        // are back, so its boot restore finds the game leased). Ann
+        // rejoins first, so the game lands on her node: c after round 0,
+        // so that stopping b in round 1 stops only the sockets of Bob and
+        // Eve (b is an edge, not the owner); the new a in round 2.
+        let targets = [[2, 1, 1], [2, 0, 0], [0, 1, 1]];
+        for round in 0..3 {
+            for _ in 0..4 {
+                t.step(prefer_action).await;
+            }
+            let (id, _, addr, stop) = &mut nodes[round];
+            let stopped_addr = *addr;
+            let stopped_id = id.clone();
+            let owner = lease_owner(&db, &t.code).await.unwrap();
+            let (done, finished) = tokio::sync::oneshot::channel();
+            stop.take().unwrap().send(done).unwrap();
+            finished.await.unwrap();
+            // The clients on the stopped node, or all if it ran the game,
+            // are told to reconnect, and do on a live node.
+            let game_moved = owner == stopped_id;
+            if !game_moved {
+                edge_only += 1;
+            }
+            let Table { code, players, spectator, acked, next_ref } = t;
+            let mut clients: Vec<Client> = players;
+            clients.push(spectator);
+            let mut back = Vec::new();
+            for (i, mut c) in clients.into_iter().enumerate() {
+                if game_moved || at[i] == stopped_addr {
+                    assert_eq!(c.closed_with().await, Some(1001), "{}", c.label);
+                    let target = nodes[targets[round][i]].2;
+                    back.push(come_back(&c, target, &code).await);
+                    at[i] = target;
+                    moved += 1;
+                } else {
+                    back.push(c);
+                }
+            }
+            let spectator = back.pop().unwrap();
+            t = Table { code, players: back, spectator, acked, next_ref };
+            // The stopped node's replacement (a new node id, a new port).
+            let id = format!("{stopped_id}2");
+            let (node, addr, stop) = start_stoppable(config(&id)).await;
+            nodes[round] = (id, node, addr, Some(stop));
+            t.drain().await;
+            assert_eq!(stored_human_commands(&db, &t.code).await, t.acked, "round {round}");
+        }
+        t.play_to_the_end().await;
+        let store = citadel_store::open(&db).await.unwrap();
+        let game = store.game(&t.code).await.unwrap().unwrap();
+        assert!(game.finished_at.is_some() && game.result.is_some(), "recorded as finished");
+        assert_eq!(stored_human_commands(&db, &t.code).await, t.acked, "0 acked commands lost");
+        assert_eq!(edge_only, 1, "one round stopped a node that only held sockets");
+        eprintln!("rolling restart: 3 nodes replaced, {moved} reconnects, {} player commands acked and stored", t.acked.len());
     })
     .await;
 }

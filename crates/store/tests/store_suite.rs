@@ -702,7 +702,10 @@ async fn replays_saved_and_paged(s: &dyn Store) {
 async fn leases_acquired_renewed_released(s: &dyn Store) {
     s.create_game(&game("L1", 1)).await.unwrap();
     s.create_game(&game("L2", 2)).await.unwrap();
-    assert!(is_not_found(s.acquire_lease("NOPE", "a", 0, 10).await));
+    // A new game's lease is taken before the game is stored.
+    assert!(s.acquire_lease("NEW", "a", 0, 10).await.unwrap());
+    s.release_lease("NEW", "a").await.unwrap();
+    assert_eq!(s.lease("NEW").await.unwrap(), None);
     assert_eq!(s.lease("L1").await.unwrap(), None);
     // Nobody holds L1: a takes it; b cannot while it runs.
     assert!(s.acquire_lease("L1", "a", 0, 100).await.unwrap());
