@@ -22,8 +22,8 @@
 //! - `citadel.conn.<node>.<conn>`: to one socket's edge: `T` + a message's
 //!   text, or `C` + a close (`{"code":..,"reason":..}`).
 //!
-//! Failures: an edge checks the game's lease every lease-renewal period;
-//! when its owner changed or let the lease run out (it died), the socket
+//! Failures: an edge reads the game's lease again when the lease it last
+//! read runs out; when its owner changed or let it run out (it died), the socket
 //! is closed with 1001 and the client reconnects with its last seq — to
 //! any node, which takes the game over if nobody has — and catches up
 //! from the store. An edge that dies stops sending keep-alives; the owner
@@ -50,6 +50,8 @@ use tokio::sync::{mpsc, Notify};
 pub const KEEPALIVE: Duration = Duration::from_secs(5);
 /// How long an owner keeps a remote connection it hears nothing from.
 pub const EDGE_SILENCE: Duration = Duration::from_secs(20);
+/// How long after the lease it last read runs out an edge reads it again.
+const LEASE_READ_SLACK: Duration = Duration::from_millis(20);
 /// How long an edge waits for the owner to take a `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
 /// Tries of a `hello` that found no relay listening (the game is just
@@ -425,8 +427,11 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
     };
     let mut keepalive = tokio::time::interval(KEEPALIVE);
     keepalive.tick().await;
-    let mut check = tokio::time::interval(check_every);
-    check.tick().await;
+    // The game's lease is read when the lease last seen runs out: a live
+    // owner has renewed it by then (read again at the new expiry), a dead
+    // one has not (the socket is closed as the lease expires). About one
+    // read per socket per lease time, not per renewal.
+    let mut next_check = tokio::time::Instant::now() + check_every;
     let moved = (
         close::SHUTDOWN,
         "the game moved to another server; reconnect",
@@ -474,14 +479,22 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
             _ = keepalive.tick() => {
                 let _ = publish(Inbound::Alive { node: node.clone(), conns: vec![conn] }).await;
             }
-            _ = check.tick() => {
+            () = tokio::time::sleep_until(next_check) => {
                 // The owner died or gave the game up: the client reconnects
                 // and resumes wherever the game runs next.
+                let now = crate::clock::wall_clock_ms();
                 let held = match store.lease(&code).await {
-                    Ok(Some(l)) => l.owner == owner && l.expires_at > crate::clock::wall_clock_ms(),
-                    Ok(None) => false,
+                    Ok(Some(l)) if l.owner == owner && l.expires_at > now => {
+                        let left = u64::try_from(l.expires_at - now).unwrap_or(0);
+                        next_check = tokio::time::Instant::now()
+                            + Duration::from_millis(left)
+                            + LEASE_READ_SLACK;
+                        true
+                    }
+                    Ok(_) => false,
                     Err(e) => {
                         tracing::warn!(code, error = %e, "cannot check a remote game's lease");
+                        next_check = tokio::time::Instant::now() + check_every;
                         true
                     }
                 };
