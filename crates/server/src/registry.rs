@@ -417,13 +417,16 @@ impl Registry {
             registry: Arc::clone(self),
             code: code.clone(),
         };
-        if let (Some((cluster, queue)), Some(to_game)) = (&self.relay, self.get(&code)) {
+        let relay_to = self.relay.as_ref().zip(self.ownership.cluster());
+        if let (Some(((cluster, queue), lease)), Some(to_game)) = (relay_to, self.get(&code)) {
             let relay = crate::relay::serve_game(
                 Arc::clone(cluster),
                 code.clone(),
                 to_game,
                 Arc::clone(&self.metrics),
                 *queue,
+                // An edge silent for a lease time is taken for dead.
+                lease.ttl,
             );
             self.tasks.spawn(async move {
                 if let Some(relay) = relay.await {

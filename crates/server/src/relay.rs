@@ -26,9 +26,10 @@
 //! read runs out; when its owner changed or let it run out (it died), the socket
 //! is closed with 1001 and the client reconnects with its last seq — to
 //! any node, which takes the game over if nobody has — and catches up
-//! from the store. An edge that dies stops sending keep-alives; the owner
-//! drops its connections after [`EDGE_SILENCE`], as if their sockets
-//! closed (a bot stands in for a player after the usual grace).
+//! from the store. An edge sends a keep-alive per socket every
+//! `--lease-renew`; an edge that dies stops, and the owner drops its
+//! connections after a lease time (`--lease-ttl`) of silence, as if their
+//! sockets closed (a bot stands in for a player after the usual grace).
 
 use crate::cluster::Cluster;
 use crate::delivery::{ConnSink, Outgoing};
@@ -46,10 +47,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
 
-/// How often an edge tells the owner its sockets are still there.
-pub const KEEPALIVE: Duration = Duration::from_secs(5);
-/// How long an owner keeps a remote connection it hears nothing from.
-pub const EDGE_SILENCE: Duration = Duration::from_secs(20);
 /// How long after the lease it last read runs out an edge reads it again.
 const LEASE_READ_SLACK: Duration = Duration::from_millis(20);
 /// How long an edge waits for the owner to take a `hello`.
@@ -180,6 +177,7 @@ pub async fn serve_game(
     to_game: mpsc::Sender<ToGame>,
     metrics: Arc<Metrics>,
     send_queue: usize,
+    silence: Duration,
 ) -> Option<impl std::future::Future<Output = ()> + Send + 'static> {
     let mut sub = match cluster.nats.subscribe(game_subject(&code)).await {
         Ok(s) => s,
@@ -190,7 +188,8 @@ pub async fn serve_game(
     };
     Some(async move {
         let mut conns: HashMap<(String, u64), RemoteConn> = HashMap::new();
-        let mut sweep = tokio::time::interval(KEEPALIVE);
+        // Remote connections unheard of for `silence` are dropped.
+        let mut sweep = tokio::time::interval((silence / 4).max(Duration::from_millis(10)));
         loop {
             let msg = tokio::select! {
                 m = sub.next() => match m { Some(m) => m, None => break },
@@ -199,7 +198,7 @@ pub async fn serve_game(
                     let now = Instant::now();
                     let silent: Vec<(String, u64)> = conns
                         .iter()
-                        .filter(|(_, c)| now.duration_since(c.seen) > EDGE_SILENCE)
+                        .filter(|(_, c)| now.duration_since(c.seen) > silence)
                         .map(|(k, _)| k.clone())
                         .collect();
                     for key in silent {
@@ -354,7 +353,8 @@ pub struct Edge {
     pub store: Arc<dyn Store>,
     /// Counters.
     pub metrics: Arc<Metrics>,
-    /// How often the game's lease is checked.
+    /// How often the owner is told the socket is still there, and how
+    /// soon the game's lease is first read (`--lease-renew`).
     pub check_every: Duration,
     /// Fires when this node shuts down.
     pub shutdown: tokio::sync::broadcast::Receiver<()>,
@@ -425,7 +425,7 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
             }
         }
     };
-    let mut keepalive = tokio::time::interval(KEEPALIVE);
+    let mut keepalive = tokio::time::interval(check_every);
     keepalive.tick().await;
     // The game's lease is read when the lease last seen runs out: a live
     // owner has renewed it by then (read again at the new expiry), a dead

@@ -956,3 +956,62 @@ async fn a_rolling_restart_of_every_node_loses_no_acknowledged_command() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_that_dies_leaves_its_player_disconnected_on_the_owner() {
+    let Some(nats) = nats_url("cluster_edge_dies").await else {
+        return;
+    };
+    with_db("cluster_edge_dies", LIMIT, move |db| async move {
+        let (_a, addr_a) = start_node(&db, &nats, &nid("edge", "a")).await;
+        let (mut b, addr_b) = start_node(&db, &nats, &nid("edge", "b")).await;
+        // The game runs on a; Bob plays through b.
+        let mut t = Table::start(addr_a, [addr_a, addr_b, addr_a]).await;
+        for _ in 0..6 {
+            t.step(prefer_action).await;
+        }
+        let bob_seat = usize::from(t.players[1].seat.unwrap());
+        b.kill();
+        let killed = Instant::now();
+        // Nobody tells a; it stops hearing b's keep-alives and lets Bob go
+        // after a lease time, as if his socket had closed.
+        t.players[0]
+            .wait_lobby("Bob disconnected", |l| !l.seats[bob_seat].connected)
+            .await;
+        let noticed = killed.elapsed();
+        eprintln!(
+            "edge killed: its player shown disconnected after {} ms (lease {LEASE_TTL_MS} ms)",
+            noticed.as_millis()
+        );
+        assert!(
+            noticed >= Duration::from_millis(LEASE_TTL_MS / 2),
+            "{noticed:?}: not before the silence"
+        );
+        // Bob comes back through the owner itself and the game goes on.
+        let Table {
+            code,
+            mut players,
+            spectator,
+            acked,
+            next_ref,
+        } = t;
+        let bob = players.pop().unwrap();
+        let back = come_back(&bob, addr_a, &code).await;
+        players.push(back);
+        let mut t = Table {
+            code,
+            players,
+            spectator,
+            acked,
+            next_ref,
+        };
+        t.drain().await;
+        t.play_to_the_end().await;
+        assert_eq!(
+            stored_human_commands(&db, &t.code).await,
+            t.acked,
+            "0 acked commands lost"
+        );
+    })
+    .await;
+}
