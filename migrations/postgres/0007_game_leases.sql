@@ -19,12 +19,7 @@
 -- Postgres twin of ../sqlite/0007_game_leases.sql.
 
 CREATE TABLE game_leases (
-    -- Deliberately no foreign key to games: a node takes the lease on a
-    -- new game's code before it stores the game, so that no other node
-    -- (restoring the unfinished games at its start) can take the game in
-    -- between. A lease whose game never came to be runs out and is
-    -- cleared by the takeover scan.
-    code       TEXT COLLATE "C" PRIMARY KEY,
+    code       TEXT COLLATE "C" PRIMARY KEY REFERENCES games (code) ON DELETE CASCADE,
     -- The node id (--node-id) that runs the game.
     owner      TEXT NOT NULL,
     -- When the lease runs out unless renewed (milliseconds).

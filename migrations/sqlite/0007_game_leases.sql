@@ -19,17 +19,12 @@
 -- SQLite twin of ../postgres/0007_game_leases.sql.
 
 CREATE TABLE game_leases (
-    -- Deliberately no foreign key to games: a node takes the lease on a
-    -- new game's code before it stores the game, so that no other node
-    -- (restoring the unfinished games at its start) can take the game in
-    -- between. A lease whose game never came to be runs out and is
-    -- cleared by the takeover scan.
-    code       TEXT PRIMARY KEY,
+    code       TEXT PRIMARY KEY REFERENCES games (code) ON DELETE CASCADE,
     -- The node id (--node-id) that runs the game.
     owner      TEXT NOT NULL,
     -- When the lease runs out unless renewed (milliseconds).
     expires_at INTEGER NOT NULL
-) STRICT;
+);
 
 -- Renewal and release go by owner; the takeover scan by expiry.
 CREATE INDEX game_leases_owner ON game_leases (owner);
