@@ -39,6 +39,48 @@ impl Cluster {
         })
     }
 
+    /// Make sure no running node has this node's id, then answer for it
+    /// until `stop` fires. Two nodes with one id would share leases and
+    /// NATS subjects: each would stop the other's games and read the
+    /// other's sockets' messages.
+    ///
+    /// # Errors
+    /// If another node answers to the id, or NATS refuses the subscription.
+    pub async fn claim_id(
+        &self,
+        mut stop: tokio::sync::broadcast::Receiver<()>,
+    ) -> anyhow::Result<()> {
+        use futures_util::StreamExt;
+        let subject = format!("citadel.node.{}.alive", self.node_id);
+        let probe = self.nats.request(subject.clone(), Vec::new().into());
+        // No responders (or no answer) means the id is free.
+        if let Ok(Ok(_)) = tokio::time::timeout(Duration::from_secs(1), probe).await {
+            anyhow::bail!(
+                "node id {} is taken: another running node answers to it \
+                 (give each node its own --node-id, or leave it out for a random one)",
+                self.node_id
+            );
+        }
+        let mut sub = self.nats.subscribe(subject).await?;
+        let nats = self.nats.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    m = sub.next() => match m {
+                        Some(m) => {
+                            if let Some(reply) = m.reply {
+                                let _ = nats.publish(reply, b"alive".to_vec().into()).await;
+                            }
+                        }
+                        None => break,
+                    },
+                    _ = stop.recv() => break,
+                }
+            }
+        });
+        Ok(())
+    }
+
     /// Whether the NATS connection is up now: `"ok"`, or what is wrong.
     pub fn nats_state(&self) -> String {
         match self.nats.connection_state() {

@@ -147,11 +147,16 @@ async fn game_info(
     State(app): State<AppState>,
     Path(code): Path<String>,
 ) -> Result<Json<Created>, ServerError> {
-    match app.registry.get_or_load(&code).await? {
-        Some(_) => Ok(Json(Created {
+    // In cluster mode the game may run on another node.
+    let live = app.registry.get(&code).is_some()
+        || crate::ws::remote_owner(&app, &code).await.is_some()
+        || app.registry.get_or_load(&code).await?.is_some();
+    if live {
+        Ok(Json(Created {
             code: code.to_ascii_uppercase(),
-        })),
-        None => Err(ServerError::NotFound),
+        }))
+    } else {
+        Err(ServerError::NotFound)
     }
 }
 

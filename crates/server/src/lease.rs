@@ -3,7 +3,7 @@
 //! A single server ([`Ownership::Solo`], the default) owns every game it
 //! has; nothing is written for it. In cluster mode ([`Ownership::Cluster`])
 //! several nodes share one Postgres, and a node runs a game only while it
-//! holds the game's lease in the store (`game_leases`, migration 0007):
+//! holds the game's lease in the store (`game_leases`, migrations 0007 and 0008):
 //! it takes the lease before it creates or restores the game, renews all
 //! its leases every [`LeaseConfig::renew_every`] with one write, stops a
 //! game whose lease another node took (without writing anything more for

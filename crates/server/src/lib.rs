@@ -31,6 +31,7 @@ pub mod options;
 pub mod outcome;
 pub mod persistence;
 pub mod registry;
+pub mod relay;
 pub mod replay;
 pub mod secrets;
 pub mod session;
@@ -121,6 +122,7 @@ impl Server {
         let cluster = match (&lease, &config.nats_url) {
             (Some(lease), Some(url)) => {
                 let cluster = cluster::Cluster::connect(url, &lease.node_id).await?;
+                cluster.claim_id(shutdown.subscribe()).await?;
                 tracing::info!(node = lease.node_id, nats = url, "cluster mode");
                 Some(Arc::new(cluster))
             }
@@ -131,21 +133,23 @@ impl Server {
             None => lease::Ownership::Solo,
         };
         let campaigns = Arc::new(CampaignLedger::new(Arc::clone(&store)));
-        let registry = Arc::new(
-            Registry::new(
-                Arc::new(GameStore::with_rules(
-                    Arc::clone(&store),
-                    config.rules.clone(),
-                )),
-                Arc::clone(&campaigns),
-                Arc::clone(&metrics),
-                session,
-                config.max_games,
-                config.abandon_limits(),
-                shutdown.clone(),
-            )
-            .with_ownership(ownership),
-        );
+        let registry = Registry::new(
+            Arc::new(GameStore::with_rules(
+                Arc::clone(&store),
+                config.rules.clone(),
+            )),
+            Arc::clone(&campaigns),
+            Arc::clone(&metrics),
+            session,
+            config.max_games,
+            config.abandon_limits(),
+            shutdown.clone(),
+        )
+        .with_ownership(ownership);
+        let registry = Arc::new(match &cluster {
+            Some(c) => registry.with_relay(Arc::clone(c), config.send_queue),
+            None => registry,
+        });
         // Served while it runs: a client coming back to a game not yet
         // restored waits for it (Registry::get_or_load).
         registry.restore_in_background();

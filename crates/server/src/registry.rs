@@ -67,6 +67,9 @@ pub struct Registry {
     /// The running game tasks (spawned, so under their lease), each with
     /// the token that stops it when its lease is lost.
     running: Mutex<HashMap<String, CancellationToken>>,
+    /// In cluster mode: NATS, to serve sockets held by other nodes
+    /// ([`crate::relay`]), and their queue length.
+    relay: Option<(Arc<crate::cluster::Cluster>, usize)>,
 }
 
 /// What one round of lease keeping remembers for the next.
@@ -121,7 +124,15 @@ impl Registry {
             restored: tokio::sync::watch::Sender::new(true),
             ownership: Ownership::Solo,
             running: Mutex::new(HashMap::new()),
+            relay: None,
         }
+    }
+
+    /// Serve this node's games to sockets held by other nodes, over NATS,
+    /// with `send_queue` messages queued per remote socket.
+    pub fn with_relay(mut self, cluster: Arc<crate::cluster::Cluster>, send_queue: usize) -> Self {
+        self.relay = Some((cluster, send_queue));
+        self
     }
 
     /// Run as a cluster node (games under leases) rather than alone.
@@ -265,11 +276,16 @@ impl Registry {
             started: None,
             campaign: None,
         };
+        // The lease first: from the moment the game is stored, a node
+        // restoring the unfinished games could take it.
+        self.take_new_lease(&code).await?;
         if let Err(e) = self.store.create(new).await {
+            self.ownership
+                .release(self.store.store().as_ref(), &code)
+                .await;
             self.remove(&code);
             return Err(e.into());
         }
-        self.take_new_lease(&code).await?;
         self.spawn(session, rx, None, Duration::ZERO);
         Ok(code)
     }
@@ -309,6 +325,7 @@ impl Registry {
                 ));
             }
         };
+        self.take_new_lease(&code).await?;
         let stored = match session.game() {
             Some(game) => {
                 let new = NewGame {
@@ -326,17 +343,19 @@ impl Registry {
             )),
         };
         if let Err(e) = stored {
+            self.ownership
+                .release(self.store.store().as_ref(), &code)
+                .await;
             self.remove(&code);
             return Err(e.into());
         }
-        self.take_new_lease(&code).await?;
         self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
         Ok(code)
     }
 
-    /// The lease on a game just stored (nobody else can hold it: its code
-    /// is new). On failure the game leaves the registry; it stays in the
-    /// store, unfinished, and any node may load it later.
+    /// The lease on a new game, taken before the game is stored (nobody
+    /// else can hold it: its code is new here, and a code another node
+    /// holds is refused). On failure the game leaves the registry.
     async fn take_new_lease(&self, code: &str) -> Result<(), ServerError> {
         match self
             .ownership
@@ -398,6 +417,23 @@ impl Registry {
             registry: Arc::clone(self),
             code: code.clone(),
         };
+        let relay_to = self.relay.as_ref().zip(self.ownership.cluster());
+        if let (Some(((cluster, queue), lease)), Some(to_game)) = (relay_to, self.get(&code)) {
+            let relay = crate::relay::serve_game(
+                Arc::clone(cluster),
+                code.clone(),
+                to_game,
+                Arc::clone(&self.metrics),
+                *queue,
+                // An edge silent for a lease time is taken for dead.
+                lease.ttl,
+            );
+            self.tasks.spawn(async move {
+                if let Some(relay) = relay.await {
+                    relay.await;
+                }
+            });
+        }
         let registry = Arc::clone(self);
         let ctx = GameContext {
             lost: lost.clone(),
@@ -675,7 +711,14 @@ impl Registry {
             }
             let g = match store.game(&code).await {
                 Ok(Some(g)) => g,
-                Ok(None) => continue,
+                Ok(None) => {
+                    // A new game's lease whose game was never stored (its
+                    // node died in between): clear it.
+                    if let Ok(true) = self.ownership.acquire(store.as_ref(), &code).await {
+                        self.ownership.release(store.as_ref(), &code).await;
+                    }
+                    continue;
+                }
                 Err(e) => {
                     tracing::warn!(code, error = %e, "cannot read a game to take over");
                     continue;

@@ -188,7 +188,7 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
             }
         },
     };
-    let to_game = match app.registry.get_or_load(&game).await {
+    let to_game = match find_game(app, &game).await {
         Ok(Some(to_game)) => to_game,
         Ok(None) => {
             let (code, reason) = why_not_live(app, &game).await;
@@ -331,6 +331,69 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     let _ = to_game.send(ToGame::Closed { conn }).await;
     if let Some((code, reason)) = ending {
         close_with(socket, code, reason).await;
+    }
+}
+
+/// The game's task here, or in cluster mode a channel to it on the node
+/// that runs it, or after loading it here from the store; `None` if no
+/// such game is live.
+async fn find_game(
+    app: &AppState,
+    code: &str,
+) -> Result<Option<mpsc::Sender<ToGame>>, ServerError> {
+    if let Some(tx) = app.registry.get(code) {
+        return Ok(Some(tx));
+    }
+    // Runs on another node: reached through NATS (a lone server has no
+    // other node, and reads nothing here).
+    if let Some(owner) = remote_owner(app, code).await {
+        return Ok(Some(remote_game(app, code, owner)));
+    }
+    let found = app.registry.get_or_load(code).await?;
+    if found.is_none() {
+        // Another node may have taken it meanwhile.
+        if let Some(owner) = remote_owner(app, code).await {
+            return Ok(Some(remote_game(app, code, owner)));
+        }
+    }
+    Ok(found)
+}
+
+/// The node that runs a game, if another node holds its lease now.
+pub(crate) async fn remote_owner(app: &AppState, code: &str) -> Option<String> {
+    let cluster = app.cluster.as_ref()?;
+    let code = crate::codes::normalize(code);
+    match app.store.lease(&code).await {
+        Ok(Some(l))
+            if l.owner != cluster.node_id && l.expires_at > crate::clock::wall_clock_ms() =>
+        {
+            Some(l.owner)
+        }
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!(code, error = %e, "cannot read a game's lease");
+            None
+        }
+    }
+}
+
+/// A channel to a game on another node ([`crate::relay::remote`]).
+fn remote_game(app: &AppState, code: &str, owner: String) -> mpsc::Sender<ToGame> {
+    let check_every = app.config.lease_renew;
+    match &app.cluster {
+        Some(cluster) => crate::relay::remote(
+            crate::relay::Edge {
+                cluster: Arc::clone(cluster),
+                store: Arc::clone(&app.store),
+                metrics: Arc::clone(&app.metrics),
+                check_every,
+                shutdown: app.registry.shutdown_signal(),
+            },
+            crate::codes::normalize(code),
+            owner,
+        ),
+        // Not called outside cluster mode; a closed channel says "ended".
+        None => mpsc::channel(1).0,
     }
 }
 

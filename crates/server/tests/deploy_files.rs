@@ -1,5 +1,7 @@
 //! The deployment files agree with the server: `docker-compose.yml` parses
-//! and has its services and health checks, every `CITADEL_*` variable it or
+//! and has its services and health checks (Postgres, NATS with JetStream,
+//! two Citadel replicas in cluster mode, the reverse proxy in front of them
+//! and its configuration), every `CITADEL_*` variable it or
 //! the `Dockerfile` sets is one the server reads (clap's `env = ...`), and
 //! the image carries what the server needs at run time. There is no
 //! Docker engine in CI, so this is what keeps the files honest.
@@ -163,16 +165,9 @@ fn compose_runs_the_server_after_postgres_is_healthy_with_a_healthz_check() {
         server["depends_on"]["postgres"]["condition"].as_str(),
         Some("service_healthy")
     );
-    let ports: Vec<&str> = server["ports"]
-        .as_sequence()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap())
-        .collect();
-    assert!(
-        ports.contains(&"8080:8080"),
-        "port 8080 published: {ports:?}"
-    );
+    // Players come through the proxy: the replicas publish no port (two
+    // replicas could not both take 8080 on the host anyway).
+    assert!(server["ports"].is_null(), "the replicas publish no port");
 
     let check = healthcheck(server);
     assert!(check.contains("/healthz"), "{check}");
@@ -297,4 +292,116 @@ fn the_builder_builds_the_server_from_everything_the_build_reads() {
             "{copied} is copied but ignored"
         );
     }
+}
+
+fn sequence(v: &Value) -> Vec<&str> {
+    v.as_sequence()
+        .unwrap_or_else(|| panic!("a list: {v:?}"))
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn compose_has_nats_with_jetstream_and_two_replicas_in_cluster_mode() {
+    let c = compose();
+    let nats = &c["services"]["nats"];
+    assert!(nats["image"].as_str().unwrap().starts_with("nats:"));
+    let command = sequence(&nats["command"]);
+    assert!(command.contains(&"-js"), "JetStream on: {command:?}");
+    // JetStream's store is on a declared volume.
+    let sd = command.iter().position(|a| *a == "-sd").expect("-sd");
+    let volumes = sequence(&nats["volumes"]);
+    let (name, _) = volumes
+        .iter()
+        .find_map(|v| v.split_once(':').filter(|(_, dir)| *dir == command[sd + 1]))
+        .expect("a volume on JetStream's directory");
+    assert!(c["volumes"].as_mapping().unwrap().contains_key(name));
+    // Its health check asks the monitoring port it opens, with a tool the
+    // image has (the alpine image's busybox wget).
+    let check = healthcheck(nats);
+    let m = command
+        .iter()
+        .position(|a| *a == "-m")
+        .expect("monitoring on");
+    assert!(
+        check.contains(&format!("127.0.0.1:{}/healthz", command[m + 1])),
+        "{check}"
+    );
+    assert!(nats["image"].as_str().unwrap().contains("alpine") && check.contains("wget"));
+
+    let server = &c["services"]["citadel"];
+    assert_eq!(
+        server["deploy"]["replicas"].as_u64(),
+        Some(2),
+        "two replicas"
+    );
+    assert_eq!(
+        server["depends_on"]["nats"]["condition"].as_str(),
+        Some("service_healthy")
+    );
+    let env = environment(server);
+    assert_eq!(env["CITADEL_NATS_URL"], "nats://nats:4222");
+    // The replicas' settings make a valid cluster node (Postgres, a node
+    // id of its own each: none is set, so each picks a random one).
+    assert!(
+        !env.contains_key("CITADEL_NODE_ID"),
+        "replicas share no node id"
+    );
+    let mut args = vec!["citadel".to_string()];
+    for arg in Config::command().get_arguments() {
+        let Some(e) = arg.get_env() else { continue };
+        if let Some(v) = env.get(e.to_str().unwrap()) {
+            args.push(format!("--{}={v}", arg.get_long().unwrap()));
+        }
+    }
+    let config = <Config as clap::Parser>::try_parse_from(&args).unwrap();
+    let cluster = config.cluster().expect("a valid cluster configuration");
+    assert!(cluster.is_some(), "cluster mode");
+    // Every connection comes from the proxy: no per-address cap.
+    assert_eq!(config.max_connections_per_ip, 0);
+}
+
+#[test]
+fn compose_puts_a_reverse_proxy_in_front_of_the_replicas_with_websockets_passed() {
+    let c = compose();
+    let proxy = &c["services"]["proxy"];
+    assert!(proxy["image"].as_str().unwrap().starts_with("nginx:"));
+    assert_eq!(
+        sequence(&proxy["ports"]),
+        ["8080:8080"],
+        "the one published port"
+    );
+    assert_eq!(
+        proxy["depends_on"]["citadel"]["condition"].as_str(),
+        Some("service_healthy")
+    );
+    let mount = sequence(&proxy["volumes"])
+        .into_iter()
+        .find(|v| v.contains(":/etc/nginx/nginx.conf"))
+        .expect("the configuration mounted");
+    let file = mount.split(':').next().unwrap().trim_start_matches("./");
+    let conf = read(file);
+    // Balanced over the replicas of the citadel service, on its port.
+    let expose = sequence(&c["services"]["citadel"]["expose"]);
+    assert_eq!(expose, ["8080"]);
+    assert!(
+        conf.contains("server citadel:8080"),
+        "upstream: the citadel replicas"
+    );
+    assert!(conf.contains("proxy_pass http://citadel;"));
+    assert!(conf.contains("listen 8080;"));
+    // The WebSocket handshake passes through.
+    for line in [
+        "proxy_http_version 1.1;",
+        "proxy_set_header Upgrade $http_upgrade;",
+        "proxy_set_header Connection $connection_upgrade;",
+    ] {
+        assert!(conf.contains(line), "nginx.conf: {line}");
+    }
+    assert!(conf.contains("map $http_upgrade $connection_upgrade"));
+    // Sockets outlive nginx's 60 s default read timeout.
+    assert!(conf.contains("proxy_read_timeout 1h;"));
+    // Braces balance (a cheap syntax check without nginx).
+    assert_eq!(conf.matches('{').count(), conf.matches('}').count());
 }

@@ -348,7 +348,8 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     /// holds it, `owner` already does, or its holder let it run out (it
     /// expired at or before `now`). One conditional write: of nodes racing
     /// for a lease, exactly one gets it. Returns whether `owner` holds it
-    /// now. A game that does not exist is [`StoreError::NotFound`].
+    /// now. The game need not be stored yet: a new game's lease is taken
+    /// before the game is stored.
     async fn acquire_lease(
         &self,
         code: &str,

@@ -417,9 +417,6 @@ impl Store for MemStore {
         expires_at: i64,
     ) -> Result<bool, StoreError> {
         self.with(|d| {
-            if !d.games.contains_key(code) {
-                return Err(StoreError::NotFound(code.into()));
-            }
             if let Some(l) = d.leases.get(code) {
                 if l.owner != owner && l.expires_at > now {
                     return Ok(false);

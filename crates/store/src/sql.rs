@@ -125,6 +125,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "game leases",
         include_str!("../../../migrations/postgres/0007_game_leases.sql"),
     ),
+    (
+        8,
+        "game leases before games",
+        include_str!("../../../migrations/postgres/0008_game_leases_before_games.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -162,6 +167,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         7,
         "game leases",
         include_str!("../../../migrations/sqlite/0007_game_leases.sql"),
+    ),
+    (
+        8,
+        "game leases before games",
+        include_str!("../../../migrations/sqlite/0008_game_leases_before_games.sql"),
     ),
 ];
 

@@ -702,7 +702,10 @@ async fn replays_saved_and_paged(s: &dyn Store) {
 async fn leases_acquired_renewed_released(s: &dyn Store) {
     s.create_game(&game("L1", 1)).await.unwrap();
     s.create_game(&game("L2", 2)).await.unwrap();
-    assert!(is_not_found(s.acquire_lease("NOPE", "a", 0, 10).await));
+    // A new game's lease is taken before the game is stored.
+    assert!(s.acquire_lease("NEW", "a", 0, 10).await.unwrap());
+    s.release_lease("NEW", "a").await.unwrap();
+    assert_eq!(s.lease("NEW").await.unwrap(), None);
     assert_eq!(s.lease("L1").await.unwrap(), None);
     // Nobody holds L1: a takes it; b cannot while it runs.
     assert!(s.acquire_lease("L1", "a", 0, 100).await.unwrap());
@@ -918,7 +921,7 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -944,7 +947,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5, 6, 7],
+            [1, 2, 3, 4, 5, 6, 7, 8],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -1033,7 +1036,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));
@@ -1046,6 +1049,51 @@ async fn migration_4_backfills_active_at(db: &Db) {
 async fn sqlite_rows_before_versions_read_as_legacy() {
     let db = Db::sqlite();
     rows_before_versions_read_as_legacy(&db).await;
+    db.cleanup().await;
+}
+
+/// 0008 keeps the leases 0007 stored, and lets a lease name a game not
+/// stored (yet).
+async fn migration_8_keeps_leases_and_drops_the_foreign_key(db: &Db) {
+    // Take the schema back to 0007's table, with a game and its lease.
+    let store = db.open().await;
+    for sql in [
+        "DELETE FROM _sqlx_migrations WHERE version = 8",
+        "DROP TABLE game_leases",
+        "CREATE TABLE game_leases (code TEXT PRIMARY KEY REFERENCES games (code) \
+         ON DELETE CASCADE, owner TEXT NOT NULL, expires_at BIGINT NOT NULL)",
+        "INSERT INTO games (code, options, seed, created_at, lobby) \
+         VALUES ('G', '{}', 1, 100, '{}')",
+        "INSERT INTO game_leases (code, owner, expires_at) VALUES ('G', 'n', 5)",
+    ] {
+        sqlx::query(sql).execute(store.pool()).await.unwrap();
+    }
+    // The foreign key is there before 0008.
+    assert!(is_not_found(store.acquire_lease("NEW", "n", 0, 10).await));
+    store.close().await;
+
+    let store = db.open().await;
+    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
+    let l = store.lease("G").await.unwrap().unwrap();
+    assert_eq!((l.owner.as_str(), l.expires_at), ("n", 5));
+    assert!(store.acquire_lease("NEW", "n", 0, 10).await.unwrap());
+    assert_eq!(store.expired_leases(5).await.unwrap(), ["G"]);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_migration_8_keeps_leases_and_drops_the_foreign_key() {
+    let db = Db::sqlite();
+    migration_8_keeps_leases_and_drops_the_foreign_key(&db).await;
+    db.cleanup().await;
+}
+
+#[tokio::test]
+async fn postgres_migration_8_keeps_leases_and_drops_the_foreign_key() {
+    let Some(db) = Db::postgres().await else {
+        return;
+    };
+    migration_8_keeps_leases_and_drops_the_foreign_key(&db).await;
     db.cleanup().await;
 }
 
