@@ -877,6 +877,16 @@ export type Effects = {
    */
   berserk?: Array<FigureId>,
   /**
+   * Classic event 13 Nepharite Timerift, this DL turn: the Nepharite
+   * gets one more action.
+   */
+  nepharite_rift?: boolean,
+  /**
+   * Classic event 9 Misinterpreted Orders: (team, round) — in that
+   * round the team's two DTs have one base action each, 2 in all.
+   */
+  misinterpreted?: Array<[number, number]>,
+  /**
    * Classic Molecular Phaser: teams whose DTs phase until the round
    * ends.
    */
