@@ -551,13 +551,7 @@ impl Aims {
             }
             // Not in play yet: turn over face-down cards (C1M4's card 34),
             // else wait near the mission's portal (C2M5's arrival).
-            let unrevealed: Vec<Square> = view
-                .tiles
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.face_down > 0)
-                .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
-                .collect();
+            let unrevealed = unrevealed_squares(board, view);
             if !unrevealed.is_empty() {
                 return unrevealed;
             }
@@ -577,13 +571,7 @@ impl Aims {
             if !dl.is_empty() {
                 return around(&dl);
             }
-            let unrevealed: Vec<Square> = view
-                .tiles
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.face_down > 0)
-                .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
-                .collect();
+            let unrevealed = unrevealed_squares(board, view);
             if !unrevealed.is_empty() {
                 return unrevealed;
             }
@@ -592,6 +580,16 @@ impl Aims {
         // the Throne, portals, terminals).
         goal_targets(rules, view, walls)
     }
+}
+
+/// The open squares of the tiles that still hide face-down force cards.
+fn unrevealed_squares(board: &Board, view: &GameView) -> Vec<Square> {
+    view.tiles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.face_down > 0)
+        .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
+        .collect()
 }
 
 /// A greedy human-style Dark Legion: attack the weakest DT in reach, move

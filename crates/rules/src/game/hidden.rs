@@ -25,10 +25,13 @@ impl Game {
             t.face_down = pool.split_off(pool.len() - n);
         }
         self.force_pile = pool;
-        // The edition's decks (only CE has any so far).
+        // The edition's decks.
         let mut deck = Vec::new();
+        if let Some(classic) = self.edition.classic_mut() {
+            shuffle_with(dice, &mut classic.events.event_deck);
+        }
         if let Some(ce) = self.edition.ce_mut() {
-            shuffle_with(dice, &mut ce.event_deck);
+            shuffle_with(dice, &mut ce.events.event_deck);
             shuffle_with(dice, &mut ce.door_deck);
             deck = std::mem::take(&mut ce.dt_deck);
         }

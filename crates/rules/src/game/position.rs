@@ -309,14 +309,14 @@ impl Game {
             self.force_pile = v.clone();
         }
         if let (Some(v), Some(classic)) = (&p.event_deck, self.edition.classic_mut()) {
-            classic.event_deck = v.clone();
+            classic.events.event_deck = v.clone();
         } else if p.event_deck.is_some() || p.door_deck.is_some() {
             let ce = self
                 .edition
                 .ce_mut()
                 .ok_or("event and door decks are Collectors Edition parts")?;
             if let Some(v) = &p.event_deck {
-                ce.event_deck = v.clone();
+                ce.events.event_deck = v.clone();
             }
             if let Some(v) = &p.door_deck {
                 ce.door_deck = v.clone();

@@ -2,7 +2,7 @@
 //! event deck (EVT), the door deck (DOR-2) and the Doomtrooper deck
 //! (DTC-CE-2).
 
-use super::{EditionRules, EventDraw};
+use super::{EditionRules, EventDeck, EventDraw};
 use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
 use crate::content::MissionDef;
 use crate::dice::{shuffle_with, Dice};
@@ -14,12 +14,9 @@ use serde::Serialize;
 pub(crate) struct CeState {
     /// Markers not yet drawn this round (hidden order: drawn at random).
     pub markers: Vec<Side>,
-    /// The event deck; its top is the end (hidden order).
-    pub event_deck: Vec<u32>,
-    /// Event cards played.
-    pub event_discard: Vec<u32>,
-    /// The event of the current DL turn.
-    pub current_event: Option<u32>,
+    /// The event deck, its discards and the event in force.
+    #[serde(flatten)]
+    pub events: EventDeck,
     /// The door deck; its top is the end (hidden order).
     pub door_deck: Vec<DoorCardKind>,
     /// The Doomtrooper card deck; its top is the end (hidden).
@@ -28,11 +25,7 @@ pub(crate) struct CeState {
 
 impl EditionRules for CeState {
     fn deal_events(&mut self, mission: &MissionDef, dice: &mut dyn Dice) {
-        // SET-4 / EVT-1: the mission's events, shuffled, one per round.
-        let mut deck = mission.events.clone();
-        shuffle_with(dice, &mut deck);
-        deck.truncate(mission.rounds as usize);
-        self.event_deck = deck;
+        self.events.deal(mission, dice);
     }
 
     fn deal_decks(&mut self, tables: &CeTables, dice: &mut dyn Dice) {
@@ -75,30 +68,23 @@ impl EditionRules for CeState {
     }
 
     fn draw_event(&mut self) -> Option<EventDraw> {
-        let card = self.event_deck.pop()?;
-        self.current_event = Some(card);
-        Some(EventDraw {
-            card,
-            last: self.event_deck.is_empty(),
-        })
+        self.events.draw()
     }
 
     fn current_event(&self) -> Option<u32> {
-        self.current_event
+        self.events.current_event
     }
 
     fn discard_event(&mut self) {
-        if let Some(card) = self.current_event.take() {
-            self.event_discard.push(card);
-        }
+        self.events.discard();
     }
 
     fn events_left(&self) -> usize {
-        self.event_deck.len()
+        self.events.event_deck.len()
     }
 
     fn event_discard(&self) -> &[u32] {
-        &self.event_discard
+        &self.events.event_discard
     }
 
     fn door_card(&mut self, dice: &mut dyn Dice) -> Option<DoorCardKind> {

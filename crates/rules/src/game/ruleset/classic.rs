@@ -6,10 +6,10 @@
 //! Not built yet: the 13 two-use Doomtrooper cards (CDT); the deck deals
 //! none, so classic teams hold no cards.
 
-use super::{EditionRules, EventDraw};
+use super::{EditionRules, EventDeck, EventDraw};
 use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
 use crate::content::MissionDef;
-use crate::dice::{shuffle_with, Dice};
+use crate::dice::Dice;
 use crate::game::ids::Side;
 use serde::Serialize;
 
@@ -18,12 +18,9 @@ use serde::Serialize;
 pub(crate) struct ClassicState {
     /// Markers not yet drawn this round (hidden order: drawn at random).
     pub markers: Vec<Side>,
-    /// The event deck; its top is the end (hidden order).
-    pub event_deck: Vec<u32>,
-    /// Event cards played.
-    pub event_discard: Vec<u32>,
-    /// The event of the current DL turn.
-    pub current_event: Option<u32>,
+    /// The event deck, its discards and the event in force.
+    #[serde(flatten)]
+    pub events: EventDeck,
     /// CEV-2: reinforcement calls the Dark Legion has left this mission;
     /// `None` with 4 corporation teams, where every card's reinforcements
     /// are placed.
@@ -62,12 +59,9 @@ impl ClassicState {
 
 impl EditionRules for ClassicState {
     fn deal_events(&mut self, mission: &MissionDef, dice: &mut dyn Dice) {
-        // CEV-1 / EVT-1: the mission's events, shuffled, one per round.
-        // The training mission lists none: no event deck, no time limit.
-        let mut deck = mission.events.clone();
-        shuffle_with(dice, &mut deck);
-        deck.truncate(mission.rounds as usize);
-        self.event_deck = deck;
+        // CEV-1 / EVT-1. The training mission lists none: no event deck,
+        // no time limit.
+        self.events.deal(mission, dice);
     }
 
     fn deal_decks(&mut self, _tables: &CeTables, _dice: &mut dyn Dice) {}
@@ -94,31 +88,24 @@ impl EditionRules for ClassicState {
     }
 
     fn draw_event(&mut self) -> Option<EventDraw> {
-        let card = self.event_deck.pop()?;
-        self.current_event = Some(card);
-        Some(EventDraw {
-            card,
-            last: self.event_deck.is_empty(),
-        })
+        self.events.draw()
     }
 
     fn current_event(&self) -> Option<u32> {
-        self.current_event
+        self.events.current_event
     }
 
     fn discard_event(&mut self) {
-        if let Some(card) = self.current_event.take() {
-            self.event_discard.push(card);
-        }
+        self.events.discard();
         self.called = false;
     }
 
     fn events_left(&self) -> usize {
-        self.event_deck.len()
+        self.events.event_deck.len()
     }
 
     fn event_discard(&self) -> &[u32] {
-        &self.event_discard
+        &self.events.event_discard
     }
 
     fn door_card(&mut self, _dice: &mut dyn Dice) -> Option<DoorCardKind> {

@@ -94,6 +94,47 @@ impl RulesetId {
     }
 }
 
+/// An event deck (EVT-1): the cards still to draw (hidden order, top at
+/// the end), the one in force this Dark Legion turn, and those played.
+/// Flattened into its ruleset's state, so the serialized keys are those of
+/// the state itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct EventDeck {
+    /// The event deck; its top is the end (hidden order).
+    pub event_deck: Vec<u32>,
+    /// Event cards played.
+    pub event_discard: Vec<u32>,
+    /// The event of the current DL turn.
+    pub current_event: Option<u32>,
+}
+
+impl EventDeck {
+    /// SET-4 / EVT-1: the mission's events, shuffled, one per round.
+    pub(crate) fn deal(&mut self, mission: &MissionDef, dice: &mut dyn Dice) {
+        let mut deck = mission.events.clone();
+        crate::dice::shuffle_with(dice, &mut deck);
+        deck.truncate(mission.rounds as usize);
+        self.event_deck = deck;
+    }
+
+    /// DL-3 step 1.
+    pub(crate) fn draw(&mut self) -> Option<EventDraw> {
+        let card = self.event_deck.pop()?;
+        self.current_event = Some(card);
+        Some(EventDraw {
+            card,
+            last: self.event_deck.is_empty(),
+        })
+    }
+
+    /// DL-3 step 5.
+    pub(crate) fn discard(&mut self) {
+        if let Some(card) = self.current_event.take() {
+            self.event_discard.push(card);
+        }
+    }
+}
+
 /// TRN-3: draw a marker at random; the markers are sorted first so the draw
 /// depends only on the dice, not on the order markers left the pool
 /// (CONV-5).
