@@ -1,0 +1,216 @@
+// The 1993 edition in the browser (issue 15, item 6), on a real Citadel
+// server (`CITADEL_URL`): the training mission `classic-training` created
+// from the picker (the 1993 group, "no time limit", ranks 1–6), in hotseat
+// with two corporations against the AI Dark Legion, and played by clicking
+// (the Player driver: own figure, highlighted squares, decision buttons,
+// end activation/turn) through the "Hand the device to …" screen.
+//
+// What it checks on the way: the Citadel piece is drawn (its solid base,
+// the red entrance CITADEL on it, gates on its arms), each team's
+// extra-action pool is shown and goes down when a Doomtrooper takes a third
+// action, no Doomtrooper card hand, a creature's tooltip gives its AF.
+// The game is played until it ends or `CITADEL_CLASSIC_MS` runs out; the
+// end is asserted only with CITADEL_CLASSIC_TO_END=1 (a whole game against
+// the AI's dice is long on a 2-core machine), otherwise the test asserts
+// that several rounds were played and logs how far it got.
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
+import { Player, citadelState } from './lib/driver.mjs';
+
+const URL = process.env.CITADEL_URL;
+/** How long the two players may play. */
+const PLAY_MS = Number(process.env.CITADEL_CLASSIC_MS ?? 120_000);
+const TO_END = process.env.CITADEL_CLASSIC_TO_END === '1';
+
+const { pending, check } = await boardClientTests(URL, 'classic');
+
+let browser;
+let content;
+const unique = `${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 1e3)}`;
+
+before(async () => {
+  if (pending) return;
+  browser = await launch();
+  content = await (await fetch(`${URL}/api/content`)).json();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+check('classic: the picker groups missions by edition; ranks 1-6 and no time limit for the 1993 training', async () => {
+  const { page, context } = await person(browser, 'picker');
+  await page.goto(URL);
+  await until('the mission picker', async () => (await page.locator('form#create select[name=mission] option[value="classic-training"]').count()) === 1);
+  const groups = await page.locator('form#create select[name=mission] optgroup').evaluateAll((gs) =>
+    gs.map((g) => ({ label: g.getAttribute('label'), ids: [...g.querySelectorAll('option')].map((o) => o.value) })));
+  assert.equal(groups.at(-1).label, '1993 edition', 'the 1993 edition comes after the Collectors Edition');
+  const classicIds = content.missions.filter((m) => m.edition === 'classic').map((m) => m.id);
+  assert.deepEqual(groups.at(-1).ids, classicIds, 'every 1993 mission, in record order, in its group');
+  for (const g of groups.slice(0, -1)) {
+    assert.match(g.label, /^Collectors Edition/);
+    assert.ok(g.ids.every((id) => id.startsWith('ce-')), `${g.label}: CE missions only`);
+  }
+  const option = await page.locator('option[value="classic-training"]').textContent();
+  assert.match(option, /no time limit/, 'ROUNDS 0 reads as no time limit');
+  // A CE rank 9, then the 1993 training: the rank is clamped to 6.
+  await page.selectOption('form#create select[name=mission]', content.missions.find((m) => m.edition === 'ce' && m.playable).id);
+  assert.equal(await page.getAttribute('form#create [name=starting_rank]', 'max'), '12');
+  await page.fill('form#create [name=starting_rank]', '9');
+  await page.selectOption('form#create select[name=mission]', 'classic-training');
+  assert.equal(await page.getAttribute('form#create [name=starting_rank]', 'max'), '6', 'ranks 1-6 in the 1993 edition');
+  assert.equal(await page.inputValue('form#create [name=starting_rank]'), '6', 'the rank is clamped');
+  const brief = await page.locator('#mission-brief').textContent();
+  assert.match(brief, /no time limit/);
+  assert.match(brief, /no credits/i, 'the training gives no credits');
+  // A 1993 mission with credit rewards says so in words.
+  await page.selectOption('form#create select[name=mission]', 'classic-m1');
+  const m1 = content.missions.find((m) => m.id === 'classic-m1');
+  assert.match(await page.locator('#mission-brief').textContent(), new RegExp(`success ${m1.rewards.credits.dt} credits?`));
+  // Campaigns stay Collectors Edition only.
+  const campaignText = await page.locator('form#create-campaign').textContent();
+  assert.doesNotMatch(campaignText, /1993|classic/i, 'no 1993 campaign offered');
+  await context.close();
+});
+
+check('classic: the training mission in hotseat, two corporations against the AI, played by clicking', async () => {
+  const who = await person(browser, 'classic');
+  const { page } = who;
+  const mission = content.missions.find((m) => m.id === 'classic-training');
+  assert.ok(mission?.playable, 'the 1993 training mission is playable');
+  assert.equal(mission.edition, 'classic');
+  const [alice, bob] = [`Ada${unique}`, `Bo${unique}`];
+
+  await page.goto(URL);
+  await until('the mission picker', async () => (await page.locator('form#create select[name=mission] option[value="classic-training"]').count()) === 1);
+  await page.selectOption('form#create select[name=mission]', 'classic-training');
+  await page.fill('form#create [name=name]', alice);
+  await page.fill('form#create [name=seats]', '2');
+  await page.fill('form#create [name=starting_rank]', '6');
+  await page.selectOption('form#create select[name=dl]', 'ai');
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitForState(page, 'connected');
+  await page.fill('#add-local [name=name]', bob);
+  await page.click('#add-local button[type=submit]');
+  await until('Bo in seat 2', async () => ((await page.locator('#seats tr[data-seat="1"]').textContent()) ?? '').includes(bob));
+  for (const [seat, corp] of [[0, 'mishima'], [1, 'capitol']]) {
+    await page.click(`#local-seats button[data-local-seat="${seat}"]`);
+    await until(`seat ${seat} shown`, async () => (await citadelState(page)).seat === seat);
+    await page.click(`button[data-corp=${corp}]`);
+    await until(`${corp} taken`, async () => new RegExp(corp, 'i').test((await page.locator(`#seats tr[data-seat="${seat}"]`).textContent()) ?? ''));
+    await page.click('#ready');
+    await until(`seat ${seat} ready`, async () => /ready/.test((await page.locator(`#seats tr[data-seat="${seat}"]`).textContent()) ?? ''));
+  }
+  await page.locator('#start').waitFor({ state: 'visible' });
+  await page.click('#start');
+  await page.locator('#board').waitFor({ state: 'visible', timeout: 20_000 });
+
+  // The board: the Citadel piece.
+  const citadel = await until('the Citadel drawn', async () => page.evaluate(() => {
+    const c = document.querySelector('#board [data-citadel]');
+    if (!c) return null;
+    return {
+      at: c.getAttribute('data-citadel'),
+      base: [...document.querySelectorAll('#board .sq.citadel-base')].map((e) => e.getAttribute('data-square')).sort(),
+      gates: document.querySelectorAll('#board .citadel-gate').length,
+      entrance: document.querySelector('#board [data-entrance="CITADEL"]')?.textContent ?? null,
+      entranceClass: document.querySelector('#board [data-entrance="CITADEL"]')?.getAttribute('class') ?? '',
+      walls: document.querySelectorAll('#board line.wall').length,
+    };
+  }), 20_000);
+  assert.equal(citadel.at, '16,8', 'the training mission\'s CITADEL 16,8');
+  assert.deepEqual(citadel.base, ['15,7', '15,8', '16,7', '16,8'], 'its 2×2 base');
+  assert.equal(citadel.gates, 16, 'two gate squares on each side of each of the four arms');
+  assert.equal(citadel.entrance, 'CITADEL', 'the red entrance CITADEL is marked');
+  assert.match(citadel.entranceClass, /\bred\b/);
+  const map = await page.evaluate(() => window.citadel.map ?? null);
+  if (map) {
+    const arm = map.walls.filter((w) => w.V?.x === 16 || w.H?.y === 8).length;
+    assert.ok(arm >= 24, `the Citadel's arms are walls (${arm})`);
+  }
+
+  const drivers = new Map([[0, new Player({ label: alice, page }, { actionsPerTurn: 8 })], [1, new Player({ label: bob, page }, { actionsPerTurn: 8 })]]);
+  const pools = new Map();
+  let poolDrops = 0;
+  let poolShownChecks = 0;
+  let creatureTooltip = null;
+  let handovers = 0;
+  let lastHandover = null;
+  let maxRound = 0;
+  const deadline = Date.now() + PLAY_MS;
+  for (;;) {
+    const snap = await page.evaluate(() => {
+      const c = window.citadel;
+      return {
+        view: c.view, seq: c.lastSeq, hotseat: c.hotseat,
+        handoverShown: !document.querySelector('#handover').hidden,
+        pools: [...document.querySelectorAll('#sides [data-team]')].map((tr) => ({
+          team: Number(tr.getAttribute('data-team')),
+          text: tr.querySelector('.extra-actions')?.textContent ?? null,
+        })),
+        cards: document.querySelectorAll('#hand [data-card]').length,
+        creatureTitle: [...document.querySelectorAll('#board g.fig.creature title')].map((t) => t.textContent)[0] ?? null,
+      };
+    });
+    const view = snap.view;
+    maxRound = Math.max(maxRound, view?.round ?? 0);
+    if (view) {
+      // Every team has its pool, shown in the panel as the view says.
+      for (const t of view.teams) {
+        assert.equal(typeof t.extra_actions, 'number', `team ${t.team} has an extra-action pool in the 1993 edition`);
+        const shown = snap.pools.find((p) => p.team === t.team);
+        if (shown) {
+          assert.equal(shown.text, `Extra actions: ${t.extra_actions}`, `team ${t.team}'s pool in the panel`);
+          poolShownChecks += 1;
+        }
+        const before = pools.get(t.team);
+        if (before !== undefined && t.extra_actions < before) poolDrops += 1;
+        pools.set(t.team, t.extra_actions);
+        assert.ok(t.rank >= 1 && t.rank <= 6, `a 1993 rank (${t.rank})`);
+      }
+      assert.equal(snap.cards, 0, 'no Doomtrooper card hand in the 1993 training');
+      if (snap.creatureTitle && !creatureTooltip) creatureTooltip = snap.creatureTitle;
+    }
+    if (view?.phase?.phase === 'finished') break;
+    if (Date.now() > deadline) break;
+    if (snap.handoverShown) {
+      const to = snap.hotseat.handover;
+      if (lastHandover !== snap.seq) handovers += 1;
+      lastHandover = snap.seq;
+      await page.click('#handover-go');
+      await until('the seat to be shown', async () => {
+        const h = await page.evaluate(() => window.citadel.hotseat);
+        return h.handover !== to || h.seats.some((s) => s.seat === to && s.shown);
+      });
+      continue;
+    }
+    const shown = snap.hotseat.seats.find((s) => s.shown);
+    const s = await citadelState(page);
+    if (!shown || !s.legal.some((c) => c.type !== 'set_allow_pass')) {
+      await sleep(100); // the AI's turn, or the view catching up: look again
+      continue;
+    }
+    await drivers.get(shown.seat).act().catch(async (e) => {
+      if (await page.evaluate(() => !document.querySelector('#handover').hidden)) return null;
+      await shot(page, 'classic-failed');
+      throw e;
+    });
+  }
+  await shot(page, 'classic-training');
+  const view = (await citadelState(page)).view;
+  const finished = view.phase.phase === 'finished';
+  console.log(`# classic-training: ${finished ? `finished (${JSON.stringify(view.phase.result ?? view.phase)})` : 'not finished'} after round ${view.round}; ` +
+    `${handovers} hand-overs; pool drops ${poolDrops}; creature tooltip: ${creatureTooltip}`);
+  if (TO_END) assert.ok(finished, 'the training mission played to its end');
+  assert.ok(finished || maxRound >= 3, `several rounds played (round ${maxRound})`);
+  assert.ok(poolShownChecks > 0, 'the pools were shown');
+  assert.ok(poolDrops > 0, 'a third action came out of a team\'s pool');
+  assert.ok(drivers.get(0).moves.length >= 2 && drivers.get(1).moves.length >= 2, 'both seats moved by clicking');
+  if (creatureTooltip) assert.match(creatureTooltip, /, AF \d+/, 'a creature\'s tooltip gives its AF');
+  assert.ok(handovers >= 2, 'the device was handed over');
+  await page.context().close();
+});
