@@ -108,13 +108,14 @@ function edgeLine(edge) {
 }
 
 /**
- * A classic mission's Citadel point (MAP-18), from its red entrance
- * `CITADEL`: the gate squares lie at 4 and 5 squares along the four arms,
- * symmetric about the point, so it is the middle of their extent. Null
- * without a Citadel.
+ * A classic mission's Citadel point (MAP-18): the map's `citadel`, else
+ * (an older server) the middle of the red entrance `CITADEL`'s gate
+ * squares, which lie 4 and 5 squares along the four arms. Null without a
+ * Citadel.
  * @param {MapData} map
  */
 export function citadelPoint(map) {
+  if (map.citadel) return map.citadel;
   const ent = map.entrances.find((e) => e.id === "CITADEL");
   if (!ent || !ent.squares.length) return null;
   const xs = ent.squares.map((s) => s.x), ys = ent.squares.map((s) => s.y);

@@ -426,8 +426,10 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     ctx.roll = null;
     const dv = defenceValue(view, e.figure);
     const parts = [plural(r.hits, "hit")];
-    if (dv !== null) parts.push(`defence value ${dv}`);
-    if (r.face !== null) parts.push(`defence die ${r.face} saves ${r.saves}`);
+    // The 1993 edition: armour factor and absorb die (CDF-1/2).
+    const classic = content.edition === "classic";
+    if (dv !== null) parts.push(classic ? `AF ${dv}` : `defence value ${dv}`);
+    if (r.face !== null) parts.push(`${classic ? "absorb die" : "defence die"} ${r.face} saves ${r.saves}`);
     return `→ ${parts.join(" − ")} = ${e.amount} damage to ${fig(e.figure)}${e.amount && e.health ? ` (health ${e.health})` : ""}.`;
   }
   switch (e.type) {

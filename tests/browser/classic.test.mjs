@@ -123,8 +123,13 @@ check('classic: the training mission in hotseat, two corporations against the AI
     };
   }), 20_000);
   assert.equal(citadel.at, '16,8', 'the training mission\'s CITADEL 16,8');
-  assert.deepEqual(citadel.base, ['15,7', '15,8', '16,7', '16,8'], 'its 2×2 base');
-  assert.equal(citadel.gates, 16, 'two gate squares on each side of each of the four arms');
+  // Its 2×2 base (15..16, 7..8), less 16,7: the layout "1 2 -- / 4 5 3"
+  // leaves the top right tile out, and the Citadel stands at its corner.
+  assert.deepEqual(citadel.base, ['15,7', '15,8', '16,8'], 'its base squares on the board');
+  // Two gate squares on each side of each arm, 16, less the 4 of the north
+  // and east arms that fall in the missing tile.
+  assert.equal(citadel.gates, 12, 'the gate squares on the board');
+  await shot(page, 'classic-board');
   assert.equal(citadel.entrance, 'CITADEL', 'the red entrance CITADEL is marked');
   assert.match(citadel.entranceClass, /\bred\b/);
   const map = await page.evaluate(() => window.citadel.map ?? null);
@@ -133,7 +138,25 @@ check('classic: the training mission in hotseat, two corporations against the AI
     assert.ok(arm >= 24, `the Citadel's arms are walls (${arm})`);
   }
 
-  const drivers = new Map([[0, new Player({ label: alice, page }, { actionsPerTurn: 8 })], [1, new Player({ label: bob, page }, { actionsPerTurn: 8 })]]);
+  // Where to step, as a player who wants to win would: never off the board
+  // (a Doomtrooper who leaves is out of the mission), towards the nearest
+  // creature, else into a sector whose force cards are still face down
+  // (the goal needs them revealed and their creatures eliminated), else
+  // towards the Citadel, where the Dark Legion comes from.
+  const onBoard = new Set((map?.squares ?? []).map((q) => `${q.at.x},${q.at.y}`));
+  const dist = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
+  const pickTarget = (st, _figure, targets) => {
+    const inside = targets.filter((t) => onBoard.has(t));
+    if (!inside.length) return null;
+    const foes = st.view.figures.filter((f) => f.kind.kind === 'creature' && f.place.at === 'board').map((f) => f.place.square);
+    const hidden = new Set((st.view.tiles ?? []).map((t, i) => (t.face_down > 0 ? i : -1)).filter((i) => i >= 0));
+    const unrevealed = (map?.squares ?? []).filter((q) => hidden.has(q.tile) && q.glyph !== '#' && q.glyph !== 'O').map((q) => q.at);
+    const goals = foes.length ? foes : unrevealed.length ? unrevealed : [map?.citadel ?? { x: 16, y: 8 }];
+    const score = (t) => { const [x, y] = t.split(',').map(Number); return Math.min(...goals.map((g) => dist({ x, y }, g))); };
+    return inside.reduce((best, t) => (score(t) < score(best) ? t : best));
+  };
+  const options = { actionsPerTurn: 8, attacksPerTurn: 6, pickTarget };
+  const drivers = new Map([[0, new Player({ label: alice, page }, options)], [1, new Player({ label: bob, page }, options)]]);
   const pools = new Map();
   let poolDrops = 0;
   let poolShownChecks = 0;
@@ -201,6 +224,7 @@ check('classic: the training mission in hotseat, two corporations against the AI
     });
   }
   await shot(page, 'classic-training');
+  if (process.env.CITADEL_CLASSIC_DEBUG) console.log(await page.locator('#log').innerText());
   const view = (await citadelState(page)).view;
   const finished = view.phase.phase === 'finished';
   console.log(`# classic-training: ${finished ? `finished (${JSON.stringify(view.phase.result ?? view.phase)})` : 'not finished'} after round ${view.round}; ` +
