@@ -376,8 +376,10 @@ export class Board {
       text(dyn, x + 6, y + h - 6, t.name, { class: "tile-name" });
       if (t.face_down > 0) {
         const g = el("g", { class: "facedown", "data-tile-cards": i }, dyn);
-        el("rect", { x: x + 4, y: y + 4, width: 22, height: 30, rx: 3 }, g);
-        text(g, x + 15, y + 25, String(t.face_down));
+        // In the corner, clear of the square's middle: the square under it
+        // stays clickable (a move may end there).
+        el("rect", { x: x + 2, y: y + 2, width: 15, height: 21, rx: 3 }, g);
+        text(g, x + 9.5, y + 17, String(t.face_down));
         el("title", {}, g).textContent = `${t.face_down} face-down force card(s) on ${t.name}`;
       }
       t.marked.forEach((team, j) => {
