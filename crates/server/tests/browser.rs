@@ -164,7 +164,11 @@ async fn the_web_client_works_in_headless_chromium() {
     // `CITADEL_BROWSER_ONLY=classic,hotseat` runs only the files whose
     // names start with one of these (and the self-test), for a quick run.
     if let Ok(only) = std::env::var("CITADEL_BROWSER_ONLY") {
-        let wanted: Vec<&str> = only.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        let wanted: Vec<&str> = only
+            .split(',')
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .collect();
         if !wanted.is_empty() {
             files.retain(|f| *f == "selftest.test.mjs" || wanted.iter().any(|w| f.starts_with(w)));
         }
