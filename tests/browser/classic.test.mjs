@@ -130,7 +130,6 @@ check('classic: the training mission in hotseat, two corporations against the AI
   // Two gate squares on each side of each arm, 16, less the 4 of the north
   // and east arms that fall in the missing tile.
   assert.equal(citadel.gates, 12, 'the gate squares on the board');
-  await shot(page, 'classic-board');
   assert.equal(citadel.entrance, 'CITADEL', 'the red entrance CITADEL is marked');
   assert.match(citadel.entranceClass, /\bred\b/);
   const map = await page.evaluate(() => window.citadel.map ?? null);
@@ -144,16 +143,41 @@ check('classic: the training mission in hotseat, two corporations against the AI
   // creature, else into a sector whose force cards are still face down
   // (the goal needs them revealed and their creatures eliminated), else
   // towards the Citadel, where the Dark Legion comes from.
-  const onBoard = new Set((map?.squares ?? []).map((q) => `${q.at.x},${q.at.y}`));
   const dist = (a, b) => Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
+  const onBoard = new Set((map?.squares ?? []).filter((q) => q.glyph !== '#' && q.glyph !== 'O').map((q) => `${q.at.x},${q.at.y}`));
+  for (const b of citadel.base) onBoard.delete(b);
+  const walls = new Set((map?.walls ?? []).map((w) => ('V' in w ? `V${w.V.x},${w.V.y}` : `H${w.H.x},${w.H.y}`)));
+  /** Steps from the nearest goal square, around walls (4 directions). */
+  const stepsFrom = (goals) => {
+    const d = new Map(goals.map((g) => [`${g.x},${g.y}`, 0]));
+    const queue = goals.map((g) => ({ x: g.x, y: g.y }));
+    for (let i = 0; i < queue.length; i++) {
+      const { x, y } = queue[i];
+      const here = d.get(`${x},${y}`);
+      for (const [nx, ny, edge] of [[x + 1, y, `V${x + 1},${y}`], [x - 1, y, `V${x},${y}`], [x, y + 1, `H${x},${y + 1}`], [x, y - 1, `H${x},${y}`]]) {
+        const k = `${nx},${ny}`;
+        if (!onBoard.has(k) || walls.has(edge) || d.has(k)) continue;
+        d.set(k, here + 1);
+        queue.push({ x: nx, y: ny });
+      }
+    }
+    return d;
+  };
+  const gateSquares = (map?.entrances ?? []).find((e) => e.id === 'CITADEL')?.squares ?? [];
+  const nearCitadel = (map?.squares ?? []).map((q) => q.at).filter((q) => onBoard.has(`${q.x},${q.y}`)
+    && gateSquares.every((g) => dist(q, g) >= 2) && dist(q, map?.citadel ?? { x: 16, y: 8 }) <= 7);
   const pickTarget = (st, _figure, targets) => {
     const inside = targets.filter((t) => onBoard.has(t));
-    if (!inside.length) return null;
+    if (!inside.length) return false;
     const foes = st.view.figures.filter((f) => f.kind.kind === 'creature' && f.place.at === 'board').map((f) => f.place.square);
     const hidden = new Set((st.view.tiles ?? []).map((t, i) => (t.face_down > 0 ? i : -1)).filter((i) => i >= 0));
-    const unrevealed = (map?.squares ?? []).filter((q) => hidden.has(q.tile) && q.glyph !== '#' && q.glyph !== 'O').map((q) => q.at);
-    const goals = foes.length ? foes : unrevealed.length ? unrevealed : [map?.citadel ?? { x: 16, y: 8 }];
-    const score = (t) => { const [x, y] = t.split(',').map(Number); return Math.min(...goals.map((g) => dist({ x, y }, g))); };
+    const unrevealed = (map?.squares ?? []).filter((q) => hidden.has(q.tile) && onBoard.has(`${q.at.x},${q.at.y}`)).map((q) => q.at);
+    // Nothing to fight nor to reveal: creatures wait in the Citadel. Stand
+    // near it, off its gates and their neighbours, so they can come out.
+    const goals = foes.length ? foes : unrevealed.length ? unrevealed : nearCitadel;
+    // A creature's own square is not walkable, so start from its neighbours too.
+    const d = stepsFrom(goals.flatMap((g) => [g, { x: g.x + 1, y: g.y }, { x: g.x - 1, y: g.y }, { x: g.x, y: g.y + 1 }, { x: g.x, y: g.y - 1 }]));
+    const score = (t) => d.get(t) ?? 1e9;
     return inside.reduce((best, t) => (score(t) < score(best) ? t : best));
   };
   const options = { actionsPerTurn: 8, attacksPerTurn: 6, pickTarget };
@@ -162,6 +186,9 @@ check('classic: the training mission in hotseat, two corporations against the AI
   let poolDrops = 0;
   let poolShownChecks = 0;
   let creatureTooltip = null;
+  let dtTooltip = null;
+  let legend = null;
+  let boardShot = false;
   let handovers = 0;
   let lastHandover = null;
   let maxRound = 0;
@@ -178,6 +205,8 @@ check('classic: the training mission in hotseat, two corporations against the AI
         })),
         cards: document.querySelectorAll('#hand [data-card]').length,
         creatureTitle: [...document.querySelectorAll('#board g.fig.creature title')].map((t) => t.textContent)[0] ?? null,
+        dtTitle: [...document.querySelectorAll('#board g.fig.dt.board title')].map((t) => t.textContent)[0] ?? null,
+        legend: document.querySelector('#legend-box')?.hidden ? null : document.querySelector('#legend')?.textContent ?? null,
       };
     });
     const view = snap.view;
@@ -198,6 +227,8 @@ check('classic: the training mission in hotseat, two corporations against the AI
       }
       assert.equal(snap.cards, 0, 'no Doomtrooper card hand in the 1993 training');
       if (snap.creatureTitle && !creatureTooltip) creatureTooltip = snap.creatureTitle;
+      if (snap.dtTitle && !dtTooltip) dtTooltip = snap.dtTitle;
+      if (snap.legend && !legend) legend = snap.legend;
     }
     if (view?.phase?.phase === 'finished') break;
     if (Date.now() > deadline) break;
@@ -213,6 +244,16 @@ check('classic: the training mission in hotseat, two corporations against the AI
       continue;
     }
     const shown = snap.hotseat.seats.find((s) => s.shown);
+    if (shown && !boardShot && snap.dtTitle) {
+      await shot(page, 'classic-board');
+      // The rules reference ("?") of a 1993 game: AF, no defence die.
+      await page.click('#rules-open');
+      const head = await page.locator('#rules-body thead').first().textContent();
+      assert.match(head, /Armour factor \(AF\)/);
+      assert.doesNotMatch(head, /Defence die/);
+      await page.click('#rules-close');
+      boardShot = true;
+    }
     const s = await citadelState(page);
     if (!shown || !s.legal.some((c) => c.type !== 'set_allow_pass')) {
       await sleep(100); // the AI's turn, or the view catching up: look again
@@ -230,6 +271,10 @@ check('classic: the training mission in hotseat, two corporations against the AI
   const finished = view.phase.phase === 'finished';
   console.log(`# classic-training: ${finished ? `finished (${JSON.stringify(view.phase.result ?? view.phase)})` : 'not finished'} after round ${view.round}; ` +
     `${handovers} hand-overs; pool drops ${poolDrops}; creature tooltip: ${creatureTooltip}`);
+  if (!finished) {
+    console.log('# creatures left:', JSON.stringify(view.figures.filter((f) => f.kind.kind === 'creature' && f.place.at !== 'eliminated').map((f) => [f.name, f.place])),
+      'tiles:', JSON.stringify(view.tiles.map((t) => t.face_down)), 'DTs:', JSON.stringify(view.figures.filter((f) => f.kind.kind === 'doomtrooper').map((f) => f.place)));
+  }
   if (TO_END) assert.ok(finished, `the training mission played to its end within ${PLAY_MS} ms (round ${view.round})`);
   if (finished) {
     const dlLeft = view.figures.filter((f) => f.kind.kind === 'creature' && f.place.at === 'board').length;
@@ -241,7 +286,11 @@ check('classic: the training mission in hotseat, two corporations against the AI
   assert.ok(poolShownChecks > 0, 'the pools were shown');
   assert.ok(poolDrops > 0, 'a third action came out of a team\'s pool');
   assert.ok(drivers.get(0).moves.length >= 2 && drivers.get(1).moves.length >= 2, 'both seats moved by clicking');
-  if (creatureTooltip) assert.match(creatureTooltip, /, AF \d+/, 'a creature\'s tooltip gives its AF');
+  if (creatureTooltip) assert.match(creatureTooltip, /, AF \d+\b/, 'a creature\'s tooltip gives its AF');
+  const absorb = content.classic.ranks.find((r) => r.rank === 6).defense;
+  assert.match(dtTooltip ?? '', new RegExp(`, AF 1, absorb die ${absorb}\\b`), 'a Doomtrooper\'s tooltip: AF 1 and the rank\'s absorb die');
+  if (legend) assert.match(legend, /AF \d+/, 'the creature legend gives the AF');
+  assert.ok(boardShot, 'the board was seen with a seat shown');
   assert.ok(handovers >= 2, 'the device was handed over');
   await page.context().close();
 });

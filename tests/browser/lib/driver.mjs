@@ -53,7 +53,7 @@ export class Player {
    * `actionsPerTurn`/`attacksPerTurn`: how many moves and attacks it makes
    * in a turn at most; `pickTarget(state, figure, targets)` chooses among
    * the highlighted squares a move may end on (default: the first legal
-   * move's end).
+   * move's end), or returns false for "do not move now".
    */
   constructor(who, { actionsPerTurn = 2, attacksPerTurn = 1, pickTarget = null } = {}) {
     this.who = who;
@@ -144,7 +144,11 @@ export class Player {
     }
 
     // Move: select an own figure that has a legal move, click a highlighted target.
-    const moves = s.legal.filter((c) => c.type === 'move');
+    let moves = s.legal.filter((c) => c.type === 'move');
+    if (moves.length && this.pickTarget) {
+      // Only the figures the player wants to move.
+      moves = moves.filter((m) => this.pickTarget(s, m.figure, moves.filter((x) => x.figure === m.figure).map((x) => `${x.path.at(-1).x},${x.path.at(-1).y}`)) !== false);
+    }
     if (moves.length && this.turnActions < this.actionsPerTurn) {
       const figures = [...new Set(moves.map((m) => m.figure))];
       const figure = figures[this.rotation++ % figures.length];
