@@ -440,7 +440,8 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} ${withArticle(itemName(e.item))}.`;
     case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
     case "cards_dealt":
-      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
+      if (e.count === 0) return `${seatName(e.seat)} draws no Doomtrooper cards.`;
+      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards?.length ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
     case "secondary_dealt":
       return `${seatName(e.seat)} draws 2 secondary missions${e.cards ? ": " + e.cards.map(secondaryName).join(", ") : ""}.`;
     case "secondary_kept":
