@@ -21,7 +21,7 @@ import { Player, citadelState } from './lib/driver.mjs';
 
 const URL = process.env.CITADEL_URL;
 /** How long the two players may play. */
-const PLAY_MS = Number(process.env.CITADEL_CLASSIC_MS ?? 120_000);
+const PLAY_MS = Number(process.env.CITADEL_CLASSIC_MS ?? 180_000);
 const TO_END = process.env.CITADEL_CLASSIC_TO_END !== '0';
 
 const { pending, check } = await boardClientTests(URL, 'classic');
