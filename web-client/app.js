@@ -14,6 +14,7 @@ import {
 import { withArticle } from "./text.js";
 import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
 import { dtCardText, eventText, itemInfo } from "./text.js";
+import { editionOf, setContent, useEdition } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -814,7 +815,7 @@ function resumeGame(code, token, name, campaign = null) {
   connect(code, { as: "resume", token });
 }
 
-const missionName = (m) => String(m ?? "").replace(/^ce-/, "").toUpperCase();
+const missionName = (m) => String(m ?? "").replace(/^ce-/, "").replace(/^classic-/, "1993 ").toUpperCase();
 const when = (ms) => (ms ? new Date(ms).toLocaleString() : "");
 let homeRefresh = 0;
 
@@ -1348,6 +1349,8 @@ function analyse() {
 function renderGame() {
   const view = state.view;
   if (!view || !state.map) return;
+  // A 1993 game shows the 1993 tables (AF, ranks 1–6, its items).
+  useEdition(editionOf(view.mission));
   const a = analyse();
   if (state.selected !== null && !a.byFig.has(state.selected)) state.selected = null;
   if (state.selected === null && view.active !== null && a.byFig.has(view.active)) state.selected = view.active;
@@ -1447,7 +1450,8 @@ function scheduleAutoPass() {
 
 /** The mission: its name, goal and length, from the content. */
 function briefingText(m) {
-  return `Goal: ${goalText(m)}, within ${plural(m.rounds, "round")}${m.ends_early ? "; the mission ends as soon as the goal is met" : ""}.`;
+  const within = m.rounds ? `within ${plural(m.rounds, "round")}` : "with no time limit";
+  return `Goal: ${goalText(m)}, ${within}${m.ends_early ? "; the mission ends as soon as the goal is met" : ""}.`;
 }
 /**
  * A mission's whole briefing (from `/api/content` or a campaign's
@@ -1464,7 +1468,11 @@ function briefingNode(m) {
   const rules = m.special_rules ?? [];
   if (rules.length) kids.push(h("ul", { class: "rules" }, ...rules.map((r) => h("li", { "data-rule": r.key, text: r.text }))));
   const r = m.rewards;
-  if (r) {
+  if (r?.credits) {
+    kids.push(h("p", { class: "rewards", text: r.credits.dt || r.credits.dl
+      ? `Rewards: success ${plural(r.credits.dt, "credit")} to each team on the mission; failure ${plural(r.credits.dl, "credit")} to the Dark Legion.`
+      : "Rewards: none (a training mission: no credits are won or lost)." }));
+  } else if (r) {
     kids.push(h("p", { class: "rewards", text: `Rewards: success +${r.success} PP to each corporation player with a Doomtrooper left; failure +${r.failure} PP to the Dark Legion, and the commander ${r.commander} PP.` }));
   }
   kids.push(h("p", { class: "secondary", text: m.secondary ? "Secondary missions: each corporation player draws two and keeps one, secretly." : "No secondary missions." }));
@@ -1485,19 +1493,23 @@ function renderBriefing(view) {
 function renderRules() {
   const band = state.view?.dark_legion.band ?? 1;
   const dice = (xs) => (xs.length ? xs.map(words).join(" ") : "—");
+  const classic = content.edition === "classic";
   const rows = (content.data?.creatures ?? []).map((c) => {
     const st = c.bands[band - 1];
     return h("tr", {}, h("td", {}, h("span", { class: "icon", text: CREATURE_LETTER[c.kind] ?? "?" }), document.createTextNode(c.name)),
       h("td", { text: dice(st.cc) }), h("td", { text: dice(st.fa) }), h("td", { text: String(st.dv) }),
-      h("td", { text: st.defense_die ? words(st.defense_die) : "—" }), h("td", { text: String(c.actions) }), h("td", { text: String(st.pp) }));
+      ...(classic ? [] : [h("td", { text: st.defense_die ? words(st.defense_die) : "—" })]), h("td", { text: String(c.actions) }), h("td", { text: String(st.pp) }));
   });
   const m = state.view ? missionDef(state.view.mission) : null;
   $("rules-body").replaceChildren(
     ...(m ? [h("p", {}, h("b", { text: `${m.name}. ` }), document.createTextNode(briefingText(m)))] : []),
     h("h3", { text: `Dark Legion creatures (band ${band})` }),
-    h("table", {}, h("thead", {}, h("tr", {}, ...["Creature", "Close combat dice", "Firearm dice", "Defence value", "Defence die", "Actions", "PP for eliminating"].map((t) => h("th", { text: t })))),
+    h("table", {}, h("thead", {}, h("tr", {}, ...(classic ? ["Creature", "Close combat dice", "Firearm dice", "Armour factor (AF)", "Actions", "PP for eliminating"]
+      : ["Creature", "Close combat dice", "Firearm dice", "Defence value", "Defence die", "Actions", "PP for eliminating"]).map((t) => h("th", { text: t })))),
       h("tbody", {}, ...rows)),
-    h("p", { class: "muted", text: "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }),
+    h("p", { class: "muted", text: classic
+      ? "A hit wounds unless the target's armour absorbs it: hits beyond the AF wound; a Doomtrooper (AF 1) also rolls its rank's absorb die."
+      : "Damage = hits − the target's defence value; a creature left with exactly 1 damage rolls its defence die to save it." }),
     ...cardTables(m));
 }
 
@@ -1527,7 +1539,8 @@ function renderLegend(view) {
   $("legend").replaceChildren(...kinds.map((k) => {
     const def = content.data?.creatures?.find((c) => c.kind === k);
     const st = def?.bands?.[band - 1];
-    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, defence ${st.dv}, ${`${st.pp} PP`}` : "";
+    const guard = content.edition === "classic" ? `AF ${st?.dv}` : `defence ${st?.dv}`;
+    const stats = st ? ` — close combat ${st.cc.length} dice, firearms ${st.fa.length} dice, ${guard}, ${`${st.pp} PP`}` : "";
     return h("li", { "data-creature": k }, h("span", { class: "icon", text: CREATURE_LETTER[k] ?? "?" }),
       h("span", { text: `${creatureName(k)}${stats}` }));
   }));
@@ -1768,7 +1781,11 @@ function renderPanel(view) {
       h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[t.corporation]}` }),
         h("b", { text: words(t.corporation) }), h("br"), presence(t.seat), h("span", { class: "muted", text: seatName(t.seat) })),
       h("td", { text: `${t.pp} PP`, title: "promotion points" }),
-      h("td", { text: `rank ${t.rank}` }),
+      h("td", {}, document.createTextNode(`rank ${t.rank}`),
+        ...(t.extra_actions !== undefined && t.extra_actions !== null
+          ? [h("br"), h("span", { class: "extra-actions", "data-extra-actions": String(t.extra_actions),
+            title: "the team's pool of actions beyond a Doomtrooper's own two", text: `Extra actions: ${t.extra_actions}` })]
+          : [])),
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
         f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
       h("td", { title: t.secondary ? `reckless tokens · cards in hand · secondary mission ${secondaryName(t.secondary)}: ${secondaryText(t.secondary)}` : "reckless tokens · cards in hand",
@@ -1956,19 +1973,31 @@ function fillMissionPicker() {
   const missions = content.data?.missions ?? [];
   if (!missions.length) return;
   const old = select.value;
+  // By edition first (the Collectors Edition's campaigns, then the 1993
+  // edition), then by campaign.
   const groups = new Map();
   for (const m of missions) {
-    const label = m.campaign ? `Campaign ${m.campaign}` : "Other missions";
+    const label = m.edition === "classic" ? "1993 edition"
+      : m.campaign ? `Collectors Edition: Campaign ${m.campaign}` : "Collectors Edition: other missions";
     groups.set(label, [...(groups.get(label) ?? []), m]);
   }
-  select.replaceChildren(...[...groups].map(([label, ms]) => h("optgroup", { label }, ...ms.map((m) => h("option", {
-    value: m.id, class: m.playable === false ? "unplayable" : "", "data-playable": String(m.playable !== false),
-    text: `${m.name} (${missionName(m.id)}, ${plural(m.rounds, "round")})${m.playable === false ? " — not playable yet" : ""}`,
-  })))));
+  const order = [...groups.keys()].sort((a, b) => Number(a === "1993 edition") - Number(b === "1993 edition"));
+  select.replaceChildren(...order.map((label) => h("optgroup", { label, "data-edition": label === "1993 edition" ? "classic" : "ce" },
+    ...groups.get(label).map((m) => h("option", {
+      value: m.id, class: m.playable === false ? "unplayable" : "", "data-playable": String(m.playable !== false), "data-edition": m.edition ?? "ce",
+      text: `${m.name} (${missionName(m.id)}, ${m.rounds ? plural(m.rounds, "round") : "no time limit"})${m.playable === false ? " — not playable yet" : ""}`,
+    })))));
   const playable = missions.filter((m) => m.playable !== false);
   select.value = playable.some((m) => m.id === old) ? old : (playable[0] ?? missions[0]).id;
+  const rank = /** @type {HTMLInputElement} */ (form.querySelector("input[name=starting_rank]"));
   const show = () => {
     const m = missionDef(select.value);
+    // Ranks 1–6 in the 1993 edition (CRK-1), 1–12 in the CE.
+    const top = m?.edition === "classic" ? 6 : 12;
+    rank.max = String(top);
+    if (Number(rank.value) > top) rank.value = String(top);
+    const label = rank.closest("label")?.firstChild;
+    if (label) label.textContent = `Starting rank (1–${top}; every player, the Dark Legion too) `;
     $("mission-brief").replaceChildren(...(m ? [briefingNode(m)] : []));
     submit.disabled = !m || m.playable === false;
     submit.textContent = m && m.playable === false ? "Not playable yet" : "Create game";
@@ -2013,7 +2042,8 @@ $("copy-invite").onclick = async () => {
 // The content tables (card, item and creature names) for every screen.
 fetch("/api/content").then((r) => (r.ok ? r.json() : null)).then((/** @type {ContentDoc|null} */ data) => {
   if (!data) return;
-  content.data = data;
+  setContent(data);
+  if (state.view) useEdition(editionOf(state.view.mission));
   fillMissionPicker();
   if (state.view) renderGame();
   if (state.lobby) renderLobby();

@@ -1,7 +1,7 @@
 // The board as SVG, drawn from the server's `map` and `view`. Only
 // drawing: what is highlighted comes from the caller (the `legal` list).
 // @ts-check
-import { figColor, figLabel, prettyName, CORP_COLOR, words } from "./text.js";
+import { figColor, figLabel, prettyName, protectionText, CORP_COLOR, words } from "./text.js";
 
 /** @typedef {import("./protocol").MapData} MapData */
 /** @typedef {import("./protocol").GameView} GameView */
@@ -107,8 +107,33 @@ function edgeLine(edge) {
   return [edge.H.x * S, edge.H.y * S, (edge.H.x + 1) * S, edge.H.y * S];
 }
 
-/** The off-board squares beside an entrance's entry squares. */
+/**
+ * A classic mission's Citadel point (MAP-18): the map's `citadel`, else
+ * (an older server) the middle of the red entrance `CITADEL`'s gate
+ * squares, which lie 4 and 5 squares along the four arms. Null without a
+ * Citadel.
+ * @param {MapData} map
+ */
+export function citadelPoint(map) {
+  if (map.citadel) return map.citadel;
+  const ent = map.entrances.find((e) => e.id === "CITADEL");
+  if (!ent || !ent.squares.length) return null;
+  const xs = ent.squares.map((s) => s.x), ys = ent.squares.map((s) => s.y);
+  return { x: (Math.min(...xs) + Math.max(...xs) + 1) / 2, y: (Math.min(...ys) + Math.max(...ys) + 1) / 2 };
+}
+
+/** The four base squares of a Citadel point (MAP-19: solid, never entered). */
+export function citadelBase(c) {
+  return [[-1, -1], [0, -1], [-1, 0], [0, 0]].map(([dx, dy]) => ({ x: c.x + dx, y: c.y + dy }));
+}
+
+/** The off-board squares beside an entrance's entry squares; the
+ *  Citadel's own base for its gate entrance (figures come out of it). */
 function outside(map, ent, steps = 1) {
+  if (ent.id === "CITADEL") {
+    const c = citadelPoint(map);
+    if (c) return citadelBase(c);
+  }
   const last = ent.id.slice(-1);
   const s0 = ent.squares[0];
   const d = "NESW".includes(last) ? last
@@ -175,6 +200,21 @@ export class Board {
       else if (s.glyph === "#") el("path", { d: `M${x} ${y + S}L${x + S} ${y}M${x} ${y + S / 2}L${x + S / 2} ${y}M${x + S / 2} ${y + S}L${x + S} ${y + S / 2}`, class: "hatch" }, this.floor);
       else if (s.glyph === "^") text(this.floor, x + S / 2, y + S * 0.7, "⇅", { class: "glyph" });
       else if (/[1-6]/.test(s.glyph)) text(this.floor, x + S / 2, y + S * 0.68, s.glyph, { class: "glyph" });
+    }
+    // The 1993 Citadel piece (MAP-18..20): its 2×2 base is solid, drawn
+    // as a block; its arms are walls (map.walls); its gates, the squares
+    // figures of the red entrance CITADEL come out on, are marked.
+    const citadel = citadelPoint(map);
+    this.citadel = citadel;
+    if (citadel) {
+      for (const b of citadelBase(citadel)) this.squares.get(key(b))?.classList.add("citadel-base");
+      const cg = el("g", { class: "citadel", "data-citadel": `${citadel.x},${citadel.y}` }, this.floor);
+      el("rect", { x: (citadel.x - 1) * S + 2, y: (citadel.y - 1) * S + 2, width: 2 * S - 4, height: 2 * S - 4, rx: 8, class: "citadel-block" }, cg);
+      el("title", {}, cg).textContent = "The Citadel: its base cannot be entered and blocks sight; its arms are walls with gates";
+      const gates = map.entrances.find((e) => e.id === "CITADEL")?.squares ?? [];
+      for (const g of gates) {
+        el("rect", { x: g.x * S + 4, y: g.y * S + 4, width: S - 8, height: S - 8, rx: 4, class: "citadel-gate", "data-gate": key(g) }, this.floor);
+      }
     }
     this.tilesLayer = el("g", { class: "tiles" }, svg);
     for (const [, b] of bounds) {
@@ -337,8 +377,10 @@ export class Board {
       text(dyn, x + 6, y + h - 6, t.name, { class: "tile-name" });
       if (t.face_down > 0) {
         const g = el("g", { class: "facedown", "data-tile-cards": i }, dyn);
-        el("rect", { x: x + 4, y: y + 4, width: 22, height: 30, rx: 3 }, g);
-        text(g, x + 15, y + 25, String(t.face_down));
+        // In the corner, clear of the square's middle: the square under it
+        // stays clickable (a move may end there).
+        el("rect", { x: x + 2, y: y + 2, width: 15, height: 21, rx: 3 }, g);
+        text(g, x + 9.5, y + 17, String(t.face_down));
         el("title", {}, g).textContent = `${t.face_down} face-down force card(s) on ${t.name}`;
       }
       t.marked.forEach((team, j) => {
@@ -458,7 +500,9 @@ export class Board {
         const b = el("g", { class: "carrying", "data-carrying": carrying.join(" ") }, g);
         el("polygon", { points: `${cx + r - 2},${cy - r - 7} ${cx + r + 5},${cy - r} ${cx + r - 2},${cy - r + 7} ${cx + r - 9},${cy - r}` }, b);
       }
+      const guard = protectionText(view, f);
       el("title", {}, g).textContent = `${prettyName(f.name)} — health ${f.health}, actions ${f.actions_used}/${f.actions_allowed}` +
+        (guard ? `, ${guard}` : "") +
         (f.weapon ? `, ${words(f.weapon)}` : "") + (f.items.length ? `, ${f.items.map(words).join(", ")}` : "") +
         (carrying.length ? `, carrying the ${carrying.map(words).join(", ")}` : "");
     }

@@ -91,6 +91,11 @@ export type CampaignNextMission = {
    */
   name: string,
   /**
+   * The edition it is played with: `"ce"` (Collectors Edition) or
+   * `"classic"` (1993); the game's ruleset follows it.
+   */
+  edition: string,
+  /**
    * The CE campaign it belongs to (1 or 2), from its id.
    */
   campaign: number | null,
@@ -201,9 +206,76 @@ export type CampaignStandings = {
 };
 
 /**
- * `GET /api/content`: the CE tables, and every mission's briefing.
+ * The 1993 tables of `GET /api/content`.
+ */
+export type ClassicDoc = {
+  /**
+   * CRK-1: the minimum PP of ranks 1..=6.
+   */
+  rank_min_pp: Array<number>,
+  /**
+   * DICE-1.
+   */
+  dice: DiceFaces,
+  /**
+   * RNK-2, ranks 1..=12 in order.
+   */
+  ranks: Array<RankCard>,
+  /**
+   * COR-2/3, in `Corporation::ALL` order.
+   */
+  corporations: Array<CorporationDef>,
+  /**
+   * WPN.
+   */
+  weapons: Array<WeaponDef>,
+  /**
+   * EQI.
+   */
+  equipment: Array<EquipmentDef>,
+  /**
+   * DLB-2, in `CreatureKind::ALL` order.
+   */
+  creatures: Array<CreatureDef>,
+  /**
+   * DLB-3, bands 1..=6 in order.
+   */
+  terrain: Array<TerrainBand>,
+  /**
+   * FOR, cards 1..=44 in order.
+   */
+  force_cards: Array<ForceCardDef>,
+  /**
+   * EVE, cards 1..=30 in order.
+   */
+  events: Array<EventDef>,
+  /**
+   * DTC-CE-2.
+   */
+  dt_cards: Array<DtCardDef>,
+  /**
+   * DOR.
+   */
+  door_cards: Array<DoorCardDef>,
+  /**
+   * SEC.
+   */
+  secondary: Array<SecondaryDef>,
+  /**
+   * EQP-3: the base weapon of each specialty, in [`BASE_WEAPON_IDS`]
+   * order.
+   */
+  base_weapons: [WeaponId, WeaponId, WeaponId],
+};
+
+/**
+ * `GET /api/content`: the CE tables at the top level, the 1993 tables
+ * (same shape, classic values: AF in a creature's `dv`, 1993 weapons and
+ * equipment) under `classic`, and every mission's briefing. A client shows
+ * the tables of the game's mission edition.
  */
 export type ContentDoc = {
+  classic: ClassicDoc,
   missions: Array<MissionBrief>,
   /**
    * DICE-1.
@@ -814,6 +886,11 @@ export type MissionBrief = {
    * Name.
    */
   name: string,
+  /**
+   * The edition it is played with: `"ce"` (Collectors Edition) or
+   * `"classic"` (1993); the game's ruleset follows it.
+   */
+  edition: string,
   /**
    * The CE campaign it belongs to (1 or 2), from its id.
    */

@@ -2037,6 +2037,12 @@ export type MapData = {
    * Desk squares (mission features).
    */
   desks: Array<Square>,
+  /**
+   * A 1993 mission's Citadel point (MAP-18): its base is the 2×2 squares
+   * above and left of it (MAP-19), its arms are in `walls` (MAP-20).
+   * Absent without a Citadel.
+   */
+  citadel?: Square,
 };
 
 /**

@@ -31,7 +31,62 @@ export const CREATURE_LETTER = {
 
 /** The game's content tables from `GET /api/content` (names, options,
  *  stats): every card and creature name shown comes from there. */
-export const content = { data: /** @type {import("./http").ContentDoc|null} */ (null) };
+export const content = {
+  /** The tables in effect: the document's CE tables, or its `classic`
+   *  ones in a 1993 game (`useEdition`); the missions are the document's. */
+  data: /** @type {any} */ (null),
+  /** The whole document as served. */
+  doc: /** @type {import("./http").ContentDoc|null} */ (null),
+  /** The edition of `data`: "ce" or "classic". */
+  edition: "ce",
+};
+
+/** Set the document (`GET /api/content`) and show the CE tables. */
+export function setContent(doc) {
+  content.doc = doc;
+  content.edition = "";
+  useEdition("ce");
+}
+
+/**
+ * Show the tables of an edition: a 1993 game's names and stats (AF,
+ * 1993 ranks, weapons and equipment) come from the document's `classic`
+ * tables, the missions stay the document's.
+ * @param {string} edition "ce" or "classic"
+ */
+export function useEdition(edition) {
+  const doc = /** @type {any} */ (content.doc);
+  const ed = edition === "classic" && doc?.classic ? "classic" : "ce";
+  if (content.edition === ed && content.data) return;
+  content.edition = ed;
+  content.data = doc ? (ed === "classic" ? { ...doc, ...doc.classic, missions: doc.missions } : doc) : null;
+}
+
+/** The edition of a mission by id ("ce" when unknown). */
+export function editionOf(missionId) {
+  return /** @type {any} */ (content.doc)?.missions?.find((m) => m.id === missionId)?.edition ?? "ce";
+}
+
+/**
+ * A figure's protection in words, for its tooltip: in a 1993 game a
+ * creature's armour factor ("AF 2") and a Doomtrooper's AF 1 and absorb
+ * die (its rank's colour, CDF-1/2); in a CE game a creature's defence
+ * value and die. Empty when unknown.
+ */
+export function protectionText(view, f) {
+  const classic = editionOf(view?.mission) === "classic";
+  if (f.kind.kind === "doomtrooper") {
+    if (!classic) return "";
+    const team = view.teams.find((t) => t.figures.includes(f.id));
+    const die = content.doc && /** @type {any} */ (content.doc).classic?.ranks?.find((r) => r.rank === team?.rank)?.defense;
+    return `AF 1${die ? `, absorb die ${die}` : ""}`;
+  }
+  const kind = /** @type {any} */ (f.kind).creature;
+  const tables = classic ? /** @type {any} */ (content.doc)?.classic : content.doc;
+  const st = tables?.creatures?.find((c) => c.kind === kind)?.bands?.[(view.dark_legion.band ?? 1) - 1];
+  if (!st) return "";
+  return classic ? `AF ${st.dv}` : `defence ${st.dv}${st.defense_die ? `, defence die ${st.defense_die}` : ""}`;
+}
 
 /** Where squares are: the map (square → tile index), set with the board. */
 const places = { tileOf: new Map(), width: 0 };
@@ -371,8 +426,10 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     ctx.roll = null;
     const dv = defenceValue(view, e.figure);
     const parts = [plural(r.hits, "hit")];
-    if (dv !== null) parts.push(`defence value ${dv}`);
-    if (r.face !== null) parts.push(`defence die ${r.face} saves ${r.saves}`);
+    // The 1993 edition: armour factor and absorb die (CDF-1/2).
+    const classic = content.edition === "classic";
+    if (dv !== null) parts.push(classic ? `AF ${dv}` : `defence value ${dv}`);
+    if (r.face !== null) parts.push(`${classic ? "absorb die" : "defence die"} ${r.face} saves ${r.saves}`);
     return `→ ${parts.join(" − ")} = ${e.amount} damage to ${fig(e.figure)}${e.amount && e.health ? ` (health ${e.health})` : ""}.`;
   }
   switch (e.type) {
@@ -383,7 +440,8 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} ${withArticle(itemName(e.item))}.`;
     case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
     case "cards_dealt":
-      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
+      if (e.count === 0) return `${seatName(e.seat)} draws no Doomtrooper cards.`;
+      return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards?.length ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
     case "secondary_dealt":
       return `${seatName(e.seat)} draws 2 secondary missions${e.cards ? ": " + e.cards.map(secondaryName).join(", ") : ""}.`;
     case "secondary_kept":

@@ -56,8 +56,15 @@ check('picking a mission shows its briefing; the game starts with that mission a
     const brief = page.locator(`#mission-brief [data-mission="${m.id}"]`);
     await brief.waitFor();
     const text = await brief.innerText();
-    assert.match(text, new RegExp(`Goal: .*within ${m.rounds} rounds?`), `${m.id}: goal and rounds`);
-    assert.match(text, new RegExp(`Rewards: success \\+${m.rewards.success} PP`), `${m.id}: rewards`);
+    // ROUNDS 0 (the 1993 training): no time limit.
+    assert.match(text, m.rounds ? new RegExp(`Goal: .*within ${m.rounds} rounds?`) : /Goal: .*with no time limit/, `${m.id}: goal and rounds`);
+    if (m.rewards.credits) {
+      // The 1993 edition rewards credits (CEC-2), in words; none in training.
+      const c = m.rewards.credits;
+      assert.match(text, c.dt || c.dl ? new RegExp(`Rewards: success ${c.dt} credits?.*failure ${c.dl} credits?`) : /Rewards: none/, `${m.id}: credit rewards`);
+    } else {
+      assert.match(text, new RegExp(`Rewards: success \\+${m.rewards.success} PP`), `${m.id}: rewards`);
+    }
     for (const a of m.special_actions) assert.match(text, new RegExp(escape(a.name)), `${m.id}: special action ${a.id}`);
     for (const r of m.special_rules) assert.ok(text.includes(r.text), `${m.id}: special rule ${r.key}`);
     const option = page.locator(`form#create select[name=mission] option[value="${m.id}"]`);
@@ -77,8 +84,9 @@ check('picking a mission shows its briefing; the game starts with that mission a
     await shot(page, 'mission-picker-unplayable');
   }
 
-  // The last playable mission, at starting rank 6 (RNK-4: 50 PP each).
-  const m = missions.filter((x) => x.playable).at(-1);
+  // The last playable Collectors Edition mission (one with a time limit),
+  // at starting rank 6 (RNK-4: 50 PP each).
+  const m = missions.filter((x) => x.playable && x.edition === 'ce').at(-1);
   await page.selectOption('form#create select[name=mission]', m.id);
   await shot(page, 'mission-picker');
   await createSoloGame(page, m, 6, `Pia${unique}`);

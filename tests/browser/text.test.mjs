@@ -175,3 +175,40 @@ test('items of the draft are described from the content: rank, cost, kind, dice 
     text.content.data = null;
   }
 });
+
+test('a 1993 game reads the classic tables: AF and absorb die in the log and the tooltips', () => {
+  const band = (dv) => ({ cc: ['red', 'red'], fa: ['white'], dv, defense_die: null, pp: 1 });
+  const doc = {
+    creatures: [{ kind: 'legionnaire', name: 'Legionnaire', actions: 2, pool: 12, bands: [1, 2, 3, 4, 5, 6].map(() => ({ ...band(4), defense_die: 'white' })) }],
+    ranks: [],
+    classic: {
+      creatures: [{ kind: 'legionnaire', name: 'Legionnaire', actions: 2, pool: 12, bands: [0, 0, 1, 1, 1, 1].map(band) }],
+      ranks: [1, 2, 3, 4, 5, 6].map((rank) => ({ rank, combat: ['white', 'white', 'white'], defense: rank > 3 ? 'red' : 'white', credits: 2, dt_cards: 2 })),
+    },
+    missions: [{ id: 'classic-training', edition: 'classic' }, { id: 'c1m1', edition: 'ce' }],
+  };
+  const classicView = { ...view, mission: 'classic-training', dark_legion: { ...view.dark_legion, band: 3 },
+    teams: [{ ...view.teams[0], rank: 5, extra_actions: 6 }] };
+  try {
+    text.setContent(doc);
+    assert.equal(text.editionOf('classic-training'), 'classic');
+    assert.equal(text.editionOf('c1m1'), 'ce');
+    assert.equal(text.protectionText(classicView, classicView.figures[1]), 'AF 1', 'a creature: its AF at the band');
+    assert.equal(text.protectionText(classicView, classicView.figures[0]), 'AF 1, absorb die red', 'a DT: AF 1 and its rank\'s absorb die');
+    assert.equal(text.protectionText(view, view.figures[1]), 'defence 4, defence die white', 'a CE creature: DV and die');
+    assert.equal(text.protectionText(view, view.figures[0]), '', 'nothing extra for a CE Doomtrooper');
+    text.useEdition('classic');
+    assert.equal(text.content.data.creatures[0].bands[2].dv, 1, 'the classic tables in effect');
+    assert.equal(text.content.data.missions.length, 2, 'the missions stay');
+    const ctx = { roll: null };
+    const say = (e) => text.describeEvent(classicView, e, seatName, ctx);
+    say({ type: 'attack_rolled', attacker: 1, target: 2, attack: 'firearm', dice: [{ color: 'red', face: '3', hits: 2, reroll: false }], hits: 2 });
+    say({ type: 'defense_rolled', figure: 2, die: { color: 'white', face: '1', hits: 0, reroll: false } });
+    assert.match(say({ type: 'damage', figure: 2, amount: 1, health: 0 }), /2 hits − AF 1 − absorb die 1 saves 0 = 1 damage to Legionnaire #1/);
+    text.useEdition('ce');
+    assert.equal(text.content.data.creatures[0].bands[2].dv, 4, 'back to the CE tables');
+  } finally {
+    text.content.data = null;
+    text.content.doc = null;
+  }
+});

@@ -45,6 +45,12 @@ pub struct MapData {
     pub entrances: Vec<MapEntrance>,
     /// Desk squares (mission features).
     pub desks: Vec<Square>,
+    /// A 1993 mission's Citadel point (MAP-18): its base is the 2×2 squares
+    /// above and left of it (MAP-19), its arms are in `walls` (MAP-20).
+    /// Absent without a Citadel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub citadel: Option<Square>,
 }
 
 impl MapData {
@@ -91,6 +97,7 @@ impl MapData {
             doors: mission.doors.clone(),
             entrances,
             desks: game.desks(),
+            citadel: mission.citadel,
         }
     }
 }

@@ -12,6 +12,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
+use citadel_rules::content::ids::Edition;
 use citadel_rules::content::missions::MissionDef;
 use citadel_rules::content::tables::CeTables;
 use serde::Serialize;
@@ -28,6 +29,9 @@ pub struct MissionBrief<'a> {
     pub id: &'a str,
     /// Name.
     pub name: &'a str,
+    /// The edition it is played with: `"ce"` (Collectors Edition) or
+    /// `"classic"` (1993); the game's ruleset follows it.
+    pub edition: &'static str,
     /// The CE campaign it belongs to (1 or 2), from its id.
     pub campaign: Option<u8>,
     /// Rounds (EVT-1).
@@ -111,6 +115,10 @@ pub fn brief(m: &MissionDef) -> MissionBrief<'_> {
     MissionBrief {
         id: &m.id,
         name: &m.name,
+        edition: match m.edition {
+            Edition::Ce => "ce",
+            Edition::Classic => "classic",
+        },
         campaign: crate::campaign_rules::campaign_of(&m.id),
         rounds: m.rounds,
         goal: &m.goal,
@@ -132,13 +140,27 @@ pub fn brief(m: &MissionDef) -> MissionBrief<'_> {
     }
 }
 
-/// `GET /api/content`: the CE tables, and every mission's briefing.
+/// `GET /api/content`: the CE tables at the top level, the 1993 tables
+/// (same shape, classic values: AF in a creature's `dv`, 1993 weapons and
+/// equipment) under `classic`, and every mission's briefing. A client shows
+/// the tables of the game's mission edition.
 #[derive(Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub(crate) struct ContentDoc<'a> {
     #[serde(flatten)]
     ce: &'a CeTables,
+    classic: ClassicDoc<'a>,
     missions: Vec<MissionBrief<'a>>,
+}
+
+/// The 1993 tables of `GET /api/content`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub(crate) struct ClassicDoc<'a> {
+    #[serde(flatten)]
+    base: &'a CeTables,
+    /// CRK-1: the minimum PP of ranks 1..=6.
+    rank_min_pp: &'a [i32],
 }
 
 /// The routes of this module.
@@ -156,6 +178,10 @@ fn document() -> Result<&'static str, ServerError> {
         let missions = content.missions.iter().map(brief).collect();
         serde_json::to_string(&ContentDoc {
             ce: &content.ce,
+            classic: ClassicDoc {
+                base: &content.classic.base,
+                rank_min_pp: &content.classic.rank_min_pp,
+            },
             missions,
         })
         .map_err(|e| e.to_string())
@@ -256,6 +282,59 @@ mod tests {
         assert!(luck["text"]
             .as_str()
             .is_some_and(|t| t.contains("re-roll up to 2 failed dice")));
+    }
+
+    #[test]
+    fn missions_name_their_edition_and_the_classic_tables_are_served_beside_the_ce_ones() {
+        let doc: serde_json::Value =
+            serde_json::from_str(document().expect("content loads")).expect("json");
+        let content = citadel_rules::Content::embedded().expect("content");
+        let missions = doc["missions"].as_array().expect("missions");
+        for (m, def) in missions.iter().zip(&content.missions) {
+            let want = match def.edition {
+                Edition::Ce => "ce",
+                Edition::Classic => "classic",
+            };
+            assert_eq!(m["edition"], want, "{}", def.id);
+        }
+        let training = missions
+            .iter()
+            .find(|m| m["id"] == "classic-training")
+            .expect("the classic training mission");
+        assert_eq!(training["edition"], "classic");
+        assert_eq!(training["rounds"], 0, "no time limit");
+        let m1 = missions
+            .iter()
+            .find(|m| m["id"] == "classic-m1")
+            .expect("classic mission 1");
+        assert!(m1["rewards"]["credits"]["dt"].is_u64(), "credit rewards");
+        // The classic tables: the same shape, 1993 values.
+        let classic = &doc["classic"];
+        assert_eq!(
+            classic["creatures"].as_array().map(Vec::len),
+            Some(content.classic.base.creatures.len())
+        );
+        for (row, def) in classic["creatures"]
+            .as_array()
+            .expect("classic creatures")
+            .iter()
+            .zip(&content.classic.base.creatures)
+        {
+            assert_eq!(row["name"], def.name.as_str());
+            assert_eq!(
+                row["bands"][0]["dv"],
+                serde_json::json!(def.bands[0].dv),
+                "{}: the AF",
+                def.name
+            );
+        }
+        assert_eq!(classic["ranks"].as_array().map(Vec::len), Some(6));
+        assert_eq!(doc["ranks"].as_array().map(Vec::len), Some(12));
+        assert_eq!(
+            classic["rank_min_pp"],
+            serde_json::json!(content.classic.rank_min_pp)
+        );
+        assert!(classic["weapons"].as_array().is_some_and(|w| !w.is_empty()));
     }
 
     #[test]

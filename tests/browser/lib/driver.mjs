@@ -49,10 +49,18 @@ export const PASS_LIKE = /\b(pass|done|skip|no|decline|none)\b/i;
  * something to do, and says what it did.
  */
 export class Player {
-  constructor(who, { actionsPerTurn = 2 } = {}) {
+  /**
+   * `actionsPerTurn`/`attacksPerTurn`: how many moves and attacks it makes
+   * in a turn at most; `pickTarget(state, figure, targets)` chooses among
+   * the highlighted squares a move may end on (default: the first legal
+   * move's end), or returns false for "do not move now".
+   */
+  constructor(who, { actionsPerTurn = 2, attacksPerTurn = 1, pickTarget = null } = {}) {
     this.who = who;
     this.page = who.page;
     this.actionsPerTurn = actionsPerTurn;
+    this.attacksPerTurn = attacksPerTurn;
+    this.pickTarget = pickTarget;
     this.turnActions = 0;
     this.turnAttacks = 0;
     this.moves = [];
@@ -125,7 +133,7 @@ export class Player {
 
     // Attack whenever the rules allow one (they arise only when an enemy is in reach).
     const attack = s.legal.find((c) => c.type === 'attack');
-    if (attack && this.turnAttacks < 1) {
+    if (attack && this.turnAttacks < this.attacksPerTurn) {
       await this.select(attack.figure, 'select the attacker');
       await this.click(`.attack-target[data-figure="${attack.target}"]`, 'attack');
       const after = await this.settled(s);
@@ -136,7 +144,11 @@ export class Player {
     }
 
     // Move: select an own figure that has a legal move, click a highlighted target.
-    const moves = s.legal.filter((c) => c.type === 'move');
+    let moves = s.legal.filter((c) => c.type === 'move');
+    if (moves.length && this.pickTarget) {
+      // Only the figures the player wants to move.
+      moves = moves.filter((m) => this.pickTarget(s, m.figure, moves.filter((x) => x.figure === m.figure).map((x) => `${x.path.at(-1).x},${x.path.at(-1).y}`)) !== false);
+    }
     if (moves.length && this.turnActions < this.actionsPerTurn) {
       const figures = [...new Set(moves.map((m) => m.figure))];
       const figure = figures[this.rotation++ % figures.length];
@@ -147,7 +159,9 @@ export class Player {
       const shown = await this.page.locator('.move-target[data-square]').evaluateAll((els) =>
         els.map((e) => e.getAttribute('data-square')),
       );
-      const target = ends.map((p) => `${p.x},${p.y}`).find((sq) => shown.includes(sq)) ?? shown[0];
+      const offered = shown.filter((sq) => ends.some((p) => `${p.x},${p.y}` === sq));
+      const target = (this.pickTarget && offered.length ? this.pickTarget(s, figure, offered) : null)
+        ?? ends.map((p) => `${p.x},${p.y}`).find((sq) => shown.includes(sq)) ?? shown[0];
       if (!target) throw new Error(`${this.who.label}: no .move-target[data-square] for figure ${figure}`);
       await this.click(`.move-target[data-square="${target}"]`, `move figure ${figure} to ${target}`);
       const after = await this.settled(s);
