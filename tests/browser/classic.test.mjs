@@ -176,7 +176,10 @@ check('classic: the training mission in hotseat, two corporations against the AI
     // near it, off its gates and their neighbours, so they can come out.
     const goals = foes.length ? foes : unrevealed.length ? unrevealed : nearCitadel;
     // A creature's own square is not walkable, so start from its neighbours too.
-    const d = stepsFrom(goals.flatMap((g) => [g, { x: g.x + 1, y: g.y }, { x: g.x - 1, y: g.y }, { x: g.x, y: g.y + 1 }, { x: g.x, y: g.y - 1 }]));
+    const d = stepsFrom(foes.length
+      ? goals.flatMap((g) => [{ x: g.x + 1, y: g.y }, { x: g.x - 1, y: g.y }, { x: g.x, y: g.y + 1 }, { x: g.x, y: g.y - 1 }])
+        .filter((g) => onBoard.has(`${g.x},${g.y}`))
+      : goals);
     const score = (t) => d.get(t) ?? 1e9;
     return inside.reduce((best, t) => (score(t) < score(best) ? t : best));
   };
