@@ -47,7 +47,7 @@ const FATAL = {
 };
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "place_start", "place_debris", "choose_tile",
   "choose_figure", "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment", "keep_secondary",
-  "call_reinforcements"]);
+  "call_reinforcements", "alter_sectors"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
 // The weapon attacks (ce.md WPN-4..7) and the token missions' figure commands.
 for (const t of ["swing", "spray", "volley", "attack_square", "attack_token", "hack", "pick_up", "hand_over"]) FIGURE_ACTIONS.add(t);
@@ -382,6 +382,7 @@ function handle(msg) {
       }
       state.view = view; state.legal = msg.legal;
       if (!state.map) { resync(); break; }
+      if (msg.map) { state.map = msg.map; board.setMap(msg.map); setPlaces(msg.map); } // 1993 event 11 changed the board
       hotseatCheck(); // may show another connection (the neutral view) instead
       if (!$("game").hidden || state.map) show("game");
       renderGame();
@@ -671,6 +672,7 @@ function handleAside(conn, msg) {
         if (conn.map) markEvent(event, seq, false);
       }
       conn.view = view; conn.legal = msg.legal;
+      if (msg.map && conn.map) conn.map = msg.map;
       if (!conn.map) resyncAside();
       break;
     }
@@ -1129,8 +1131,12 @@ function loadReplayPage(i) {
     const code = replay.code;
     const p = api("GET", `/api/games/${encodeURIComponent(code)}/replay?from=${from}&count=${PAGE}`).then((/** @type {Replay} */ r) => {
       if (code !== replay.code) return;
-      replay.total = r.total_steps; replay.map = r.map; replay.setup = r.setup;
-      for (const st of r.steps) replay.steps.set(st.index, st);
+      replay.total = r.total_steps; replay.setup = r.setup;
+      if (from === 0) replay.map = r.map;
+      // Each step keeps the board it shows: the page's map at its first
+      // step, then each change a step made (1993 event 11).
+      let map = r.map;
+      for (const st of r.steps) { map = st.map ?? map; replay.steps.set(st.index, { ...st, board: map }); }
     }).finally(() => replay.loading.delete(from));
     replay.loading.set(from, p);
   }
@@ -1193,6 +1199,7 @@ function renderReplayStep(i) {
   if (!st) return;
   const view = st.view;
   const before = replay.steps.get(i - 1)?.view ?? view;
+  if (st.board && board.map !== st.board) { board.setMap(st.board); setPlaces(st.board); }
   board.render(view, {
     mine: new Set(), selected: null, moveTargets: new Map(), squareTargets: new Map(), squareClass: "place-target",
     attackTargets: new Set(), figureChoices: new Set(), entranceChoices: new Set(), tileChoices: new Set(),
@@ -1624,6 +1631,7 @@ function decisionTitle(view, p) {
     case "mission_placement": return `Place the ${creatureName(p.kind)} next to the portal`;
     case "debris_square": return `Place debris on tile 1 (${p.left} left)`;
     case "call_reinforcements": return `Call the next event's reinforcements? (${plural(p.calls_left, "call")} left this mission)`;
+    case "alter_sectors": return `${eventName(p.card)}: turn one sector a quarter turn with everything on it, swap two sectors, or leave the board as it is`;
     default: return words(p.decision);
   }
 }
@@ -1644,6 +1652,7 @@ function publicDecision(p) {
     case "mission_placement": return "to place a creature next to the portal";
     case "debris_square": return "to place debris";
     case "call_reinforcements": return "to call reinforcements or not";
+    case "alter_sectors": return "to change the board (Nepharite Altered Reality)";
     default: return "to decide on an event";
   }
 }

@@ -1036,7 +1036,8 @@ export type Replay = {
    */
   setup: Omit<Setup, "seed">,
   /**
-   * The static map, for drawing.
+   * The map for drawing, as the board is at step `from` (a 1993 game's
+   * event 11 may change it: see [`Step::map`]).
    */
   map: MapData,
   /**
@@ -1082,6 +1083,10 @@ export type ReplayStep = {
    * The spectator's view after it.
    */
   view: GameView,
+  /**
+   * The new map, when this step changed the board (1993 event 11).
+   */
+  map?: MapData,
 };
 
 /**

@@ -278,6 +278,13 @@ export type Command =
     square: Square,
   }
   | {
+    "type": "alter_sectors",
+    /**
+     * The change.
+     */
+    change: SectorChange | null,
+  }
+  | {
     "type": "call_reinforcements",
     /**
      * Call them.
@@ -612,6 +619,13 @@ export type Decision =
      * For #2: the figure being teleported.
      */
     figure: FigureId | null,
+  }
+  | {
+    "decision": "alter_sectors",
+    /**
+     * Event card.
+     */
+    card: number,
   }
   | {
     "decision": "event_square",
@@ -1080,6 +1094,13 @@ export type Event =
      * Where it stands now (None: back in its holding area).
      */
     to: Square | null,
+  }
+  | {
+    "type": "sectors_altered",
+    /**
+     * The change.
+     */
+    change: SectorChange,
   }
   | {
     "type": "relocated",
@@ -2209,6 +2230,34 @@ export type Rejection =
 export type Seat = number;
 
 /**
+ * One change of the board's layout (classic event 11). Sectors are
+ * indices into the board's tiles, as [`super::Command::ChooseTile`]'s.
+ */
+export type SectorChange =
+  | {
+    "change": "rotate",
+    /**
+     * The sector (tile index).
+     */
+    tile: number,
+    /**
+     * Clockwise (`true`) or anticlockwise.
+     */
+    clockwise: boolean,
+  }
+  | {
+    "change": "swap",
+    /**
+     * One sector (tile index), the lower.
+     */
+    a: number,
+    /**
+     * The other, higher.
+     */
+    b: number,
+  };
+
+/**
  * One event with its sequence number.
  */
 export type SeqEvent = {
@@ -2288,6 +2337,11 @@ export type ServerMsg =
      * What you may send now.
      */
     legal: Array<Command>,
+    /**
+     * The new map, when these events changed the board (1993 event
+     * 11 turns or swaps sectors: `sectors_altered`); absent otherwise.
+     */
+    map?: MapData,
   }
   | {
     "type": "ack",

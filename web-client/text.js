@@ -254,6 +254,15 @@ export function sideName(view, side) {
   return side === "dark_legion" ? "the Dark Legion" : teamName(view, side.team);
 }
 
+/** A 1993 event 11 board change in words (`done`: as it happened). */
+function sectorChange(view, c, done) {
+  if (c.change === "rotate") {
+    const way = c.clockwise ? "clockwise" : "anticlockwise";
+    return done ? `${tileName(view, c.tile)} turns a quarter turn ${way}` : `Turn ${tileName(view, c.tile)} a quarter turn ${way}`;
+  }
+  return done ? `${tileName(view, c.a)} and ${tileName(view, c.b)} trade places` : `Swap ${tileName(view, c.a)} and ${tileName(view, c.b)}`;
+}
+
 export function tileName(view, tile) {
   const t = view?.tiles[tile];
   return t ? t.name : `tile ${tile}`;
@@ -393,6 +402,7 @@ export function describeCommand(view, c) {
     case "reveal_ai_card": return "Reveal an AI card";
     case "end_turn": return "End turn";
     case "call_reinforcements": return c.call ? "Call reinforcements" : "No call";
+    case "alter_sectors": return c.change ? sectorChange(view, c.change, false) : "Leave the board as it is";
     default: return /** @type {any} */ (c).type;
   }
 }
@@ -457,6 +467,7 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "exited": return `${fig(e.figure)} leaves the board.`;
     case "moved_back": return `${fig(e.figure)} is moved back to ${e.to ? sq(e.to, view) : "its entrance"}.`;
     case "relocated": return `${fig(e.figure)} is moved to ${sq(e.to, view)}.`;
+    case "sectors_altered": return `Altered Reality: ${sectorChange(view, e.change, true)}, with everything on it.`;
     case "ai_card_revealed": return e.tie_breaker
       ? `The AI Dark Legion turns over card ${e.card} to set the order its figures act in this turn.`
       : `The AI Dark Legion turns over card ${e.card} to make its next choice.`;

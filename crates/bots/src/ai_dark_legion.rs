@@ -80,7 +80,7 @@ use citadel_rules::content::{AttackType, Corporation, CreatureKind};
 use citadel_rules::game::ai_deck::{compass, AiCard, Template, AI_CORPORATIONS};
 use citadel_rules::game::state::{Activation, Rules};
 use citadel_rules::game::view::{GameView, PhaseView};
-use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Place};
+use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Place, SectorChange};
 use citadel_rules::geometry::los::{line_of_sight, SightBlockers};
 use citadel_rules::geometry::{Board, Square, StepMap, Walls};
 use std::collections::BTreeSet;
@@ -603,6 +603,7 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
         Decision::RevealTile => reveal_tile(cx, cards),
         Decision::EventFigure { card } => event_figure(cx, cards, *card),
         Decision::EventTile { card, .. } => event_tile(cx, cards, *card),
+        Decision::AlterSectors { .. } => Ok(Some(alter_sectors(cx))),
         Decision::EventSquare { tile, .. } => {
             // Event 2 square: compass over squares adjacent to a DT, else matrix.
             let squares: Vec<(CreatureKind, Square)> = cx
@@ -854,6 +855,28 @@ fn event_tile(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
     let cands: Vec<_> = keep.iter().map(|t| (*t, cx.tile_centre(*t))).collect();
     let c = cards.reveal()?;
     Ok(compass(&c, &cands).map(|tile| Command::ChooseTile { tile }))
+}
+
+/// Classic event 11's AI policy (classic.md CEV): turn the sector holding
+/// the most DTs a quarter turn clockwise if that is legal, otherwise leave
+/// the board. *Decision: a tie goes to the sector first in layout order.*
+fn alter_sectors(cx: &Ctx) -> Command {
+    let dts = cx.dts();
+    let tiles = cx.board().tiles.len();
+    let count = |t: usize| {
+        dts.iter()
+            .filter(|(_, s)| cx.board().tile_of(*s) == Some(t))
+            .count()
+    };
+    let most = (0..tiles).rev().max_by_key(|t| count(*t));
+    let turn = most.map(|tile| Command::AlterSectors {
+        change: Some(SectorChange::Rotate {
+            tile,
+            clockwise: true,
+        }),
+    });
+    turn.filter(|c| cx.legal.contains(c))
+        .unwrap_or(Command::AlterSectors { change: None })
 }
 
 /// DL step 4 (AI-8, AI-10, AI-11; event 9). `tb` is the game's tie-breaker

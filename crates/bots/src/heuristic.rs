@@ -233,7 +233,7 @@ impl Bot for HeuristicCorporation {
         let walls = nav::walls(board, view);
         let choice = match &view.pending {
             Some(Decision::WhiteEntrance { .. }) => {
-                let aims = Aims::of(&seen.rules.mission.goal);
+                let aims = Aims::of(&seen.rules.mission.goal, &seen.view);
                 let targets = aims.targets(&seen.rules, view, &walls, None);
                 let map = nav::step_map_tokens(board, &walls, &targets, view);
                 seen.rules
@@ -255,7 +255,7 @@ impl Bot for HeuristicCorporation {
             }
             Some(Decision::StartSquare { .. }) => {
                 // MOV-12: the start square nearest the goal.
-                let aims = Aims::of(&seen.rules.mission.goal);
+                let aims = Aims::of(&seen.rules.mission.goal, &seen.view);
                 let targets = aims.targets(&seen.rules, view, &walls, None);
                 let map = nav::step_map_tokens(board, &walls, &targets, view);
                 legal
@@ -301,7 +301,7 @@ impl HeuristicCorporation {
         if legal.contains(&Command::PassEquipment) {
             return Some(draft_pick(rules, view, legal).unwrap_or(Command::PassEquipment));
         }
-        let aims = Aims::of(&rules.mission.goal);
+        let aims = Aims::of(&rules.mission.goal, view);
         // Goal progress first: a mission Special action (photograph, loot,
         // ...), picking up the objective, leaving by a goal exit, a hack or
         // an attack on a goal token.
@@ -388,24 +388,26 @@ struct Aims {
 }
 
 impl Aims {
-    fn of(goal: &Goal) -> Aims {
+    fn of(goal: &Goal, view: &GameView) -> Aims {
         let mut a = Aims::default();
-        a.add(goal);
+        a.add(goal, view);
         a
     }
 
-    fn add(&mut self, goal: &Goal) {
+    fn add(&mut self, goal: &Goal, view: &GameView) {
         match goal {
-            Goal::And(v) | Goal::Or(v) => v.iter().for_each(|g| self.add(g)),
+            Goal::And(v) | Goal::Or(v) => v.iter().for_each(|g| self.add(g, view)),
             Goal::Exited { exits, .. } => self.exits.extend(exits.iter().cloned()),
             Goal::CarriedOut { token, exits } => self.carry = Some((token.clone(), exits.clone())),
             Goal::Eliminated(tag) => self.tags.push(tag.clone()),
             Goal::SpecialDone { action, .. } => self.specials.push(action.clone()),
-            Goal::AllDlEliminated | Goal::PpEarned(_) => self.hunt = true,
-            Goal::Then { first, next } => {
-                self.add(first);
-                self.add(next);
-            }
+            // `alive`: the DTs must be on the board at the end, so they go in
+            // and fight what comes.
+            Goal::AllDlEliminated | Goal::PpEarned(_) | Goal::Alive(_) => self.hunt = true,
+            // `next` counts only once `first` has held: until then, leaving
+            // by a goal exit would waste the DT.
+            Goal::Then { first, next } if view.goal_first_done => self.add(next, view),
+            Goal::Then { first, .. } => self.add(first, view),
             _ => {}
         }
     }

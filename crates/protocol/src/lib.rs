@@ -355,6 +355,11 @@ pub enum ServerMsg {
         view_patch: Option<view_patch::Patch>,
         /// What you may send now.
         legal: Vec<Command>,
+        /// The new map, when these events changed the board (1993 event
+        /// 11 turns or swaps sectors: `sectors_altered`); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        map: Option<Box<MapData>>,
     },
     /// Your command was accepted.
     Ack {

@@ -152,6 +152,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
         ai_deck,
         carried_out,
         exits,
+        goal_first_done,
     } = new;
     let mut d = Differ::default();
     d.value("viewer", &old.viewer, viewer);
@@ -183,6 +184,12 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
     d.optional("ai_deck", old.ai_deck.as_ref(), ai_deck.as_ref());
     d.optional_list("carried_out", &old.carried_out, carried_out);
     d.optional_list("exits", &old.exits, exits);
+    // Left out of the JSON while false.
+    d.optional(
+        "goal_first_done",
+        old.goal_first_done.then_some(&true),
+        goal_first_done.then_some(&true),
+    );
     Patch(d.ops)
 }
 

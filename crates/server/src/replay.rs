@@ -47,7 +47,8 @@ pub struct Replay {
     /// hand and deck order).
     #[cfg_attr(feature = "ts", ts(type = "Omit<Setup, \"seed\">"))]
     pub setup: Value,
-    /// The static map, for drawing.
+    /// The map for drawing, as the board is at step `from` (a 1993 game's
+    /// event 11 may change it: see [`Step::map`]).
     pub map: Box<MapData>,
     /// Steps in the whole game: the start plus one per command.
     pub total_steps: u64,
@@ -77,6 +78,10 @@ pub struct Step {
     pub events: Vec<SeqEvent>,
     /// The spectator's view after it.
     pub view: Box<GameView>,
+    /// The new map, when this step changed the board (1993 event 11).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub map: Option<Box<MapData>>,
 }
 
 /// Why a game cannot be replayed.
@@ -211,7 +216,7 @@ fn run(
 
     let mut dice = SeededDice::new(game.seed);
     let (mut live, events) = Game::new(setup, &mut dice).map_err(|e| corrupt(e.to_string()))?;
-    let map = Box::new(MapData::of(&live));
+    let mut map = Box::new(MapData::of(&live));
     let mut setup_value =
         serde_json::to_value(live.setup()).map_err(|e| corrupt(format!("setup: {e}")))?;
     if let Some(o) = setup_value.as_object_mut() {
@@ -243,6 +248,7 @@ fn run(
                     })
                     .collect(),
                 view: Box::new(game.view(Viewer::Spectator)),
+                map: altered(&events).then(|| Box::new(MapData::of(game))),
             });
         }
     };
@@ -272,6 +278,9 @@ fn run(
                 )));
             }
         }
+        if index <= from && altered(&events) {
+            map = Box::new(MapData::of(&live));
+        }
         record(index, Some(c.seat), Some(command), events, &live, &mut seen);
     }
     Ok(Replay {
@@ -283,6 +292,13 @@ fn run(
         steps,
         outdated: None,
     })
+}
+
+/// Did these events change the board (classic event 11)?
+fn altered(events: &[citadel_rules::game::Event]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, citadel_rules::game::Event::SectorsAltered { .. }))
 }
 
 #[cfg(test)]

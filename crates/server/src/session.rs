@@ -821,7 +821,7 @@ impl Session {
         play.views.entry(c.role).or_insert_with(|| view.clone());
         match last_seq.filter(|s| *s <= play.log.len() as u64) {
             Some(seen) => {
-                let events = play.log[seen as usize..]
+                let events: Vec<SeqEvent> = play.log[seen as usize..]
                     .iter()
                     .enumerate()
                     .map(|(k, e)| SeqEvent {
@@ -833,6 +833,7 @@ impl Session {
                     out,
                     conn,
                     ServerMsg::Events {
+                        map: map_if_altered(&play.game, &events),
                         events,
                         view: Some(Box::new(view)),
                         view_patch: None,
@@ -1201,7 +1202,7 @@ impl Session {
             .retain(|role, _| groups.iter().any(|(r, _)| r == role));
         for (role, to) in groups {
             let viewer = Self::viewer(role);
-            let events = play.log[(first - 1) as usize..]
+            let events: Vec<SeqEvent> = play.log[(first - 1) as usize..]
                 .iter()
                 .enumerate()
                 .map(|(k, e)| SeqEvent {
@@ -1221,6 +1222,7 @@ impl Session {
             out.push(Output::Send {
                 to,
                 msg: ServerMsg::Events {
+                    map: map_if_altered(&play.game, &events),
                     events,
                     view,
                     view_patch,
@@ -1346,6 +1348,15 @@ fn legal_for(game: &Game, role: Role) -> Vec<Command> {
         Role::Seat(s) => game.legal(Seat(s)),
         Role::Spectator => Vec::new(),
     }
+}
+
+/// The map now, when `events` changed the board (classic event 11), so
+/// the client draws the new one; `None` otherwise.
+fn map_if_altered(game: &Game, events: &[SeqEvent]) -> Option<Box<MapData>> {
+    events
+        .iter()
+        .any(|e| matches!(e.event, Event::SectorsAltered { .. }))
+        .then(|| Box::new(MapData::of(game)))
 }
 
 /// A snapshot for `role`, with its `view` now.

@@ -214,6 +214,7 @@ impl Client {
                 view,
                 view_patch,
                 legal,
+                ..
             } => {
                 for e in events {
                     assert_eq!(e.seq, self.covered + 1, "seqs are contiguous");

@@ -162,6 +162,7 @@ impl Client {
                 view,
                 view_patch,
                 legal,
+                ..
             } => {
                 if events
                     .iter()

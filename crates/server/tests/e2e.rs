@@ -328,6 +328,7 @@ impl Client {
                 view,
                 view_patch,
                 legal,
+                ..
             } => {
                 for e in events {
                     if e.seq != self.covered + 1 {

@@ -127,11 +127,14 @@ impl Client {
         // The log holds an `events` message with the view the client
         // rebuilt (its patch applied), so that checks see whole views.
         let logged = match msg.clone() {
-            ServerMsg::Events { events, legal, .. } => ServerMsg::Events {
+            ServerMsg::Events {
+                events, legal, map, ..
+            } => ServerMsg::Events {
                 events,
                 view: self.view.clone(),
                 view_patch: None,
                 legal,
+                map,
             },
             other => other,
         };
@@ -218,6 +221,7 @@ impl Client {
                 view,
                 view_patch,
                 legal,
+                ..
             } => {
                 for e in events {
                     assert_eq!(e.seq, self.covered + 1, "{}: a gap in seqs", self.label);

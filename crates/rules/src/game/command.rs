@@ -80,6 +80,11 @@ pub enum Command {
         /// Where.
         square: Square,
     },
+    /// Classic event 11: how the board changes (`None` leaves it).
+    AlterSectors {
+        /// The change.
+        change: Option<super::altered_reality::SectorChange>,
+    },
     /// Classic CEV-2: call the coming event's reinforcements (`true`,
     /// spending a call) or not.
     CallReinforcements {

@@ -283,6 +283,9 @@ impl Game {
                 self.ask_dl(Decision::EventCorporation { card })
             }
             EventEffect::DefensiveSpike => self.defensive_spike(dice, events),
+            EventEffect::NephariteAlteredReality if !self.sector_changes().is_empty() => {
+                self.ask_dl(Decision::AlterSectors { card });
+            }
             // Events 21, 22, 25, 27, 28, 29 (no mission uses them) that need
             // more than reinforcements are not implemented; their effect is skipped
             // (see docs/RULES-COVERAGE.md).

@@ -96,6 +96,11 @@ impl Game {
                     .map(|tile| Command::ChooseTile { tile })
                     .collect()
             }
+            // CONV-8: the default leaves the board as it is.
+            Decision::AlterSectors { .. } => std::iter::once(None)
+                .chain(self.sector_changes().into_iter().map(Some))
+                .map(|change| Command::AlterSectors { change })
+                .collect(),
             Decision::EventSquare { tile, figure, .. } => {
                 let Some(kind) = self.figures[figure.index()].creature() else {
                     return Vec::new();
@@ -305,6 +310,14 @@ impl Game {
                         self.effects.restrained.extend(on);
                     }
                 }
+            }
+            (
+                Decision::AlterSectors { .. },
+                Command::AlterSectors {
+                    change: Some(change),
+                },
+            ) => {
+                self.alter_reality(change, events);
             }
             (Decision::EventSquare { figure, .. }, Command::Place { square, .. }) => {
                 self.set_place(figure, Place::Board { square });

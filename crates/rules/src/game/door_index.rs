@@ -10,7 +10,7 @@ use citadel_grid::Edge;
 const NONE: u32 = u32::MAX;
 
 /// Door group by edge; built from [`Rules::doors`](super::state::Rules).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct DoorIndex {
     width: i32,
     height: i32,

@@ -171,6 +171,12 @@ pub enum Event {
         /// Where it stands now (None: back in its holding area).
         to: Option<Square>,
     },
+    /// Classic event 11 changed the board: the sectors moved with
+    /// everything on them (the new map follows).
+    SectorsAltered {
+        /// The change.
+        change: super::altered_reality::SectorChange,
+    },
     /// A figure was relocated without a Move (MOV-15).
     Relocated {
         /// Figure.

@@ -6,6 +6,7 @@
 
 mod actions;
 pub mod ai_deck;
+pub mod altered_reality;
 mod apply;
 mod combat;
 pub mod command;
@@ -33,6 +34,7 @@ mod turns;
 pub mod view;
 mod weapons;
 
+pub use altered_reality::SectorChange;
 pub use command::{CardPlay, Command};
 pub use event::{DieRoll, Event, MissionResult, Place};
 pub use ids::{FigureId, Seat, Side, Viewer};

@@ -39,10 +39,8 @@ const IMPLEMENTED_EVENTS: &[u32] = &[
 ];
 
 /// Classic event cards (classic.md CEV, numbered 1–13 in the table's
-/// order) whose effect the game implements: all but 11, Nepharite Altered
-/// Reality (turning or swapping sectors of a board in play), so the
-/// numbered 1993 missions, whose decks hold all 13, wait for it.
-const IMPLEMENTED_CLASSIC_EVENTS: &[u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13];
+/// order) whose effect the game implements: all 13.
+const IMPLEMENTED_CLASSIC_EVENTS: &[u32] = &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 /// Token and feature kinds the game implements (blocking, cover, what
 /// attacks and special actions do with them).
@@ -228,14 +226,24 @@ mod tests {
         assert!(playable_missions(c).starts_with(&ce));
     }
 
-    /// Issue #15: the 1993 training mission plays; the numbered 1993
-    /// missions wait for the classic events they draw.
+    /// Issue #15: the 1993 training mission and the numbered missions play
+    /// now that every classic event (event 11 included) is built, all but
+    /// mission 5, whose secondary-mission rule (`stairs_sector_4`) waits
+    /// for the 1993 secondary missions.
     #[test]
-    fn the_classic_training_mission_is_playable() {
+    fn the_classic_missions_are_playable_but_m5() {
         let c = content();
         let training = c.mission("classic-training").expect("training record");
         assert_eq!(unsupported(training), Vec::<Unsupported>::new());
-        let m1 = c.mission("classic-m1").expect("M1 record");
-        assert_eq!(unsupported(m1), vec![Unsupported::Event(11)]);
+        for n in 1..=10 {
+            let id = format!("classic-m{n}");
+            let m = c.mission(&id).expect("classic record");
+            let expected = if n == 5 {
+                vec![Unsupported::Rule("stairs_sector_4".into())]
+            } else {
+                Vec::new()
+            };
+            assert_eq!(unsupported(m), expected, "{id}");
+        }
     }
 }

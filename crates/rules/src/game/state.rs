@@ -46,6 +46,10 @@ pub struct Rules {
     /// RANK_FN: the lowest PP of each rank, rank 1 first (CE RNK-1: every
     /// 10 PP up to rank 12; classic CRK-1: its own table up to rank 6).
     pub rank_min_pp: Vec<i32>,
+    /// The definitions of the placed tiles, to build the board again when
+    /// classic event 11 changes the layout ([`super::altered_reality`]).
+    #[serde(skip)]
+    pub(crate) tile_defs: Vec<crate::content::tiles::TileDef>,
 }
 
 impl Rules {
@@ -515,6 +519,12 @@ pub enum Decision {
         /// For #2: the figure being teleported.
         figure: Option<FigureId>,
     },
+    /// Classic #11 Nepharite Altered Reality: turn a sector, swap two, or
+    /// leave the board as it is.
+    AlterSectors {
+        /// Event card.
+        card: u32,
+    },
     /// #2: the square on the chosen tile.
     EventSquare {
         /// Event card.
@@ -656,6 +666,10 @@ pub struct Game {
     /// Mission progress beyond the special-action counters (MSN-2, MSN-4).
     #[serde(skip_serializing_if = "MissionProgress::is_empty")]
     pub(crate) mission: MissionProgress,
+    /// Classic event 11: the layout changes made so far, in order (the
+    /// board is in the rules; this puts it in the state and its checksum).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) layout_changes: Vec<super::altered_reality::SectorChange>,
 }
 
 /// What the mission goals read beyond the special-action counters: which
@@ -801,6 +815,8 @@ impl Game {
         if usize::from(setup.starting_rank) > rank_min_pp.len() {
             return Err(SetupError::BadRank);
         }
+        let tile_defs =
+            super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
         let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
         let dl_entrances = red.iter().chain(&white).cloned().collect();
         let rules = Rules {
@@ -815,6 +831,7 @@ impl Game {
             door_squares,
             door_index,
             rank_min_pp,
+            tile_defs,
         };
         Ok(Game::start(Arc::new(rules), setup, dice))
     }
@@ -1057,6 +1074,7 @@ impl Game {
             reaction: Default::default(),
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
+            layout_changes: Vec::new(),
         };
         // The mission's FIGURE figures (classic bosses), then the decisions
         // the mission asks before play (C2M1, C2M5).

@@ -246,6 +246,11 @@ pub struct GameView {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<(FigureId, String)>>", optional))]
     pub exits: Vec<(FigureId, String)>,
+    /// A `then(first, next)` goal (MSN-2): `first` has held (it latches),
+    /// so what counts now is `next` (1993 mission 1: 20 PP, then out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub goal_first_done: bool,
 }
 
 impl Game {
@@ -391,6 +396,7 @@ impl Game {
             ai_deck: self.ai_deck.as_ref().map(|d| d.view()),
             carried_out: self.mission.carried_out.clone(),
             exits: self.mission.exits.clone(),
+            goal_first_done: self.mission.then_mark.is_some(),
         }
     }
 
