@@ -133,6 +133,10 @@ pub struct FigureTurn {
     /// (CXA-4: once per round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub helmet_used: bool,
+    /// Classic event 13 (Nepharite Timerift): one of this turn's actions is
+    /// a Move not taken yet, so the last action left must be that Move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rift_move: bool,
 }
 
 /// The previous action of a figure this activation.

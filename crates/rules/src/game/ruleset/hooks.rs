@@ -106,6 +106,9 @@ pub(crate) struct Hooks {
     /// Secondary missions are dealt where the mission uses them (CE SEC).
     /// Classic CSM is not built yet: classic games deal none.
     pub secondary_missions: bool,
+    /// Dark Teleportation may put its figure anywhere on the board, its own
+    /// sector too (classic event 6), not only on another tile (CE event 2).
+    pub teleport_within_own_tile: bool,
     /// EXTRA_ACTIONS: each team has a pool of extra actions for the
     /// mission (classic CXA), refilled per turn for these corporations.
     pub extra_action_pool: Option<ExtraActionPool>,
@@ -185,6 +188,7 @@ pub(crate) static CE: Hooks = Hooks {
     nimrod_spread: Some(4),
     nimrod_one_roll: false,
     secondary_missions: true,
+    teleport_within_own_tile: false,
     extra_action_pool: None,
 };
 
@@ -261,6 +265,7 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     nimrod_spread: None,
     nimrod_one_roll: true,
     secondary_missions: false,
+    teleport_within_own_tile: true,
     extra_action_pool: Some(ExtraActionPool {
         at_start: |rank| rank.min(6),
         cap: 6,
