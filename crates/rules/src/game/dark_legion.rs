@@ -292,7 +292,7 @@ impl Game {
                 self.ask_dl(Decision::EventCorporation { card })
             }
             EventEffect::DefensiveSpike => self.defensive_spike(dice, events),
-            EventEffect::NephariteAlteredReality if !self.sector_changes().is_empty() => {
+            EventEffect::NephariteAlteredReality if self.any_sector_change() => {
                 self.ask_dl(Decision::AlterSectors { card });
             }
             // Events 21, 22, 25, 27, 28, 29 (no mission uses them) that need
