@@ -35,9 +35,11 @@
 //! applying finished games is [`crate::campaign_ledger`].
 
 use crate::outcome::GameSummary;
+use citadel_rules::content::missions::CreditRewards;
 use citadel_rules::content::Corporation;
-use citadel_rules::game::setup::{player_counts, STARTING_RANKS};
-use citadel_rules::game::state::starting_pp;
+use citadel_rules::content::Edition;
+use citadel_rules::game::setup::{player_counts, starting_ranks};
+use citadel_rules::game::state::{rank_for, starting_pp};
 use citadel_rules::game::{DarkLegionSetup, MissionResult, SeatSetup, Setup};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -58,6 +60,9 @@ pub enum CampaignChoice {
     /// Campaign 1 then Campaign 2: C1M1..C2M5.
     #[default]
     Both,
+    /// The 1993 edition's missions 1..10 (CMP-1 classic), played by the
+    /// classic rules with credits ([`CampaignDoc::apply_result`]).
+    Classic,
 }
 
 impl CampaignChoice {
@@ -67,8 +72,24 @@ impl CampaignChoice {
             CampaignChoice::C1 => n == 1,
             CampaignChoice::C2 => n == 2,
             CampaignChoice::Both => n == 1 || n == 2,
+            CampaignChoice::Classic => false,
         }
     }
+
+    /// The edition whose missions and rules the campaign plays.
+    pub fn edition(self) -> Edition {
+        match self {
+            CampaignChoice::Classic => Edition::Classic,
+            _ => Edition::Ce,
+        }
+    }
+}
+
+/// The number of a classic campaign mission: `classic-m7` → 7. `None` for
+/// any other id (the training mission, CE missions).
+pub fn classic_number(mission: &str) -> Option<u8> {
+    let n: u8 = mission.strip_prefix("classic-m")?.parse().ok()?;
+    (n > 0).then_some(n)
 }
 
 /// The CE campaign a mission id belongs to: `ce-c2m4` → 2. `None` for any
@@ -85,6 +106,15 @@ pub fn campaign_of(mission: &str) -> Option<u8> {
 /// mission record, in record order) that belong to its campaigns. Campaign
 /// 1's come before Campaign 2's whatever the record order.
 pub fn sequence<'a>(choice: CampaignChoice, missions: &[&'a str]) -> Vec<&'a str> {
+    if choice == CampaignChoice::Classic {
+        // CMP-1 classic: missions 1..10, in number order.
+        let mut seq: Vec<(u8, &str)> = missions
+            .iter()
+            .filter_map(|m| classic_number(m).map(|n| (n, *m)))
+            .collect();
+        seq.sort_by_key(|(n, _)| *n);
+        return seq.into_iter().map(|(_, m)| m).collect();
+    }
     let mut seq: Vec<(u8, &str)> = missions
         .iter()
         .filter_map(|m| campaign_of(m).map(|n| (n, *m)))
@@ -101,8 +131,80 @@ pub fn all_mission_ids() -> Vec<&'static str> {
         .unwrap_or_default()
 }
 
-/// Longest campaign accepted.
+/// A classic mission's credit rewards (CEC-2), from its record; none for
+/// a mission without them.
+pub fn mission_credit_rewards(mission: &str) -> CreditRewards {
+    citadel_rules::Content::embedded()
+        .ok()
+        .and_then(|c| c.mission(mission))
+        .and_then(|m| m.rewards.credits)
+        .unwrap_or(CreditRewards { dt: 0, dl: 0 })
+}
+
+/// Longest campaign accepted. A classic "first to T" campaign in which
+/// nobody reaches T also ends after this many missions.
 pub const MAX_MISSIONS: u32 = 100;
+
+/// CMP-1 classic: the default T of a "first to T PP" campaign (the top of
+/// the CRK-1 track).
+pub const DEFAULT_TARGET_PP: i32 = 130;
+
+/// The targets T a "first to T" campaign accepts.
+pub const TARGET_PP: std::ops::RangeInclusive<i32> = 1..=1000;
+
+/// CEC-1: the credits every team starts a classic campaign with.
+pub const STARTING_CREDITS: i32 = 2;
+
+/// CEC-4: the PP one credit costs.
+pub const CREDIT_PRICE_PP: i32 = 5;
+
+/// CEC-3: the PP a team loses per eliminated DT when it has no credit.
+pub const LOSS_PP: i32 = 5;
+
+/// How a campaign ends (CMP-6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum CampaignEnd {
+    /// After M missions (both editions; classic's mini-campaign is M = 2
+    /// or 3).
+    #[default]
+    Missions,
+    /// Classic: after the first mission at whose end somebody has at least
+    /// T PP (`target_pp`).
+    FirstTo,
+}
+
+/// The classic rank (CRK-1) of a PP total, from the rules' table.
+pub fn classic_rank(pp: i32) -> u8 {
+    citadel_rules::Content::embedded().map_or(1, |c| c.classic.rank_for_pp(pp))
+}
+
+/// The classic starting PP of rank R0 (CMP-1, CRK-4: the rank's lowest PP).
+pub fn classic_starting_pp(rank: u8) -> i32 {
+    citadel_rules::Content::embedded().map_or(0, |c| {
+        let i = usize::from(rank.max(1)) - 1;
+        c.classic.rank_min_pp.get(i).copied().unwrap_or(0)
+    })
+}
+
+/// CDL-1: the classic DL band from the ranks of every player's team (the
+/// DL player's included): 5 ("5–6") once at least two have rank ≥ 5, 3
+/// ("3–4") once at least two have rank ≥ 3, else 1 ("1–2"). Evaluated at
+/// each mission start, so it can go down (D45). With a single player (an
+/// AI campaign), that player's rank decides, as a single corporation
+/// player's does in a game (DLB-1's "or the only one").
+pub fn cdl1_band(ranks: &[u8]) -> u8 {
+    let need = ranks.len().min(2);
+    let at_least = |r: u8| ranks.iter().filter(|&&k| k >= r).count() >= need.max(1);
+    if at_least(5) {
+        5
+    } else if at_least(3) {
+        3
+    } else {
+        1
+    }
+}
 
 /// Who is the Dark Legion in this campaign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +233,14 @@ pub struct CampaignPlayer {
     pub pp: i32,
     /// Missions played as the Dark Legion (CMP-2).
     pub times_dl: u32,
+    /// Classic credits (CEC-1: a checkout limit carried through the
+    /// campaign). 0 in CE campaigns, which have none.
+    #[serde(default)]
+    pub credits: i32,
+    /// The mission number (from 0) for which the player bought a credit
+    /// (CEC-4: once per mission).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit_bought: Option<u32>,
 }
 
 /// One player's PP across one mission.
@@ -163,6 +273,44 @@ pub struct HistoryEntry {
     /// The AI Dark Legion's PP (AI campaigns).
     #[serde(default)]
     pub ai_pp: Option<PpChange>,
+    /// Classic: each player's credits before and after, in player order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credits: Vec<PpChange>,
+    /// Classic: the economy steps applied after the mission, in the order
+    /// applied (CEC-8).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub economy: Vec<EconomyStep>,
+}
+
+/// What one classic end-of-mission step did to one player (CEC-8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct EconomyStep {
+    /// Player index.
+    pub player: usize,
+    /// Which step.
+    pub step: EconomyKind,
+    /// Credits gained (negative: lost).
+    pub credits: i32,
+    /// PP gained (negative: lost), after the floor at 0.
+    pub pp: i32,
+}
+
+/// The classic end-of-mission steps, in CEC-8 order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum EconomyKind {
+    /// CEC-2: success credits to a primary team with a DT alive or exited.
+    PrimarySuccess,
+    /// CEC-2: failure credits to the DL player.
+    PrimaryFailure,
+    /// CSM-2: a team's secondary mission succeeded.
+    SecondarySuccess,
+    /// CSM-2: a secondary mission failed; the DL player gains.
+    SecondaryFailure,
+    /// CEC-3: a DT eliminated: a credit, or 5 PP at 0 credits.
+    Loss,
 }
 
 /// The mission in play.
@@ -190,9 +338,20 @@ pub struct CampaignDoc {
     pub starting_rank: u8,
     /// Who plays the Dark Legion.
     pub dark_legion: DarkLegionMode,
-    /// Which CE campaign's missions are played (CMP-1).
+    /// Which missions are played (CMP-1): a CE campaign's, or the classic
+    /// missions.
     #[serde(default)]
     pub campaign: CampaignChoice,
+    /// How the campaign ends (CMP-6).
+    #[serde(default)]
+    pub end: CampaignEnd,
+    /// T of a classic "first to T" campaign (CMP-1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_pp: Option<i32>,
+    /// Classic: the players may choose each mission, replays allowed
+    /// (CMP-5).
+    #[serde(default)]
+    pub free_choice: bool,
     /// Players in join order (= seat order in every mission).
     pub players: Vec<CampaignPlayer>,
     /// The AI Dark Legion's PP (AI campaigns; SET-12).
@@ -220,6 +379,67 @@ pub enum CampaignError {
     /// The step does not fit the campaign's state now.
     #[error("{0}")]
     Conflict(String),
+    /// CEC-4: buying a credit needs 5 PP.
+    #[error("a credit costs {price} PP; you have {pp}")]
+    NotEnoughPp {
+        /// The player's PP.
+        pp: i32,
+        /// The price.
+        price: i32,
+    },
+    /// CEC-4: a credit was already bought for this mission.
+    #[error("you already bought a credit for this mission")]
+    CreditAlreadyBought,
+    /// CEC-4 is a classic rule: CE campaigns have no credits.
+    #[error("only classic campaigns have credits")]
+    NoCredits,
+}
+
+/// How a campaign is made (CMP-1): [`CampaignDoc::create`]'s choices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CampaignTerms {
+    /// Name.
+    pub name: String,
+    /// Number of players.
+    pub players: u8,
+    /// M (with [`CampaignEnd::Missions`]).
+    pub missions: u32,
+    /// R0.
+    pub starting_rank: u8,
+    /// Who is the DL.
+    pub dark_legion: DarkLegionMode,
+    /// Which missions.
+    pub campaign: CampaignChoice,
+    /// How it ends.
+    pub end: CampaignEnd,
+    /// T of a "first to T" campaign.
+    pub target_pp: i32,
+    /// Classic CMP-5: missions chosen freely.
+    pub free_choice: bool,
+}
+
+impl CampaignTerms {
+    /// A CE-style campaign that ends after `missions` missions, in order.
+    pub fn new(
+        name: &str,
+        players: u8,
+        missions: u32,
+        starting_rank: u8,
+        dark_legion: DarkLegionMode,
+        campaign: CampaignChoice,
+    ) -> CampaignTerms {
+        CampaignTerms {
+            name: name.to_string(),
+            players,
+            missions,
+            starting_rank,
+            dark_legion,
+            campaign,
+            end: CampaignEnd::Missions,
+            target_pp: DEFAULT_TARGET_PP,
+            free_choice: false,
+        }
+    }
 }
 
 impl CampaignDoc {
@@ -236,8 +456,27 @@ impl CampaignDoc {
         dark_legion: DarkLegionMode,
         campaign: CampaignChoice,
     ) -> Result<CampaignDoc, CampaignError> {
+        CampaignDoc::create_with(&CampaignTerms::new(
+            name,
+            players,
+            missions,
+            starting_rank,
+            dark_legion,
+            campaign,
+        ))
+    }
+
+    /// A new campaign with no players yet, with every choice of CMP-1 and
+    /// CMP-5 (classic: "first to T", free mission choice).
+    ///
+    /// # Errors
+    /// As [`CampaignDoc::create`], and R0 outside the edition's ranks
+    /// (classic 1–6), T outside 1–1000, "first to T" or free choice in a CE
+    /// campaign.
+    pub fn create_with(terms: &CampaignTerms) -> Result<CampaignDoc, CampaignError> {
         let bad = |m: &str| Err(CampaignError::Invalid(m.to_string()));
-        let name: String = name
+        let name: String = terms
+            .name
             .trim()
             .chars()
             .filter(|c| !c.is_control())
@@ -246,29 +485,87 @@ impl CampaignDoc {
         if name.is_empty() {
             return bad("a campaign needs a name");
         }
+        let (players, dark_legion) = (terms.players, terms.dark_legion);
         if !player_counts(dark_legion == DarkLegionMode::Ai).contains(&players) {
             return bad("players must be 2-5 with a rotating Dark Legion, 1-5 with the AI");
         }
-        if !(1..=MAX_MISSIONS).contains(&missions) {
-            return bad("missions must be 1-100");
+        let classic = terms.campaign == CampaignChoice::Classic;
+        let missions = match terms.end {
+            CampaignEnd::Missions if (1..=MAX_MISSIONS).contains(&terms.missions) => terms.missions,
+            CampaignEnd::Missions => return bad("missions must be 1-100"),
+            // Nobody may reach T: the campaign still ends, after the most
+            // missions any campaign may have.
+            CampaignEnd::FirstTo if classic => MAX_MISSIONS,
+            CampaignEnd::FirstTo => return bad("\"first to T PP\" is a classic campaign (CMP-1)"),
+        };
+        let target_pp = match terms.end {
+            CampaignEnd::FirstTo if TARGET_PP.contains(&terms.target_pp) => Some(terms.target_pp),
+            CampaignEnd::FirstTo => return bad("target PP must be 1-1000"),
+            CampaignEnd::Missions => None,
+        };
+        if terms.free_choice && !classic {
+            return bad("choosing missions freely is a classic campaign option (CMP-5)");
         }
-        if !STARTING_RANKS.contains(&starting_rank) {
-            return bad("starting rank must be 1-12");
+        if !starting_ranks(terms.campaign.edition()).contains(&terms.starting_rank) {
+            return if classic {
+                bad("starting rank must be 1-6 in a classic campaign")
+            } else {
+                bad("starting rank must be 1-12")
+            };
         }
-        Ok(CampaignDoc {
+        let mut doc = CampaignDoc {
             name,
             planned_players: players,
             missions,
-            starting_rank,
+            starting_rank: terms.starting_rank,
             dark_legion,
-            campaign,
+            campaign: terms.campaign,
+            end: terms.end,
+            target_pp,
+            free_choice: terms.free_choice,
             players: Vec::new(),
-            ai_pp: (dark_legion == DarkLegionMode::Ai).then(|| starting_pp(starting_rank)),
+            ai_pp: None,
             history: Vec::new(),
             current: None,
             finished: false,
             winners: Vec::new(),
             ai_wins: false,
+        };
+        doc.ai_pp = (dark_legion == DarkLegionMode::Ai).then(|| doc.start_pp());
+        Ok(doc)
+    }
+
+    /// A classic (1993) campaign: classic rules, ranks and credits.
+    pub fn is_classic(&self) -> bool {
+        self.campaign == CampaignChoice::Classic
+    }
+
+    /// CMP-1: the PP every side starts the campaign with, the lowest PP of
+    /// R0 (CE `10·(R0−1)`, classic CRK-1's table).
+    pub fn start_pp(&self) -> i32 {
+        if self.is_classic() {
+            classic_starting_pp(self.starting_rank)
+        } else {
+            starting_pp(self.starting_rank)
+        }
+    }
+
+    /// The rank of a PP total in the campaign's edition (RNK-1, CRK-1).
+    pub fn rank_of(&self, pp: i32) -> u8 {
+        if self.is_classic() {
+            classic_rank(pp)
+        } else {
+            rank_for(pp)
+        }
+    }
+
+    /// CDL-1: the DL band of the next classic mission, from every player's
+    /// rank now (the DL player's included; the AI's is not a team's).
+    /// `None` in CE campaigns, where the engine applies DLB-1.
+    pub fn next_band(&self) -> Option<u8> {
+        self.is_classic().then(|| {
+            let ranks: Vec<u8> = self.players.iter().map(|p| self.rank_of(p.pp)).collect();
+            cdl1_band(&ranks)
         })
     }
 
@@ -315,8 +612,14 @@ impl CampaignDoc {
             corporation,
             token_hash,
             account,
-            pp: starting_pp(self.starting_rank),
+            pp: self.start_pp(),
             times_dl: 0,
+            credits: if self.is_classic() {
+                STARTING_CREDITS
+            } else {
+                0
+            },
+            credit_bought: None,
         });
         Ok(self.players.len() - 1)
     }
@@ -364,6 +667,66 @@ impl CampaignDoc {
             return None;
         }
         self.order(missions).get(self.history.len()).copied()
+    }
+
+    /// CMP-5 classic: whether `mission` may be played next. In order, only
+    /// the listed next mission; with free choice, any mission of the
+    /// campaign's sequence (replays allowed) while the campaign goes on.
+    pub fn may_play(&self, mission: &str, missions: &[&str]) -> bool {
+        if self.free_choice {
+            !self.finished && sequence(self.campaign, missions).contains(&mission)
+        } else {
+            self.next_mission(missions) == Some(mission)
+        }
+    }
+
+    /// CEC-4: `player` converts 5 PP into 1 credit before the next mission
+    /// starts (and so before its rank is set, CRK-2), at most once per
+    /// mission. Any player may, the next DL included: the DL is drawn when
+    /// the mission starts, and credits stay with the player.
+    ///
+    /// # Errors
+    /// A CE campaign ([`CampaignError::NoCredits`]), a finished campaign or
+    /// a mission in play ([`CampaignError::Conflict`]), fewer than 5 PP,
+    /// or a credit already bought for this mission.
+    pub fn buy_credit(&mut self, player: usize) -> Result<(), CampaignError> {
+        if !self.is_classic() {
+            return Err(CampaignError::NoCredits);
+        }
+        if self.finished {
+            return Err(CampaignError::Conflict("the campaign is finished".into()));
+        }
+        if let Some(c) = &self.current {
+            return Err(CampaignError::Conflict(format!(
+                "mission game {} is in progress: credits are bought before a mission starts",
+                c.game
+            )));
+        }
+        let mission = self.history.len() as u32;
+        let p = self
+            .players
+            .get_mut(player)
+            .ok_or_else(|| CampaignError::Invalid("no such player".into()))?;
+        if p.credit_bought == Some(mission) {
+            return Err(CampaignError::CreditAlreadyBought);
+        }
+        if p.pp < CREDIT_PRICE_PP {
+            return Err(CampaignError::NotEnoughPp {
+                pp: p.pp,
+                price: CREDIT_PRICE_PP,
+            });
+        }
+        p.pp -= CREDIT_PRICE_PP;
+        p.credits += 1;
+        p.credit_bought = Some(mission);
+        Ok(())
+    }
+
+    /// Whether `player` bought a credit for the next mission (CEC-4).
+    pub fn credit_bought(&self, player: usize) -> bool {
+        self.players
+            .get(player)
+            .is_some_and(|p| p.credit_bought == Some(self.history.len() as u32))
     }
 
     /// Each finished mission and whether it was completed (its primary goal
@@ -424,9 +787,14 @@ impl CampaignDoc {
     /// Missions that read an earlier one's outcome (CMP-3: C2M5 reads
     /// C2M4's) get it from [`CampaignDoc::outcome_of`]: the setup's
     /// `c2m4_completed` is `self.outcome_of("ce-c2m4")`.
+    ///
+    /// A classic mission also gets each player's credits (CEC-1, the
+    /// draft's checkout limit, CEQ-1) and the DL band of CDL-1
+    /// ([`CampaignDoc::next_band`]); its ruleset is the mission's edition's.
     pub fn setup_for_next(&self, mission: &str, dl: Option<usize>, seed: u64) -> Setup {
+        let classic = self.is_classic();
         Setup {
-            ruleset: Default::default(),
+            ruleset: Setup::ruleset_for_mission(mission),
             mission: mission.to_string(),
             seats: self
                 .players
@@ -435,6 +803,9 @@ impl CampaignDoc {
                     corporation: p.corporation,
                     doomtroopers: None,
                     pp: Some(p.pp),
+                    // The engine counts credits in a byte; no campaign
+                    // reaches 255, and more could not buy more anyway.
+                    credits: classic.then(|| u8::try_from(p.credits.max(0)).unwrap_or(u8::MAX)),
                 })
                 .collect(),
             dark_legion: match dl {
@@ -446,6 +817,7 @@ impl CampaignDoc {
             campaign: true,
             // CMP-3: C2M5 needs to know whether C2M4 was completed.
             c2m4_completed: self.outcome_of("ce-c2m4"),
+            dl_band: self.next_band(),
         }
     }
 
@@ -490,6 +862,7 @@ impl CampaignDoc {
             )));
         };
         let before: Vec<i32> = self.players.iter().map(|p| p.pp).collect();
+        let credits_before: Vec<i32> = self.players.iter().map(|p| p.credits).collect();
         for t in &summary.teams {
             if let Some(p) = self.players.get_mut(usize::from(t.seat.0)) {
                 p.pp = t.pp.max(0);
@@ -508,10 +881,10 @@ impl CampaignDoc {
                 }
             }
             None => {
-                // The engine starts the AI at 10·(R0−1); carry its gain or
-                // loss onto the AI's own track.
-                let was = self.ai_pp.unwrap_or(starting_pp(self.starting_rank));
-                let delta = summary.dark_legion_pp - starting_pp(self.starting_rank);
+                // The engine starts the AI at R0's lowest PP; carry its
+                // gain or loss onto the AI's own track.
+                let was = self.ai_pp.unwrap_or(self.start_pp());
+                let delta = summary.dark_legion_pp - self.start_pp();
                 let now = (was + delta).max(0);
                 self.ai_pp = Some(now);
                 ai_pp = Some(PpChange {
@@ -520,6 +893,13 @@ impl CampaignDoc {
                 });
             }
         }
+        // CMP-4: then the classic economy, in CEC-8 order.
+        let economy = if self.is_classic() {
+            let rewards = mission_credit_rewards(&current.mission);
+            self.apply_economy(summary, rewards, dl)
+        } else {
+            Vec::new()
+        };
         let entry = HistoryEntry {
             index: self.history.len() as u32,
             mission: current.mission,
@@ -535,13 +915,149 @@ impl CampaignDoc {
                 })
                 .collect(),
             ai_pp,
+            credits: if self.is_classic() {
+                credits_before
+                    .iter()
+                    .zip(&self.players)
+                    .map(|(b, p)| PpChange {
+                        before: *b,
+                        after: p.credits,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            economy,
         };
         self.history.push(entry.clone());
         self.current = None;
-        if self.history.len() >= self.missions as usize {
+        if self.ends_now() {
             self.finish();
         }
         Ok(entry)
+    }
+
+    /// CMP-6: after mission M; a "first to T" campaign after the first
+    /// mission at whose end somebody (the AI's track included, D31) has at
+    /// least T PP, or after [`MAX_MISSIONS`].
+    fn ends_now(&self) -> bool {
+        let played = self.history.len() >= self.missions as usize;
+        match (self.end, self.target_pp) {
+            (CampaignEnd::FirstTo, Some(t)) => {
+                played
+                    || self
+                        .players
+                        .iter()
+                        .map(|p| p.pp)
+                        .chain(self.ai_pp)
+                        .any(|pp| pp >= t)
+            }
+            _ => played,
+        }
+    }
+
+    /// CMP-4 classic, in CEC-8 order: primary credits (CEC-2), secondary
+    /// rewards (CSM-2, when the result reports them), losses (CEC-3); the
+    /// DL's PP per wound (CEC-7) are already in the engine's end PP, which
+    /// the players' PP were set to. `rewards` are the mission's credit
+    /// rewards, `dl` the DL player (`None`: the AI, which keeps no
+    /// credits). Returns the steps applied, in order.
+    pub fn apply_economy(
+        &mut self,
+        summary: &GameSummary,
+        rewards: CreditRewards,
+        dl: Option<usize>,
+    ) -> Vec<EconomyStep> {
+        let mut steps = Vec::new();
+        // A result stored before teams reported how they ended: one
+        // survivor, no loss (only CE games have such results).
+        let end_of = |t: &crate::outcome::TeamSummary| {
+            t.end.clone().unwrap_or(crate::outcome::TeamEnd {
+                eliminated: 0,
+                survivors: 1,
+                primary: true,
+                secondary: None,
+            })
+        };
+        let mut gain = |players: &mut Vec<CampaignPlayer>, player: usize, step, credits: i32| {
+            if let Some(p) = players.get_mut(player) {
+                if credits != 0 {
+                    p.credits = (p.credits + credits).max(0);
+                    steps.push(EconomyStep {
+                        player,
+                        step,
+                        credits,
+                        pp: 0,
+                    });
+                }
+            }
+        };
+        // CEC-2.
+        match summary.result {
+            Some(MissionResult::Success) => {
+                for t in &summary.teams {
+                    let end = end_of(t);
+                    if end.primary && end.survivors > 0 {
+                        let credits = i32::from(rewards.dt);
+                        gain(
+                            &mut self.players,
+                            usize::from(t.seat.0),
+                            EconomyKind::PrimarySuccess,
+                            credits,
+                        );
+                    }
+                }
+            }
+            Some(MissionResult::Failure) => {
+                if let Some(d) = dl {
+                    gain(
+                        &mut self.players,
+                        d,
+                        EconomyKind::PrimaryFailure,
+                        i32::from(rewards.dl),
+                    );
+                }
+            }
+            None => {}
+        }
+        // CSM-2, as the engine reports it.
+        for t in &summary.teams {
+            if let Some(sec) = end_of(t).secondary {
+                let kind = if sec.completed {
+                    EconomyKind::SecondarySuccess
+                } else {
+                    EconomyKind::SecondaryFailure
+                };
+                gain(&mut self.players, usize::from(t.seat.0), kind, sec.credits);
+                if let Some(d) = dl {
+                    gain(&mut self.players, d, kind, sec.dl_credits);
+                }
+            }
+        }
+        // CEC-3: one DT at a time, a credit while there is one, else 5 PP.
+        for t in &summary.teams {
+            let player = usize::from(t.seat.0);
+            let Some(p) = self.players.get_mut(player) else {
+                continue;
+            };
+            let (credits_before, pp_before) = (p.credits, p.pp);
+            for _ in 0..end_of(t).eliminated {
+                if p.credits > 0 {
+                    p.credits -= 1;
+                } else {
+                    p.pp = (p.pp - LOSS_PP).max(0);
+                }
+            }
+            if end_of(t).eliminated > 0 {
+                steps.push(EconomyStep {
+                    player,
+                    step: EconomyKind::Loss,
+                    credits: p.credits - credits_before,
+                    pp: p.pp - pp_before,
+                });
+            }
+        }
+        steps
     }
 
     /// CMP-6 / SCR-3: the highest PP wins; ties give a joint win. The AI's
