@@ -1115,6 +1115,7 @@ mod tests {
                     seat: Seat(seat),
                     corporation: Corporation::ALL[usize::from(seat)],
                     pp,
+                    end: None,
                 })
                 .collect(),
             dark_legion_seat: dl.map(Seat),
@@ -1535,5 +1536,550 @@ mod tests {
         let text = serde_json::to_string(&c).expect("serializes");
         let back: CampaignDoc = serde_json::from_str(&text).expect("parses");
         assert_eq!(back, c);
+    }
+
+    // ------------------------------------------------------------ classic
+
+    /// A classic campaign of `m` missions at R0 with these players joined.
+    fn classic(players: &[Corporation], m: u32, r0: u8, mode: DarkLegionMode) -> CampaignDoc {
+        let mut terms = CampaignTerms::new(
+            "Classic",
+            players.len() as u8,
+            m,
+            r0,
+            mode,
+            CampaignChoice::Classic,
+        );
+        terms.missions = m;
+        let mut c = CampaignDoc::create_with(&terms).expect("valid");
+        for (i, corp) in players.iter().enumerate() {
+            c.join(&format!("P{i}"), *corp, format!("hash{i}"), None)
+                .expect("joins");
+        }
+        c
+    }
+
+    /// A classic team's end: seat, PP, DTs eliminated, DTs alive or exited.
+    fn team(seat: u8, pp: i32, eliminated: u8, survivors: u8) -> TeamSummary {
+        TeamSummary {
+            seat: Seat(seat),
+            corporation: Corporation::ALL[usize::from(seat)],
+            pp,
+            end: Some(TeamEnd {
+                eliminated,
+                survivors,
+                primary: true,
+                secondary: None,
+            }),
+        }
+    }
+
+    fn classic_summary(
+        result: MissionResult,
+        dl: Option<u8>,
+        dl_pp: i32,
+        teams: Vec<TeamSummary>,
+    ) -> GameSummary {
+        GameSummary {
+            teams,
+            dark_legion_seat: dl.map(Seat),
+            dark_legion_pp: dl_pp,
+            result: Some(result),
+            corporations_won: false,
+            dark_legion_won: false,
+            outdated: None,
+        }
+    }
+
+    fn credits(c: &CampaignDoc) -> Vec<i32> {
+        c.players.iter().map(|p| p.credits).collect()
+    }
+
+    fn pps(c: &CampaignDoc) -> Vec<i32> {
+        c.players.iter().map(|p| p.pp).collect()
+    }
+
+    /// Play classic mission `mission` with DL `dl` and end it with `s`.
+    fn play_classic(
+        c: &mut CampaignDoc,
+        mission: &str,
+        dl: Option<usize>,
+        s: &GameSummary,
+    ) -> HistoryEntry {
+        c.can_start_next().expect("can start");
+        let game = format!("G{}", c.history.len());
+        c.begin(&game, mission, dl);
+        c.apply_result(&game, s).expect("applies")
+    }
+
+    use crate::outcome::{SecondaryEnd, TeamEnd};
+
+    #[test]
+    fn cec_1_every_team_starts_a_classic_campaign_with_2_credits_and_crk1_pp() {
+        // CRK-1: rank 3 starts at 25 PP (not CE's 20); credits are 2 at
+        // any R0 (CEC-1 is the campaign's rule; CRK-4's 2 per rank is a
+        // single mission's).
+        let c = classic(&THREE, 10, 3, DarkLegionMode::Rotate);
+        assert_eq!(pps(&c), [25, 25, 25]);
+        assert_eq!(credits(&c), [2, 2, 2]);
+        assert!(c.players.iter().all(|p| c.rank_of(p.pp) == 3));
+        assert_eq!(c.rank_of(100), 6, "CRK-1 tops out at 6");
+        assert_eq!(c.rank_of(24), 2);
+        // CE campaigns have no credits, and CE ranks.
+        let ce = campaign(&THREE, 2, 3, DarkLegionMode::Rotate);
+        assert_eq!(credits(&ce), [0, 0, 0]);
+        assert_eq!(ce.rank_of(100), 11);
+        // The classic sequence: missions 1..10 in number order.
+        let all = all_mission_ids();
+        let seq = sequence(CampaignChoice::Classic, &all);
+        let want: Vec<String> = (1..=10).map(|n| format!("classic-m{n}")).collect();
+        assert_eq!(seq, want);
+        assert_eq!(c.next_mission(&all), Some("classic-m1"));
+        assert_eq!(classic_number("classic-training"), None);
+        assert_eq!(classic_number("classic-m0"), None);
+    }
+
+    #[test]
+    fn cec_1_the_setup_gives_the_draft_the_campaigns_credits_and_pp() {
+        let mut c = classic(&TWO, 10, 2, DarkLegionMode::Rotate);
+        c.players[0].credits = 7;
+        c.players[1].pp = 30;
+        let setup = c.setup_for_next("classic-m1", Some(1), 5);
+        assert_eq!(setup.ruleset, citadel_rules::game::RulesetId::Classic);
+        assert_eq!(
+            setup.seats.iter().map(|s| s.credits).collect::<Vec<_>>(),
+            [Some(7), Some(2)]
+        );
+        assert_eq!(setup.seats[1].pp, Some(30));
+        // The engine's team starts with the campaign's credits as its
+        // checkout limit (CEQ-1), not the rank's single-mission credits.
+        let mut dice = citadel_rules::dice::SeededDice::new(5);
+        let (game, _) = citadel_rules::game::Game::new(setup, &mut dice).expect("a classic game");
+        let view = game.view(citadel_rules::game::Viewer::Spectator);
+        assert_eq!(view.teams.len(), 1);
+        assert_eq!(view.teams[0].credits, 7);
+        assert_eq!(view.teams[0].pp, 10);
+        assert_eq!(view.dark_legion.pp, 30);
+        // CDL-1 counts the DL player's rank too: ranks 2 and 3 → band 1-2.
+        assert_eq!(view.dark_legion.band, 1);
+        // A CE campaign passes no credits and no band.
+        let ce = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        let setup = ce.setup_for_next("ce-c1m1", Some(0), 1);
+        assert!(setup.seats.iter().all(|s| s.credits.is_none()));
+        assert_eq!(setup.dl_band, None);
+        assert_eq!(setup.ruleset, citadel_rules::game::RulesetId::Ce);
+    }
+
+    #[test]
+    fn cdl_1_the_band_rises_with_two_teams_ranks_counting_the_dl_player() {
+        assert_eq!(cdl1_band(&[1, 1, 1]), 1);
+        assert_eq!(cdl1_band(&[3, 2, 1]), 1, "one team at rank 3 is not enough");
+        assert_eq!(cdl1_band(&[3, 4, 1]), 3);
+        assert_eq!(cdl1_band(&[5, 4, 1]), 3);
+        assert_eq!(cdl1_band(&[5, 6, 1]), 5);
+        // A single player (AI campaign): their rank decides.
+        assert_eq!(cdl1_band(&[3]), 3);
+        assert_eq!(cdl1_band(&[]), 1);
+        // From the standings, the DL player's included; it goes down with
+        // the ranks (D45).
+        let mut c = classic(&THREE, 10, 1, DarkLegionMode::Rotate);
+        assert_eq!(c.next_band(), Some(1));
+        c.players[0].pp = 25;
+        c.players[2].pp = 45;
+        assert_eq!(c.next_band(), Some(3));
+        assert_eq!(c.setup_for_next("classic-m1", Some(2), 1).dl_band, Some(3));
+        c.players[0].pp = 24;
+        assert_eq!(c.next_band(), Some(1));
+        assert_eq!(
+            campaign(&TWO, 2, 1, DarkLegionMode::Rotate).next_band(),
+            None
+        );
+    }
+
+    #[test]
+    fn cec_2_primary_success_credits_each_primary_team_with_a_dt_alive_or_exited() {
+        let mut c = classic(&THREE, 10, 1, DarkLegionMode::Rotate);
+        // classic-m3 rewards 2 credits to DTs, 2 to the DL.
+        assert_eq!(
+            mission_credit_rewards("classic-m3"),
+            CreditRewards { dt: 2, dl: 2 }
+        );
+        let s = classic_summary(
+            MissionResult::Success,
+            Some(0),
+            6,
+            vec![team(1, 9, 0, 2), team(2, 4, 2, 0)],
+        );
+        let h = play_classic(&mut c, "classic-m3", Some(0), &s);
+        // P1 has survivors: +2; P2 lost both DTs: no credits, and CEC-3
+        // takes 2 credits; the DL player gains none on a success.
+        assert_eq!(credits(&c), [2, 4, 0]);
+        assert_eq!(pps(&c), [6, 9, 4]);
+        assert_eq!(
+            h.credits[1],
+            PpChange {
+                before: 2,
+                after: 4
+            }
+        );
+        // A team not assigned the primary mission (CSM-1) gains nothing.
+        let mut c = classic(&THREE, 10, 1, DarkLegionMode::Rotate);
+        let mut off = team(2, 4, 0, 2);
+        if let Some(e) = off.end.as_mut() {
+            e.primary = false;
+        }
+        let s = classic_summary(
+            MissionResult::Success,
+            Some(0),
+            6,
+            vec![team(1, 9, 0, 1), off],
+        );
+        play_classic(&mut c, "classic-m3", Some(0), &s);
+        assert_eq!(credits(&c), [2, 4, 2]);
+    }
+
+    #[test]
+    fn cec_2_failure_gives_the_dl_player_the_dl_credit_reward() {
+        let mut c = classic(&TWO, 10, 1, DarkLegionMode::Rotate);
+        // classic-m1: DL 2 credits.
+        let s = classic_summary(MissionResult::Failure, Some(1), 4, vec![team(0, 3, 0, 2)]);
+        let h = play_classic(&mut c, "classic-m1", Some(1), &s);
+        assert_eq!(credits(&c), [2, 4]);
+        assert_eq!(
+            h.economy,
+            [EconomyStep {
+                player: 1,
+                step: EconomyKind::PrimaryFailure,
+                credits: 2,
+                pp: 0
+            }]
+        );
+        // With the AI as DL nobody gains the DL's credits.
+        let mut c = classic(&TWO, 10, 1, DarkLegionMode::Ai);
+        let s = classic_summary(
+            MissionResult::Failure,
+            None,
+            4,
+            vec![team(0, 3, 0, 2), team(1, 3, 0, 2)],
+        );
+        play_classic(&mut c, "classic-m1", None, &s);
+        assert_eq!(credits(&c), [2, 2]);
+    }
+
+    #[test]
+    fn cec_3_each_eliminated_dt_costs_a_credit_or_5_pp_at_zero_credits() {
+        let mut c = classic(&THREE, 10, 1, DarkLegionMode::Rotate);
+        c.players[1].credits = 1;
+        c.players[2].credits = 0;
+        // P1: 2 DTs lost with 1 credit → the credit, then 5 PP.
+        // P2: 1 DT lost at 0 credits with 3 PP → 5 PP, floored at 0.
+        let s = classic_summary(
+            MissionResult::Failure,
+            Some(0),
+            7,
+            vec![team(1, 12, 2, 0), team(2, 3, 1, 1)],
+        );
+        let h = play_classic(&mut c, "classic-m2", Some(0), &s);
+        assert_eq!(credits(&c), [2 + 1, 0, 0], "m2's DL reward is 1");
+        assert_eq!(pps(&c), [7, 7, 0]);
+        assert_eq!(
+            h.pp[2],
+            PpChange {
+                before: 0,
+                after: 0
+            }
+        );
+        let losses: Vec<&EconomyStep> = h
+            .economy
+            .iter()
+            .filter(|e| e.step == EconomyKind::Loss)
+            .collect();
+        assert_eq!(losses.len(), 2);
+        assert_eq!((losses[0].credits, losses[0].pp), (-1, -5));
+        assert_eq!((losses[1].credits, losses[1].pp), (0, -3), "the floor at 0");
+    }
+
+    #[test]
+    fn cec_4_buy_a_credit_for_5_pp_once_per_mission_before_it_starts() {
+        let mut c = classic(&TWO, 10, 2, DarkLegionMode::Rotate);
+        assert_eq!(pps(&c), [10, 10]);
+        c.buy_credit(0).expect("buys");
+        assert_eq!((c.players[0].pp, c.players[0].credits), (5, 3));
+        // CRK-2: the rank the mission starts with is after the purchase.
+        assert_eq!(c.rank_of(c.players[0].pp), 1);
+        assert_eq!(
+            c.setup_for_next("classic-m1", Some(1), 1).seats[0].pp,
+            Some(5)
+        );
+        assert!(c.credit_bought(0));
+        assert!(!c.credit_bought(1));
+        assert_eq!(c.buy_credit(0), Err(CampaignError::CreditAlreadyBought));
+        // Not during a mission.
+        c.begin("G0", "classic-m1", Some(1));
+        assert!(matches!(c.buy_credit(1), Err(CampaignError::Conflict(_))));
+        let s = classic_summary(MissionResult::Success, Some(1), 0, vec![team(0, 4, 0, 2)]);
+        c.apply_result("G0", &s).expect("applies");
+        // The next mission: again, but 4 PP are not enough.
+        assert!(!c.credit_bought(0));
+        assert_eq!(
+            c.buy_credit(0),
+            Err(CampaignError::NotEnoughPp { pp: 4, price: 5 })
+        );
+        assert_eq!((c.players[0].pp, c.players[0].credits), (4, 4));
+        assert_eq!(
+            c.buy_credit(9),
+            Err(CampaignError::Invalid("no such player".into()))
+        );
+        // CE campaigns have no credits.
+        let mut ce = campaign(&TWO, 2, 2, DarkLegionMode::Rotate);
+        assert_eq!(ce.buy_credit(0), Err(CampaignError::NoCredits));
+    }
+
+    #[test]
+    fn cec_8_primary_credits_then_secondary_rewards_then_losses_then_dl_pp() {
+        let mut c = classic(
+            &[
+                Corporation::Bauhaus,
+                Corporation::Capitol,
+                Corporation::Mishima,
+                Corporation::Imperial,
+            ],
+            10,
+            1,
+            DarkLegionMode::Rotate,
+        );
+        c.players[1].credits = 0;
+        c.players[2].credits = 0;
+        c.players[3].credits = 0;
+        // P1 (primary, 0 credits) succeeds with one DT lost: the success
+        // credit comes first, so the loss takes it rather than 5 PP.
+        // P2 (a secondary mission, synthetic: +2) loses both DTs: the
+        // secondary credits come before the losses and pay for them.
+        // P3's secondary failed: the DL player gains 1.
+        let mut p2 = team(2, 8, 2, 0);
+        if let Some(e) = p2.end.as_mut() {
+            e.primary = false;
+            e.secondary = Some(SecondaryEnd {
+                completed: true,
+                credits: 2,
+                dl_credits: 0,
+            });
+        }
+        let mut p3 = team(3, 6, 0, 2);
+        if let Some(e) = p3.end.as_mut() {
+            e.primary = false;
+            e.secondary = Some(SecondaryEnd {
+                completed: false,
+                credits: 0,
+                dl_credits: 1,
+            });
+        }
+        // The engine's end PP already hold CEC-7's DL PP (9 here).
+        let s = classic_summary(
+            MissionResult::Success,
+            Some(0),
+            9,
+            vec![team(1, 10, 1, 1), p2, p3],
+        );
+        let h = play_classic(&mut c, "classic-m1", Some(0), &s);
+        assert_eq!(credits(&c), [3, 0, 0, 0]);
+        assert_eq!(pps(&c), [9, 10, 8, 6], "no PP lost: credits paid");
+        let steps: Vec<(usize, EconomyKind)> =
+            h.economy.iter().map(|e| (e.player, e.step)).collect();
+        assert_eq!(
+            steps,
+            [
+                (1, EconomyKind::PrimarySuccess),
+                (2, EconomyKind::SecondarySuccess),
+                (0, EconomyKind::SecondaryFailure),
+                (1, EconomyKind::Loss),
+                (2, EconomyKind::Loss),
+            ]
+        );
+        // Without secondary results (today's games) the steps skip them.
+        let mut c = classic(&TWO, 10, 1, DarkLegionMode::Rotate);
+        let s = classic_summary(MissionResult::Success, Some(0), 2, vec![team(1, 5, 1, 1)]);
+        let h = play_classic(&mut c, "classic-m1", Some(0), &s);
+        assert_eq!(h.economy.len(), 2);
+        assert_eq!(credits(&c), [2, 2]);
+    }
+
+    #[test]
+    fn cmp6_first_to_t_ends_after_the_mission_where_someone_reaches_t() {
+        let mut terms = CampaignTerms::new(
+            "T",
+            2,
+            0,
+            1,
+            DarkLegionMode::Rotate,
+            CampaignChoice::Classic,
+        );
+        terms.end = CampaignEnd::FirstTo;
+        terms.target_pp = 30;
+        let mut c = CampaignDoc::create_with(&terms).expect("valid");
+        assert_eq!(c.missions, MAX_MISSIONS);
+        assert_eq!(c.target_pp, Some(30));
+        for (i, corp) in TWO.iter().enumerate() {
+            c.join(&format!("P{i}"), *corp, format!("h{i}"), None)
+                .expect("joins");
+        }
+        play_classic(
+            &mut c,
+            "classic-m1",
+            Some(0),
+            &classic_summary(MissionResult::Failure, Some(0), 29, vec![team(1, 12, 0, 2)]),
+        );
+        assert!(!c.finished);
+        // Missions go on past the tenth record: the sequence restarts.
+        let all = all_mission_ids();
+        assert_eq!(c.order(&all)[10], "classic-m1");
+        play_classic(
+            &mut c,
+            "classic-m2",
+            Some(1),
+            &classic_summary(MissionResult::Failure, Some(1), 31, vec![team(0, 31, 0, 2)]),
+        );
+        assert!(c.finished);
+        // Highest PP win, ties joint.
+        assert_eq!(c.winners, [0, 1]);
+        assert!(c.can_start_next().is_err());
+        // The default T is 130.
+        let d = CampaignTerms::new(
+            "T",
+            2,
+            0,
+            1,
+            DarkLegionMode::Rotate,
+            CampaignChoice::Classic,
+        );
+        assert_eq!(d.target_pp, 130);
+    }
+
+    #[test]
+    fn cmp1_classic_terms_are_checked() {
+        let ok = CampaignTerms::new(
+            "X",
+            2,
+            3,
+            1,
+            DarkLegionMode::Rotate,
+            CampaignChoice::Classic,
+        );
+        assert!(CampaignDoc::create_with(&ok).is_ok(), "a mini-campaign");
+        let bad = |f: &dyn Fn(&mut CampaignTerms)| {
+            let mut t = ok.clone();
+            f(&mut t);
+            CampaignDoc::create_with(&t)
+        };
+        assert!(bad(&|t| t.starting_rank = 7).is_err(), "classic ranks 1-6");
+        assert!(bad(&|t| t.starting_rank = 6).is_ok());
+        assert!(bad(&|t| t.missions = 0).is_err());
+        assert!(bad(&|t| {
+            t.end = CampaignEnd::FirstTo;
+            t.target_pp = 0;
+        })
+        .is_err());
+        assert!(bad(&|t| {
+            t.end = CampaignEnd::FirstTo;
+            t.campaign = CampaignChoice::C1;
+        })
+        .is_err());
+        assert!(bad(&|t| {
+            t.free_choice = true;
+            t.campaign = CampaignChoice::Both;
+        })
+        .is_err());
+        assert!(bad(&|t| t.free_choice = true).is_ok());
+    }
+
+    #[test]
+    fn cmp5_classic_free_choice_plays_any_campaign_mission_with_replays() {
+        let all = all_mission_ids();
+        let mut terms = CampaignTerms::new(
+            "F",
+            2,
+            3,
+            1,
+            DarkLegionMode::Rotate,
+            CampaignChoice::Classic,
+        );
+        terms.free_choice = true;
+        let mut c = CampaignDoc::create_with(&terms).expect("valid");
+        assert!(c.may_play("classic-m7", &all));
+        assert!(c.may_play("classic-m1", &all));
+        assert!(!c.may_play("classic-training", &all));
+        assert!(!c.may_play("ce-c1m1", &all));
+        c.current = None;
+        c.history.push(HistoryEntry {
+            index: 0,
+            mission: "classic-m7".into(),
+            game: "G".into(),
+            dark_legion: None,
+            result: None,
+            pp: Vec::new(),
+            ai_pp: None,
+            credits: Vec::new(),
+            economy: Vec::new(),
+        });
+        assert!(c.may_play("classic-m7", &all), "replays allowed");
+        // In order, only the listed one.
+        let ordered = classic(&TWO, 3, 1, DarkLegionMode::Rotate);
+        assert!(ordered.may_play("classic-m1", &all));
+        assert!(!ordered.may_play("classic-m2", &all));
+    }
+
+    #[test]
+    fn a_ce_document_stored_before_classic_campaigns_loads_unchanged() {
+        // A CE document as the previous server version stored it.
+        let stored = r#"{"name":"Old","planned_players":2,"missions":2,"starting_rank":1,
+            "dark_legion":"rotate","campaign":"c1",
+            "players":[{"name":"A","corporation":"bauhaus","token_hash":"h0","account":null,"pp":14,"times_dl":1},
+                       {"name":"B","corporation":"capitol","token_hash":"h1","account":null,"pp":6,"times_dl":0}],
+            "ai_pp":null,
+            "history":[{"index":0,"mission":"ce-c1m1","game":"G1","dark_legion":0,"result":"failure",
+                        "pp":[{"before":0,"after":14},{"before":0,"after":6}],"ai_pp":null}],
+            "current":null,"finished":false,"winners":[],"ai_wins":false}"#;
+        let c: CampaignDoc = serde_json::from_str(stored).expect("parses");
+        assert!(!c.is_classic());
+        assert_eq!(c.end, CampaignEnd::Missions);
+        assert_eq!(c.target_pp, None);
+        assert!(!c.free_choice);
+        assert_eq!(credits(&c), [0, 0]);
+        assert!(c.history[0].credits.is_empty() && c.history[0].economy.is_empty());
+        assert_eq!(c.next_mission(&RECORDS), Some("ce-c1m2"));
+        assert_eq!(c.rank_of(14), 2);
+        // Its fields write back as they were, with the new ones at their
+        // defaults; and it round-trips.
+        let again = serde_json::to_value(&c).expect("json");
+        let before: serde_json::Value = serde_json::from_str(stored).expect("json");
+        for (k, v) in before.as_object().expect("object") {
+            if k != "players" {
+                assert_eq!(&again[k], v, "{k}");
+            }
+        }
+        let back: CampaignDoc = serde_json::from_value(again).expect("parses");
+        assert_eq!(back, c);
+        // A CE mission result stored before teams reported their end
+        // changes nothing but PP in a CE campaign.
+        let mut ce = campaign(&TWO, 2, 1, DarkLegionMode::Rotate);
+        play(&mut ce, "G1", Some(0), &summary(Some(0), 3, &[(1, 4)]));
+        assert_eq!(credits(&ce), [0, 0]);
+        assert!(ce.history[0].economy.is_empty());
+    }
+
+    #[test]
+    fn a_classic_document_round_trips_through_json() {
+        let mut c = classic(&TWO, 3, 2, DarkLegionMode::Rotate);
+        c.buy_credit(1).expect("buys");
+        play_classic(
+            &mut c,
+            "classic-m1",
+            Some(0),
+            &classic_summary(MissionResult::Success, Some(0), 5, vec![team(1, 8, 1, 1)]),
+        );
+        let text = serde_json::to_string(&c).expect("serializes");
+        let back: CampaignDoc = serde_json::from_str(&text).expect("parses");
+        assert_eq!(back, c);
+        assert!(back.is_classic());
     }
 }
