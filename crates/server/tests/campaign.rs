@@ -638,3 +638,281 @@ async fn campaign_2_runs_its_own_missions_and_never_starts_another_in_place_of_i
     .await
     .expect("the test finished in time");
 }
+
+// ---------------------------------------------------------------- classic
+
+/// Each player's credits in the standings (classic).
+fn credits(standings: &Value) -> Vec<i64> {
+    standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["credits"].as_i64().expect("credits"))
+        .collect()
+}
+
+/// Each player's PP and credits at the start of a mission, from the
+/// spectator's first view (the DL player's PP are the DL's; the DL player
+/// has no team and so no credits in the game).
+fn start_of(view: &GameView, players: usize) -> Vec<(i64, Option<i64>)> {
+    (0..players)
+        .map(|i| match view.dark_legion.seat {
+            Some(s) if usize::from(s.0) == i => (i64::from(view.dark_legion.pp), None),
+            _ => {
+                let t = view
+                    .teams
+                    .iter()
+                    .find(|t| usize::from(t.seat.0) == i)
+                    .expect("a team");
+                (i64::from(t.pp), Some(i64::from(t.credits)))
+            }
+        })
+        .collect()
+}
+
+/// A classic mini-campaign over HTTP: created with the classic missions,
+/// a credit bought (CEC-4) before mission 1, mission 1 played by bot
+/// clients, and mission 2's setup starting from the standings' PP and
+/// credits (CEC-1: the draft's checkout limit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_campaign_carries_credits_and_pp_into_the_next_missions_setup() {
+    tokio::time::timeout(TEST_LIMIT, classic_body())
+        .await
+        .expect("the test finished in time");
+}
+
+async fn classic_body() {
+    let db = TempDb::new();
+    let server = server(&db).await;
+    let addr = server.addr();
+
+    // Classic options are refused in a CE campaign, and classic ranks
+    // stop at 6.
+    for bad in [
+        json!({ "name": "X", "players": 2, "campaign": "c1", "end": "first_to", "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "both", "free_choice": true, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "starting_rank": 7, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "target_pp": 50, "dark_legion": "rotate" }),
+    ] {
+        let (status, body) = post(addr, "/api/campaigns", None, bad.clone()).await;
+        assert_eq!(status, 400, "{bad} → {body}");
+    }
+    // "First to T" with the default T.
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Long", "players": 2, "campaign": "classic", "end": "first_to",
+                "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let long = standings(addr, created["code"].as_str().expect("code")).await;
+    assert_eq!(long["end"], "first_to");
+    assert_eq!(long["target_pp"], 130);
+    assert_eq!(long["order"].as_array().expect("order").len(), 10);
+
+    // A mini-campaign of 2 missions at R0 = 2 (10 PP).
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Mini", "players": 2, "campaign": "classic", "missions": 2,
+                "starting_rank": 2, "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let code = created["code"].as_str().expect("code").to_string();
+    let mut tokens = Vec::new();
+    for (name, corp) in [("Ann", "bauhaus"), ("Bob", "capitol")] {
+        let (status, joined) = post(
+            addr,
+            &format!("/api/campaigns/{code}/join"),
+            None,
+            json!({ "name": name, "corporation": corp }),
+        )
+        .await;
+        assert_eq!(status, 200, "{joined}");
+        tokens.push(joined["token"].as_str().expect("token").to_string());
+    }
+    let s = standings(addr, &code).await;
+    assert_eq!(s["edition"], "classic");
+    assert_eq!(s["end"], "missions");
+    assert_eq!(s["missions"], 2);
+    assert_eq!(pps(&s), [10, 10], "CRK-1: rank 2's lowest PP");
+    assert_eq!(credits(&s), [2, 2], "CEC-1");
+    assert_eq!(s["next_mission"]["id"], "classic-m1");
+    assert_eq!(s["next_band"], 1, "CDL-1");
+    assert!(s["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .all(|p| p["rank"] == 2));
+
+    // CEC-4: Ann buys a credit; once per mission.
+    let credit = format!("/api/campaigns/{code}/credit");
+    let (status, bought) = post(addr, &credit, Some(&tokens[0]), json!({})).await;
+    assert_eq!(status, 200, "{bought}");
+    assert_eq!(bought["pp"], 5);
+    assert_eq!(bought["credits"], 3);
+    assert_eq!(bought["rank"], 1, "CRK-2: the rank after the purchase");
+    let (status, again) = post(addr, &credit, Some(&tokens[0]), json!({})).await;
+    assert_eq!(status, 409);
+    assert!(
+        again["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already")),
+        "{again}"
+    );
+    let (status, _) = post(addr, &credit, None, json!({})).await;
+    assert_eq!(status, 401);
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), [5, 10]);
+    assert_eq!(credits(&s), [3, 2]);
+    assert_eq!(s["players"][0]["credit_bought"], true);
+    assert_eq!(s["players"][1]["credit_bought"], false);
+    // Bob buys too, leaving 5 PP; a second purchase for this mission is
+    // refused whatever the PP.
+    let (status, _) = post(addr, &credit, Some(&tokens[1]), json!({})).await;
+    assert_eq!(status, 200);
+
+    assert_eq!(s["next_mission"]["playable"], true, "{}", s["next_mission"]);
+    // Mission 1: the setup has the bought credits and the PP after paying.
+    let (end1, dl1, _) =
+        play_classic_mission(addr, &code, &tokens, &[(5, 3), (5, 3)], "classic-m1", 300).await;
+    let dl1 = usize::from(dl1.expect("a DL player").0);
+    let s = standings(addr, &code).await;
+    let history = &s["history"][0];
+    assert_eq!(history["mission"], "classic-m1");
+    // CEC-8 as applied: the credits the history shows are the standings'.
+    let after: Vec<i64> = (0..2)
+        .map(|i| history["credits"][i]["after"].as_i64().expect("credits"))
+        .collect();
+    assert_eq!(credits(&s), after);
+    let before: Vec<i64> = (0..2)
+        .map(|i| history["credits"][i]["before"].as_i64().expect("credits"))
+        .collect();
+    assert_eq!(before, [3, 3]);
+    // The economy's steps account for every change of credits and PP
+    // after the engine's end PP.
+    let engine_pp = final_pp(&end1, 2);
+    let mut credit_change = [0i64; 2];
+    let mut pp_change = [0i64; 2];
+    for step in history["economy"].as_array().into_iter().flatten() {
+        let p = step["player"].as_u64().expect("player") as usize;
+        credit_change[p] += step["credits"].as_i64().expect("credits");
+        pp_change[p] += step["pp"].as_i64().expect("pp");
+    }
+    for i in 0..2 {
+        assert_eq!(after[i], 3 + credit_change[i], "player {i}'s credits");
+        assert_eq!(pps(&s)[i], engine_pp[i] + pp_change[i], "player {i}'s PP");
+    }
+    // CEC-2: a failure gives the DL player classic-m1's 2 credits.
+    if history["result"] == "failure" {
+        assert!(after[dl1] >= 5, "{history}");
+    }
+
+    // Mission 2 starts from those PP and credits.
+    let want: Vec<(i64, i64)> = pps(&s).into_iter().zip(credits(&s)).collect();
+    let (status, next) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    if s["next_mission"]["playable"] != true {
+        assert_eq!(status, 409, "{next}");
+        server.shutdown().await;
+        return;
+    }
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["mission"], "classic-m2");
+    let game = next["game"].as_str().expect("game");
+    let spectator = Client::join(
+        addr,
+        game,
+        Join::Spectator { name: "Eve".into() },
+        "spectator",
+    )
+    .await;
+    for (i, (pp, credits)) in start_of(spectator.view(), 2).into_iter().enumerate() {
+        assert_eq!(pp, want[i].0, "player {i}'s PP carried");
+        if let Some(c) = credits {
+            assert_eq!(c, want[i].1, "player {i}'s credits carried");
+        }
+    }
+    server.shutdown().await;
+}
+
+/// As [`play_mission`] for a classic mission: the spectator checks each
+/// player's (PP, credits) at the start.
+async fn play_classic_mission(
+    addr: SocketAddr,
+    campaign: &str,
+    tokens: &[String],
+    start: &[(i64, i64)],
+    mission: &str,
+    seed: u64,
+) -> (GameView, Option<Seat>, String) {
+    let (status, next) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["mission"], mission);
+    let game = next["game"].as_str().expect("game code").to_string();
+    // No credit is bought while the mission is in play.
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/credit"),
+        Some(&tokens[1]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let spectator = Client::join(
+        addr,
+        &game,
+        Join::Spectator { name: "Eve".into() },
+        "spectator",
+    )
+    .await;
+    let dl_seat = spectator.view().dark_legion.seat;
+    for (i, (pp, credits)) in start_of(spectator.view(), tokens.len())
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(pp, start[i].0, "player {i}'s starting PP");
+        if let Some(c) = credits {
+            assert_eq!(c, start[i].1, "player {i}'s credits");
+        }
+    }
+    let mut players = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let c = Client::join(
+            addr,
+            &game,
+            Join::Resume {
+                token: token.clone(),
+            },
+            &format!("player{i}"),
+        )
+        .await;
+        players.push(c);
+    }
+    let watcher = tokio::spawn(watch(spectator));
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| tokio::spawn(autoplay(c, seed + i as u64)))
+        .collect();
+    for t in tasks {
+        t.await.expect("player task");
+    }
+    let spectator = watcher.await.expect("spectator task");
+    (spectator.view().clone(), dl_seat, game)
+}
