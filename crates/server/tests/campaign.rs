@@ -6,14 +6,21 @@ mod common;
 use common::{Ws, STEP};
 
 use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, GameView, Seat};
+use citadel_server::campaign_ledger::CampaignLedger;
+use citadel_server::campaign_rules::{
+    CampaignChoice, CampaignDoc, CampaignTerms, DarkLegionMode, EconomyKind,
+};
 use citadel_server::config::Config;
 use citadel_server::Server;
+use citadel_store::{GameRecord, Store};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest the whole test may take.
@@ -915,4 +922,156 @@ async fn play_classic_mission(
     }
     let spectator = watcher.await.expect("spectator task");
     (spectator.view().clone(), dl_seat, game)
+}
+
+// ---------------------------------------------------------------- ledger
+
+/// A classic mission's stored result folds into the stored campaign in
+/// CEC-8 order when the campaign is next read (as after a restart between
+/// the game's end and the campaign's update), once; and two nodes buying
+/// the same player's credit at once buy it once (CEC-4 under optimistic
+/// concurrency).
+async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
+    let nodes = [
+        Arc::new(CampaignLedger::new(Arc::clone(&a))),
+        Arc::new(CampaignLedger::new(b)),
+    ];
+    let terms = CampaignTerms::new(
+        "Ledger",
+        3,
+        3,
+        2,
+        DarkLegionMode::Rotate,
+        CampaignChoice::Classic,
+    );
+    let doc = CampaignDoc::create_with(&terms).expect("valid");
+    let record = nodes[0]
+        .create("camp-classic".into(), &doc)
+        .await
+        .expect("stored");
+    let code = record.code.clone();
+    for (i, corp) in [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        nodes[i % 2]
+            .update(&code, |c| {
+                Ok(c.doc.join(&format!("P{i}"), corp, format!("h{i}"), None)?)
+            })
+            .await
+            .expect("joins");
+    }
+    // Both nodes buy player 1's credit at once: one buys it.
+    let buys: Vec<_> = nodes
+        .iter()
+        .map(|n| {
+            let (n, code) = (Arc::clone(n), code.clone());
+            tokio::spawn(async move { n.update(&code, |c| Ok(c.doc.buy_credit(1)?)).await })
+        })
+        .collect();
+    let mut bought = 0;
+    for b in buys {
+        match b.await.expect("task") {
+            Ok(_) => bought += 1,
+            Err(e) => assert!(e.to_string().contains("already"), "{e}"),
+        }
+    }
+    assert_eq!(bought, 1);
+    nodes[1]
+        .update(&code, |c| {
+            c.doc.begin("GAMEC1", "classic-m1", Some(0));
+            Ok(())
+        })
+        .await
+        .expect("begins");
+
+    // The game's end is stored, the campaign not yet updated.
+    let summary = json!({
+        "result": "success", "dark_legion_seat": 0, "dark_legion_pp": 13,
+        "teams": [
+            { "seat": 1, "corporation": "capitol", "pp": 17,
+              "end": { "eliminated": 1, "survivors": 1 } },
+            { "seat": 2, "corporation": "mishima", "pp": 12,
+              "end": { "eliminated": 2, "survivors": 0, "primary": false,
+                       "secondary": { "completed": true, "credits": 2, "dl_credits": 0 } } }
+        ]
+    });
+    a.create_game(&GameRecord {
+        code: "GAMEC1".into(),
+        options: "{}".into(),
+        seed: 1,
+        created_at: 1,
+        lobby: "{}".into(),
+        setup: None,
+        started_at: Some(1),
+        finished_at: None,
+        result: None,
+        campaign: Some(record.id.clone()),
+        active_at: 1,
+        abandoned_at: None,
+        engine_version: 1,
+        content_hash: "0123456789abcdef0123456789abcdef".into(),
+    })
+    .await
+    .expect("game stored");
+    a.finish_game("GAMEC1", &summary.to_string(), 2)
+        .await
+        .expect("end stored");
+
+    for node in &nodes {
+        let c = node.load(&code).await.expect("loads");
+        let d = &c.doc;
+        assert!(d.current.is_none());
+        assert_eq!(d.history.len(), 1, "applied once");
+        // P1: 10 − 5 (the credit) → 17 in the game; 3 credits + 1
+        // (classic-m1 success) − 1 (a DT lost).
+        // P2: no primary credit, +2 from its secondary, then −2 for its two
+        // DTs: its PP stay.
+        let standing: Vec<(i32, i32)> = d.players.iter().map(|p| (p.pp, p.credits)).collect();
+        assert_eq!(standing, [(13, 2), (17, 3), (12, 2)]);
+        let steps: Vec<(usize, EconomyKind)> = d.history[0]
+            .economy
+            .iter()
+            .map(|e| (e.player, e.step))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (1, EconomyKind::PrimarySuccess),
+                (2, EconomyKind::SecondarySuccess),
+                (1, EconomyKind::Loss),
+                (2, EconomyKind::Loss),
+            ]
+        );
+    }
+    let rows = a.campaign_missions(&record.id).await.expect("history rows");
+    assert_eq!(rows.len(), 1);
+    let row: Value = serde_json::from_str(&rows[0].summary).expect("json");
+    assert_eq!(
+        row["entry"]["credits"][1],
+        json!({ "before": 3, "after": 3 })
+    );
+    assert_eq!(row["entry"]["economy"][0]["step"], "primary_success");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classic_results_fold_into_a_campaign_stored_in_sqlite() {
+    let db = TempDb::new();
+    let a = citadel_store::open(&db.url()).await.expect("opens");
+    let b = citadel_store::open(&db.url()).await.expect("opens");
+    common::within(TEST_LIMIT, classic_ledger_body(a, b)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classic_results_fold_into_a_campaign_stored_in_postgres() {
+    common::pg::with_db("campaign_classic", TEST_LIMIT, |url| async move {
+        let a = citadel_store::open(&url).await.expect("opens");
+        let b = citadel_store::open(&url).await.expect("opens");
+        classic_ledger_body(a, b).await;
+    })
+    .await;
 }
