@@ -111,7 +111,7 @@ impl GameSummary {
                         .figures
                         .iter()
                         .filter_map(|id| view.figures.iter().find(|f| f.id == *id))
-                        .map(|f| f.place.clone())
+                        .map(|f| f.place)
                         .collect();
                     let eliminated = places.iter().filter(|p| **p == Place::Eliminated).count();
                     TeamSummary {
