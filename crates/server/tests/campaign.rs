@@ -1056,6 +1056,45 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         json!({ "before": 3, "after": 3 })
     );
     assert_eq!(row["entry"]["economy"][0]["step"], "primary_success");
+    assert_eq!(row["standings"][1]["credits"], 3);
+
+    // Mission 2's game is closed as outdated (made on other rules): the
+    // campaign is freed, and nobody's PP or credits change.
+    nodes[0]
+        .update(&code, |c| {
+            c.doc.begin("GAMEC2", "classic-m2", Some(1));
+            Ok(())
+        })
+        .await
+        .expect("begins");
+    a.create_game(&GameRecord {
+        code: "GAMEC2".into(),
+        options: "{}".into(),
+        seed: 2,
+        created_at: 3,
+        lobby: "{}".into(),
+        setup: None,
+        started_at: Some(3),
+        finished_at: None,
+        result: None,
+        campaign: Some(record.id.clone()),
+        active_at: 3,
+        abandoned_at: None,
+        engine_version: 1,
+        content_hash: "0123456789abcdef0123456789abcdef".into(),
+    })
+    .await
+    .expect("game stored");
+    let outdated = json!({ "dark_legion_pp": 0, "teams": [], "outdated": "made by other rules" });
+    a.finish_game("GAMEC2", &outdated.to_string(), 4)
+        .await
+        .expect("end stored");
+    let c = nodes[1].load(&code).await.expect("loads");
+    assert!(c.doc.current.is_none(), "the campaign is free");
+    assert_eq!(c.doc.history.len(), 1);
+    let standing: Vec<(i32, i32)> = c.doc.players.iter().map(|p| (p.pp, p.credits)).collect();
+    assert_eq!(standing, [(13, 2), (17, 3), (12, 2)]);
+    assert_eq!(c.doc.players[1].times_dl, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
