@@ -153,6 +153,40 @@ impl GameSummary {
 mod tests {
     use super::*;
 
+    /// A classic game's summary says how each team's Doomtroopers ended:
+    /// at the start none is eliminated, and DTs still in reserve count as
+    /// alive (MSN-6), so both survive (CEC-2); every team is on the primary
+    /// mission and no secondary result is reported yet.
+    #[test]
+    fn a_summary_counts_each_teams_survivors_and_losses() {
+        use citadel_rules::content::Corporation;
+        use citadel_rules::game::{DarkLegionSetup, Setup};
+        let setup = Setup::new(
+            "classic-m1",
+            &[Corporation::Bauhaus, Corporation::Capitol],
+            DarkLegionSetup::Seat(1),
+        );
+        let mut dice = citadel_rules::dice::SeededDice::new(1);
+        let (game, _) = Game::new(setup, &mut dice).expect("a game");
+        let s = GameSummary::of(&game);
+        assert_eq!(s.teams.len(), 1);
+        assert_eq!(
+            s.teams[0].end,
+            Some(TeamEnd {
+                eliminated: 0,
+                survivors: 2,
+                primary: true,
+                secondary: None,
+            })
+        );
+        // Stored results without it still read; `primary` defaults to true.
+        let t: TeamSummary = serde_json::from_str(
+            r#"{"seat":0,"corporation":"capitol","pp":1,"end":{"eliminated":1,"survivors":1}}"#,
+        )
+        .expect("parses");
+        assert_eq!(t.end.map(|e| (e.primary, e.eliminated)), Some((true, 1)));
+    }
+
     /// Results stored before the summary was a type parse into it, and
     /// a summary writes the same fields back.
     #[test]

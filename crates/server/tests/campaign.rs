@@ -719,6 +719,51 @@ async fn classic_body() {
     assert_eq!(long["target_pp"], 130);
     assert_eq!(long["order"].as_array().expect("order").len(), 10);
 
+    // Free choice (CMP-5 classic): `next` names any of the ten missions;
+    // not a CE one, nor the training mission.
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Free", "players": 1, "campaign": "classic", "free_choice": true,
+                "dark_legion": "ai" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let free = created["code"].as_str().expect("code").to_string();
+    let (status, joined) = post(
+        addr,
+        &format!("/api/campaigns/{free}/join"),
+        None,
+        json!({ "name": "Solo", "corporation": "imperial" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let solo = joined["token"].as_str().expect("token").to_string();
+    assert_eq!(standings(addr, &free).await["free_choice"], true);
+    for other in ["ce-c1m1", "classic-training"] {
+        let (status, refused) = post(
+            addr,
+            &format!("/api/campaigns/{free}/next"),
+            Some(&solo),
+            json!({ "mission": other }),
+        )
+        .await;
+        assert_eq!(status, 409, "{other}: {refused}");
+    }
+    let (status, started) = post(
+        addr,
+        &format!("/api/campaigns/{free}/next"),
+        Some(&solo),
+        json!({ "mission": "classic-m3" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(
+        started["mission"], "classic-m3",
+        "not the listed classic-m1"
+    );
+
     // A mini-campaign of 2 missions at R0 = 2 (10 PP).
     let (status, created) = post(
         addr,
