@@ -80,9 +80,15 @@ async fn create(
             "there is no mission record for that campaign".into(),
         ));
     }
+    // Each form has its own length: say which rather than ignore a field.
     if req.target_pp.is_some() && req.end != CampaignEnd::FirstTo {
         return Err(ServerError::BadRequest(
             "target_pp goes with \"end\": \"first_to\"".into(),
+        ));
+    }
+    if req.missions.is_some() && req.end == CampaignEnd::FirstTo {
+        return Err(ServerError::BadRequest(
+            "a \"first_to\" campaign has no number of missions".into(),
         ));
     }
     let doc = CampaignDoc::create_with(&CampaignTerms {

@@ -1542,7 +1542,7 @@ mod tests {
 
     /// A classic campaign of `m` missions at R0 with these players joined.
     fn classic(players: &[Corporation], m: u32, r0: u8, mode: DarkLegionMode) -> CampaignDoc {
-        let mut terms = CampaignTerms::new(
+        let terms = CampaignTerms::new(
             "Classic",
             players.len() as u8,
             m,
@@ -1550,7 +1550,6 @@ mod tests {
             mode,
             CampaignChoice::Classic,
         );
-        terms.missions = m;
         let mut c = CampaignDoc::create_with(&terms).expect("valid");
         for (i, corp) in players.iter().enumerate() {
             c.join(&format!("P{i}"), *corp, format!("hash{i}"), None)

@@ -700,6 +700,7 @@ async fn classic_body() {
         json!({ "name": "X", "players": 2, "campaign": "both", "free_choice": true, "dark_legion": "rotate" }),
         json!({ "name": "X", "players": 2, "campaign": "classic", "starting_rank": 7, "dark_legion": "rotate" }),
         json!({ "name": "X", "players": 2, "campaign": "classic", "target_pp": 50, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "end": "first_to", "missions": 3, "dark_legion": "rotate" }),
     ] {
         let (status, body) = post(addr, "/api/campaigns", None, bad.clone()).await;
         assert_eq!(status, 400, "{bad} → {body}");
