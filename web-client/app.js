@@ -1024,6 +1024,18 @@ function renderCampaign(c) {
   next.hidden = !(me && !c.finished && !cur && c.players.length >= c.players_planned);
   next.disabled = campaign.busy || !nextPlayable;
   next.textContent = nextPlayable ? `Start mission ${c.history.length + 1}` : `Mission ${c.history.length + 1} is not playable yet`;
+  // Free choice (CMP-5): the server lists the missions `next` may name.
+  const choices = c.choices ?? [];
+  const pick = /** @type {HTMLSelectElement} */ ($("free-mission"));
+  $("free-mission-label").hidden = next.hidden || !choices.length;
+  if (choices.length && pick.options.length !== choices.length) {
+    pick.replaceChildren(...choices.map((o) => h("option", { value: o.mission, text: `${o.name} (${missionName(o.mission)})${o.playable ? "" : " — not playable yet"}` })));
+    if (c.next_mission) pick.value = c.next_mission.id;
+  }
+  if (choices.length) {
+    next.disabled = campaign.busy;
+    next.textContent = `Start mission ${c.history.length + 1}`;
+  }
   // CEC-4: the server decides; the button only hides when it cannot help.
   const mine = c.players.find((p) => p.player === me?.player);
   const buy = /** @type {HTMLButtonElement} */ ($("buy-credit"));
@@ -1056,7 +1068,8 @@ $("next-mission").onclick = async () => {
   campaign.busy = true;
   /** @type {HTMLButtonElement} */ ($("next-mission")).disabled = true;
   try {
-    const started = /** @type {CampaignNextGame} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, {}, me.token));
+    const chosen = campaign.data?.choices?.length ? { mission: /** @type {HTMLSelectElement} */ ($("free-mission")).value } : {};
+    const started = /** @type {CampaignNextGame} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, chosen, me.token));
     resumeGame(started.game, me.token, me.name, me.code);
   } catch (err) {
     toast(`Could not start the next mission: ${err.message}`);
@@ -1089,6 +1102,7 @@ $("create-campaign").onsubmit = async (e) => {
   // Without a number the campaign is as long as its missions (5, or 10 for both and for 1993).
   const firstTo = body.campaign === "classic" && f.get("end") === "first_to";
   if (f.get("missions") && !firstTo) body.missions = Number(f.get("missions"));
+  if (body.campaign === "classic" && f.get("free_choice")) body.free_choice = true;
   if (firstTo) {
     body.end = "first_to";
     if (f.get("target_pp")) body.target_pp = Number(f.get("target_pp"));

@@ -251,6 +251,12 @@ export type CampaignStandings = {
    * campaign the played ones and the next round of the sequence.
    */
   order: Array<CampaignOrderEntry>,
+  /**
+   * Classic free choice (CMP-5): the missions `next` may name (any of
+   * them, replays allowed; `index` is the position in this list). Empty
+   * otherwise.
+   */
+  choices: Array<CampaignOrderEntry>,
   players: Array<CampaignPlayerView>,
   ai: CampaignAiView | null,
   history: Array<HistoryEntry>,

@@ -417,6 +417,10 @@ pub(crate) struct Standings<'a> {
     /// The missions in play order (CMP-5): all M; in a "first to T"
     /// campaign the played ones and the next round of the sequence.
     order: Vec<OrderEntry>,
+    /// Classic free choice (CMP-5): the missions `next` may name (any of
+    /// them, replays allowed; `index` is the position in this list). Empty
+    /// otherwise.
+    choices: Vec<OrderEntry>,
     players: Vec<PlayerView>,
     ai: Option<AiView>,
     history: Vec<HistoryEntry>,
@@ -443,21 +447,28 @@ async fn standings(
         CampaignEnd::Missions => doc.missions as usize,
         CampaignEnd::FirstTo => doc.history.len() + sequence(doc.campaign, &ids).len(),
     };
-    let order: Vec<OrderEntry> = doc
-        .order(&ids)
-        .iter()
-        .take(shown)
-        .enumerate()
-        .filter_map(|(index, id)| {
-            let m = content.mission(id)?;
-            Some(OrderEntry {
-                index,
-                mission: m.id.clone(),
-                name: m.name.clone(),
-                playable: citadel_rules::game::playable::is_playable(m),
+    let entries = |list: &[&str]| -> Vec<OrderEntry> {
+        list.iter()
+            .enumerate()
+            .filter_map(|(index, id)| {
+                let m = content.mission(id)?;
+                Some(OrderEntry {
+                    index,
+                    mission: m.id.clone(),
+                    name: m.name.clone(),
+                    playable: citadel_rules::game::playable::is_playable(m),
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let listed = doc.order(&ids);
+    let order = entries(&listed[..shown.min(listed.len())]);
+    // The client offers these without knowing the rules of choice.
+    let choices = if doc.free_choice && !doc.finished {
+        entries(&sequence(doc.campaign, &ids))
+    } else {
+        Vec::new()
+    };
     let next_mission = doc
         .current
         .is_none()
@@ -509,6 +520,7 @@ async fn standings(
         free_choice: doc.free_choice,
         next_band,
         order,
+        choices,
         players,
         ai,
         history: doc.history,

@@ -741,7 +741,16 @@ async fn classic_body() {
     .await;
     assert_eq!(status, 200, "{joined}");
     let solo = joined["token"].as_str().expect("token").to_string();
-    assert_eq!(standings(addr, &free).await["free_choice"], true);
+    let s = standings(addr, &free).await;
+    assert_eq!(s["free_choice"], true);
+    let choices: Vec<&str> = s["choices"]
+        .as_array()
+        .expect("choices")
+        .iter()
+        .map(|m| m["mission"].as_str().expect("id"))
+        .collect();
+    assert_eq!(choices.len(), 10);
+    assert_eq!(choices[2], "classic-m3");
     for other in ["ce-c1m1", "classic-training"] {
         let (status, refused) = post(
             addr,
@@ -792,6 +801,7 @@ async fn classic_body() {
     assert_eq!(s["edition"], "classic");
     assert_eq!(s["end"], "missions");
     assert_eq!(s["missions"], 2);
+    assert_eq!(s["choices"], json!([]), "missions in order");
     assert_eq!(pps(&s), [10, 10], "CRK-1: rank 2's lowest PP");
     assert_eq!(credits(&s), [2, 2], "CEC-1");
     assert_eq!(s["next_mission"]["id"], "classic-m1");
