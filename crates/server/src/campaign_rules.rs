@@ -31,6 +31,14 @@
 //!   `rank_for`, like `starting_pp` and the SET-12 player counts: this
 //!   module asks the rules rather than restating them).
 //!
+//! - Classic (1993) campaigns ([`CampaignChoice::Classic`]): missions
+//!   1..10, CRK-1 ranks, credits carried (CEC-1) and passed to each
+//!   mission's draft as its limit (CEQ-1), bought with PP (CEC-4,
+//!   [`CampaignDoc::buy_credit`]), and changed after each mission in CEC-8
+//!   order ([`CampaignDoc::apply_economy`]); the DL band from every
+//!   player's rank (CDL-1, [`cdl1_band`]); "first to T PP" (CMP-6) and free
+//!   mission choice (CMP-5) as options.
+//!
 //! The HTTP side is [`crate::campaign_api`]; storing documents and
 //! applying finished games is [`crate::campaign_ledger`].
 
