@@ -818,11 +818,13 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
                 corporation: Corporation::Capitol,
                 doomtroopers: None,
                 pp: Some(23),
+                credits: None,
             },
             SeatSetup {
                 corporation: Corporation::Mishima,
                 doomtroopers: None,
                 pp: Some(7),
+                credits: None,
             },
         ],
         dark_legion: DarkLegionSetup::Seat(1),
@@ -830,6 +832,7 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
         seed: 5,
         campaign: true,
         c2m4_completed: None,
+        dl_band: None,
     };
     let seats = vec![
         ReservedSeat {
