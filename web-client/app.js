@@ -1094,6 +1094,19 @@ $("buy-credit").onclick = async () => {
   }
 };
 
+// The 1993 campaign's own fields show only when it is chosen; its ranks
+// are 1-6 (classic CRK-1), the Collectors Edition's 1-12.
+function campaignEditionFields() {
+  const form = /** @type {HTMLFormElement} */ ($("create-campaign"));
+  const classic = /** @type {HTMLSelectElement} */ (form.querySelector("select[name=campaign]")).value === "classic";
+  for (const l of form.querySelectorAll(".classic-only")) /** @type {HTMLElement} */ (l).hidden = !classic;
+  const rank = /** @type {HTMLInputElement} */ (form.querySelector("input[name=starting_rank]"));
+  rank.max = classic ? "6" : "12";
+  if (Number(rank.value) > Number(rank.max)) rank.value = rank.max;
+}
+/** @type {HTMLSelectElement} */ ($("create-campaign").querySelector("select[name=campaign]")).addEventListener("change", campaignEditionFields);
+campaignEditionFields();
+
 $("create-campaign").onsubmit = async (e) => {
   e.preventDefault();
   const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
