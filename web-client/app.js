@@ -1545,7 +1545,10 @@ function briefingNode(m) {
   } else if (r) {
     kids.push(h("p", { class: "rewards", text: `Rewards: success +${r.success} PP to each corporation player with a Doomtrooper left; failure +${r.failure} PP to the Dark Legion, and the commander ${r.commander} PP.` }));
   }
-  kids.push(h("p", { class: "secondary", text: m.secondary ? "Secondary missions: each corporation player draws two and keeps one, secretly." : "No secondary missions." }));
+  const secondary = !m.secondary ? "No secondary missions."
+    : m.edition === "classic" ? "Secondary missions (with 3 or more teams): two teams, drawn at random, pursue the goal; every other team draws one secret secondary mission."
+    : "Secondary missions: each corporation player draws two and keeps one, secretly.";
+  kids.push(h("p", { class: "secondary", text: secondary }));
   if (m.playable === false) {
     kids.push(h("p", { class: "missing", text: `Not playable yet — the server still needs: ${(m.missing ?? []).join(", ")}.` }));
   }
