@@ -1934,6 +1934,11 @@ export type GameView = {
    * DTs that left the board and the entrance or exit each took (MOV-14).
    */
   exits?: Array<[FigureId, string]>,
+  /**
+   * A `then(first, next)` goal (MSN-2): `first` has held (it latches),
+   * so what counts now is `next` (1993 mission 1: 20 PP, then out).
+   */
+  goal_first_done?: boolean,
 };
 
 /**
