@@ -1,0 +1,469 @@
+//! The clients of the cluster load tests: a game of two players (against
+//! the AI Dark Legion) and a spectator, each socket on its own node,
+//! played at a steady pace by one task. A socket that closes is not a
+//! failure here: the client comes back with its last seq on a node that
+//! is up ([`Live`]) and the game goes on. What a failure is (a close code
+//! other than expected, a gap in the seqs, a rejected legal command, an
+//! error message) is recorded for the test to assert on.
+
+use crate::common::{self, Ws, STEP};
+use citadel_protocol::{ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_rules::content::Corporation;
+use citadel_rules::game::{Command, Event};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// The longest a client may take to find a node that takes it back.
+const REJOIN_WITHIN: Duration = Duration::from_secs(30);
+
+/// The nodes clients may reconnect to (the test takes a node out before
+/// it stops it, and puts its successor in).
+#[derive(Clone, Debug)]
+pub struct Live(Arc<Mutex<Vec<SocketAddr>>>);
+
+impl Live {
+    pub fn new(addrs: &[SocketAddr]) -> Live {
+        Live(Arc::new(Mutex::new(addrs.to_vec())))
+    }
+
+    pub fn remove(&self, addr: SocketAddr) {
+        self.0.lock().expect("live nodes").retain(|a| *a != addr);
+    }
+
+    pub fn add(&self, addr: SocketAddr) {
+        self.0.lock().expect("live nodes").push(addr);
+    }
+
+    /// The `turn`-th live node, round robin.
+    fn pick(&self, turn: usize) -> Option<SocketAddr> {
+        let live = self.0.lock().expect("live nodes");
+        (!live.is_empty()).then(|| live[turn % live.len()])
+    }
+}
+
+/// What one client went through.
+#[derive(Debug)]
+pub struct ClientLog {
+    pub label: String,
+    /// How each of its sockets ended (`None`: dropped without a close).
+    pub closes: Vec<Option<u16>>,
+    /// Sockets it opened again.
+    pub reconnects: usize,
+    /// Hellos no node took (the game was between nodes); retried.
+    pub refused_joins: usize,
+    /// (seq it had, seq that came next) wherever events skipped seqs.
+    pub gaps: Vec<(u64, u64)>,
+    /// The last seq it holds.
+    pub covered: u64,
+}
+
+/// One socket, player or spectator.
+struct Client {
+    log: ClientLog,
+    ws: Option<Ws>,
+    join: Join,
+    seat: Option<u8>,
+    legal: Vec<Command>,
+    finished: bool,
+    /// Where it reconnects next (its own round robin over [`Live`]).
+    turn: usize,
+    /// `error` messages received.
+    errors: Vec<String>,
+}
+
+/// How one read ended.
+enum Read {
+    Msg(ServerMsg),
+    /// The socket is gone; it has been logged and dropped.
+    Closed,
+}
+
+impl Client {
+    /// Connect and say hello; the client once it has `welcome`, or `None`
+    /// if the socket ends first (a node stopping, a game moving).
+    async fn connect(&mut self, addr: SocketAddr, game: &str, last_seq: Option<u64>) -> bool {
+        let url = format!("ws://{addr}/ws");
+        let Ok(Ok((ws, _))) =
+            tokio::time::timeout(STEP, tokio_tungstenite::connect_async(url)).await
+        else {
+            return false;
+        };
+        self.ws = Some(ws);
+        let hello = ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            game: game.into(),
+            join: self.join.clone(),
+            last_seq,
+            account: None,
+        };
+        if !self.send(&hello).await {
+            return false;
+        }
+        loop {
+            match self.read().await {
+                Read::Msg(ServerMsg::Welcome { seat, token, .. }) => {
+                    self.seat = seat;
+                    if let Some(token) = token {
+                        self.join = Join::Resume { token };
+                    }
+                    return true;
+                }
+                Read::Msg(_) => {}
+                Read::Closed => return false,
+            }
+        }
+    }
+
+    /// Send; false (socket dropped) if that fails.
+    async fn send(&mut self, msg: &ClientMsg) -> bool {
+        let Some(ws) = self.ws.as_mut() else {
+            return false;
+        };
+        let text = serde_json::to_string(msg).expect("a client message serializes");
+        use futures_util::SinkExt;
+        let sent = tokio::time::timeout(
+            STEP,
+            ws.send(tokio_tungstenite::tungstenite::Message::text(text)),
+        )
+        .await;
+        if matches!(sent, Ok(Ok(()))) {
+            true
+        } else {
+            self.log.closes.push(None);
+            self.ws = None;
+            false
+        }
+    }
+
+    /// The next message (absorbed), or the end of the socket.
+    async fn read(&mut self) -> Read {
+        let Some(ws) = self.ws.as_mut() else {
+            return Read::Closed;
+        };
+        match common::next_text(ws, &self.log.label).await {
+            Ok(text) => {
+                let msg: ServerMsg = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("{}: not a ServerMsg: {e}: {text}", self.log.label));
+                self.absorb(&msg);
+                Read::Msg(msg)
+            }
+            Err(code) => {
+                self.log.closes.push(code);
+                self.ws = None;
+                Read::Closed
+            }
+        }
+    }
+
+    fn absorb(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Snapshot { seq, legal, .. } => {
+                self.log.covered = *seq;
+                self.legal.clone_from(legal);
+            }
+            ServerMsg::Events { events, legal, .. } => {
+                for e in events {
+                    if e.seq != self.log.covered + 1 {
+                        self.log.gaps.push((self.log.covered, e.seq));
+                    }
+                    self.log.covered = e.seq;
+                    if matches!(e.event, Event::MissionEnded { .. }) {
+                        self.finished = true;
+                    }
+                }
+                self.legal.clone_from(legal);
+            }
+            ServerMsg::Error { message, .. } => self.errors.push(message.clone()),
+            _ => {}
+        }
+    }
+
+    /// A barrier: every message queued for this client before the server
+    /// read our ping has been read. False if the socket ended.
+    async fn drain(&mut self) -> bool {
+        if !self.send(&ClientMsg::Ping).await {
+            return false;
+        }
+        loop {
+            match self.read().await {
+                Read::Msg(ServerMsg::Pong) => return true,
+                Read::Msg(_) => {}
+                Read::Closed => return false,
+            }
+        }
+    }
+
+    /// Come back with the last seq on a live node, until one takes the
+    /// hello and answers a ping after the catch-up.
+    async fn rejoin(&mut self, live: &Live, game: &str) {
+        let deadline = Instant::now() + REJOIN_WITHIN;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "{}: no node took the game back",
+                self.log.label
+            );
+            self.turn += 1;
+            if let Some(addr) = live.pick(self.turn) {
+                let last = Some(self.log.covered);
+                let (closes, errors) = (self.log.closes.len(), self.errors.len());
+                if self.connect(addr, game, last).await && self.drain().await {
+                    self.log.reconnects += 1;
+                    return;
+                }
+                self.log.refused_joins += 1;
+                // A close or an error seen while joining is part of the
+                // retry (the game was between nodes), not of the client's
+                // history.
+                self.log.closes.truncate(closes);
+                self.errors.truncate(errors);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn wait_lobby(
+        &mut self,
+        what: &str,
+        pred: impl Fn(&citadel_protocol::LobbyView) -> bool,
+    ) {
+        loop {
+            match self.read().await {
+                Read::Msg(ServerMsg::Lobby { lobby }) if pred(&lobby) => return,
+                Read::Msg(_) => {}
+                Read::Closed => panic!("{}: closed while waiting for {what}", self.log.label),
+            }
+        }
+    }
+}
+
+/// One game and its three clients (Ann and Bob play, Eve watches).
+pub struct GameRun {
+    code: String,
+    clients: Vec<Client>,
+}
+
+/// What a game's task reports.
+#[derive(Debug)]
+pub struct Outcome {
+    pub code: String,
+    pub clients: Vec<ClientLog>,
+    /// (seat, command) of every acknowledged command, in order.
+    pub acked: Vec<(u8, Command)>,
+    /// Commands sent whose socket closed before their ack: each may or
+    /// may not have been stored.
+    pub in_doubt: usize,
+    /// Commands acknowledged after the last socket close of the game.
+    pub acked_after_stop: usize,
+    /// Everything that went wrong (rejections, error messages, clients
+    /// out of step).
+    pub errors: Vec<String>,
+    pub finished: bool,
+}
+
+impl GameRun {
+    /// Create the game through `lobby`, seat Ann, Bob and Eve on the nodes
+    /// at `at`, take corporations, ready up and start.
+    pub async fn start(lobby: SocketAddr, at: [SocketAddr; 3], n: usize) -> GameRun {
+        let code = common::create_game(lobby, &common::c1m1_options(2, DarkLegionChoice::Ai)).await;
+        let mut clients = Vec::new();
+        for (i, (name, spectator)) in [("Ann", false), ("Bob", false), ("Eve", true)]
+            .into_iter()
+            .enumerate()
+        {
+            let name = format!("{name}{n}");
+            let join = if spectator {
+                Join::Spectator { name: name.clone() }
+            } else {
+                Join::Player { name: name.clone() }
+            };
+            let mut c = Client {
+                log: ClientLog {
+                    label: name,
+                    closes: Vec::new(),
+                    reconnects: 0,
+                    refused_joins: 0,
+                    gaps: Vec::new(),
+                    covered: 0,
+                },
+                ws: None,
+                join,
+                seat: None,
+                legal: Vec::new(),
+                finished: false,
+                turn: i,
+                errors: Vec::new(),
+            };
+            assert!(
+                c.connect(at[i], &code, None).await,
+                "{}: joined",
+                c.log.label
+            );
+            clients.push(c);
+        }
+        for (c, corp) in clients
+            .iter_mut()
+            .zip([Corporation::Bauhaus, Corporation::Capitol])
+        {
+            let seat = usize::from(c.seat.expect("a player's seat"));
+            c.send(&ClientMsg::TakeSeat { corporation: corp }).await;
+            c.wait_lobby("my corporation", |l| {
+                l.seats[seat].corporation == Some(corp)
+            })
+            .await;
+            c.send(&ClientMsg::Ready { ready: true }).await;
+            c.wait_lobby("ready", |l| l.seats[seat].ready).await;
+        }
+        clients[0]
+            .wait_lobby("everyone ready", |l| l.seats.iter().all(|s| s.ready))
+            .await;
+        clients[0].send(&ClientMsg::Start).await;
+        for c in &mut clients {
+            loop {
+                match c.read().await {
+                    Read::Msg(ServerMsg::Snapshot { .. }) => break,
+                    Read::Msg(_) => {}
+                    Read::Closed => panic!("{}: closed before the start", c.log.label),
+                }
+            }
+        }
+        GameRun { code, clients }
+    }
+
+    /// Play one command every `pace` until told to stop (or the game
+    /// ends), bringing back every client whose socket closes.
+    pub async fn play(
+        mut self,
+        live: Live,
+        stop: watch::Receiver<bool>,
+        pace: Duration,
+    ) -> Outcome {
+        let mut acked = Vec::new();
+        let mut in_doubt = 0;
+        let mut acked_after_stop = 0;
+        let mut errors = Vec::new();
+        let mut next_ref = 1u64;
+        loop {
+            let stopping = *stop.borrow();
+            // Everyone back and caught up (a ping answered after the
+            // catch-up); a socket that closes meanwhile comes back too.
+            let mut all_in = false;
+            while !all_in {
+                all_in = true;
+                for c in &mut self.clients {
+                    if c.ws.is_none() {
+                        c.rejoin(&live, &self.code).await;
+                        acked_after_stop = 0;
+                    }
+                    if !c.drain().await {
+                        all_in = false;
+                    }
+                }
+            }
+            let seqs: Vec<u64> = self.clients.iter().map(|c| c.log.covered).collect();
+            if seqs.iter().any(|s| *s != seqs[0]) {
+                errors.push(format!("clients out of step: {seqs:?}"));
+                break;
+            }
+            if stopping || self.clients.iter().any(|c| c.finished) {
+                break;
+            }
+            let acting: Vec<usize> = (0..2)
+                .filter(|&i| !self.clients[i].legal.is_empty())
+                .collect();
+            let [actor] = acting[..] else {
+                errors.push(format!("not exactly one player may act: {acting:?}"));
+                break;
+            };
+            let command = prefer_action(&self.clients[actor].legal);
+            let r = next_ref;
+            next_ref += 1;
+            let c = &mut self.clients[actor];
+            let sent = c
+                .send(&ClientMsg::Command {
+                    client_ref: Some(r),
+                    command: command.clone(),
+                })
+                .await;
+            loop {
+                if !sent {
+                    in_doubt += 1;
+                    break;
+                }
+                match c.read().await {
+                    Read::Msg(ServerMsg::Ack { client_ref, .. }) if client_ref == Some(r) => {
+                        acked.push((c.seat.expect("a player's seat"), command));
+                        acked_after_stop += 1;
+                        break;
+                    }
+                    Read::Msg(ServerMsg::Rejected {
+                        client_ref,
+                        message,
+                        ..
+                    }) if client_ref == Some(r) => {
+                        errors.push(format!("{}: {command:?} rejected: {message}", c.log.label));
+                        break;
+                    }
+                    Read::Msg(_) => {}
+                    Read::Closed => {
+                        in_doubt += 1;
+                        break;
+                    }
+                }
+            }
+            if !errors.is_empty() {
+                break;
+            }
+            tokio::time::sleep(pace).await;
+        }
+        for c in &self.clients {
+            errors.extend(
+                c.errors
+                    .iter()
+                    .map(|e| format!("{}: error: {e}", c.log.label)),
+            );
+        }
+        Outcome {
+            code: self.code,
+            finished: self.clients.iter().any(|c| c.finished),
+            clients: self.clients.into_iter().map(|c| c.log).collect(),
+            acked,
+            in_doubt,
+            acked_after_stop,
+            errors,
+        }
+    }
+}
+
+/// An action other than ending the turn when there is one (the last, so
+/// games last), else the first legal command.
+fn prefer_action(legal: &[Command]) -> Command {
+    legal
+        .iter()
+        .rev()
+        .find(|c| **c != Command::EndTurn)
+        .unwrap_or(&legal[0])
+        .clone()
+}
+
+/// The human commands in the store, in order (seats 0 and 1; the AI
+/// Dark Legion's seat comes after them).
+pub async fn stored_human_commands(url: &str, code: &str) -> Vec<(u8, Command)> {
+    let store = citadel_store::open(url).await.expect("open the store");
+    let records = store.commands(code).await.expect("the game's commands");
+    let indexes: Vec<i64> = records.iter().map(|r| r.index).collect();
+    let want: Vec<i64> = (0..records.len() as i64).collect();
+    assert_eq!(indexes, want, "stored command indexes");
+    records
+        .iter()
+        .filter(|r| r.seat < 2)
+        .map(|r| {
+            (
+                r.seat,
+                serde_json::from_str(&r.command).expect("a stored command"),
+            )
+        })
+        .collect()
+}
