@@ -6,6 +6,9 @@
 //! other than expected, a gap in the seqs, a rejected legal command, an
 //! error message) is recorded for the test to assert on.
 
+// Each test binary that includes this file uses a different part of it.
+#![allow(dead_code)]
+
 use crate::common::{self, Ws, STEP};
 use citadel_protocol::{ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
@@ -60,7 +63,7 @@ pub struct ClientLog {
 }
 
 /// One socket, player or spectator.
-struct Client {
+pub struct Client {
     log: ClientLog,
     ws: Option<Ws>,
     join: Join,
@@ -73,6 +76,17 @@ struct Client {
     errors: Vec<String>,
 }
 
+/// The answer to a command.
+#[derive(Debug, PartialEq)]
+pub enum Answer {
+    Acked,
+    /// Refused, with the server's words.
+    Rejected(String),
+    /// The socket ended before the answer (the command may or may not
+    /// have been stored).
+    Cut,
+}
+
 /// How one read ended.
 enum Read {
     Msg(ServerMsg),
@@ -81,6 +95,73 @@ enum Read {
 }
 
 impl Client {
+    pub fn label(&self) -> &str {
+        &self.log.label
+    }
+
+    pub fn legal(&self) -> &[Command] {
+        &self.legal
+    }
+
+    pub fn covered(&self) -> u64 {
+        self.log.covered
+    }
+
+    pub fn seat(&self) -> Option<u8> {
+        self.seat
+    }
+
+    pub fn log(&self) -> &ClientLog {
+        &self.log
+    }
+
+    /// `error` messages received.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// Send a command and read up to its answer.
+    pub async fn command(&mut self, client_ref: u64, command: &Command) -> Answer {
+        let msg = ClientMsg::Command {
+            client_ref: Some(client_ref),
+            command: command.clone(),
+        };
+        if !self.send(&msg).await {
+            return Answer::Cut;
+        }
+        loop {
+            match self.read().await {
+                Read::Msg(ServerMsg::Ack { client_ref: r, .. }) if r == Some(client_ref) => {
+                    return Answer::Acked
+                }
+                Read::Msg(ServerMsg::Rejected {
+                    client_ref: r,
+                    message,
+                    ..
+                }) if r == Some(client_ref) => return Answer::Rejected(message),
+                Read::Msg(_) => {}
+                Read::Closed => return Answer::Cut,
+            }
+        }
+    }
+
+    /// Read (and absorb) until the socket ends: its close code
+    /// (`Some(None)`: dropped without one), or `None` if it is still open
+    /// after `limit`.
+    pub async fn closed_within(&mut self, limit: Duration) -> Option<Option<u16>> {
+        let ended = tokio::time::timeout(limit, async {
+            loop {
+                if let Read::Closed = self.read().await {
+                    return;
+                }
+            }
+        })
+        .await;
+        ended
+            .ok()
+            .map(|()| self.log.closes.last().copied().flatten())
+    }
+
     /// Connect and say hello; the client once it has `welcome`, or `None`
     /// if the socket ends first (a node stopping, a game moving).
     async fn connect(&mut self, addr: SocketAddr, game: &str, last_seq: Option<u64>) -> bool {
@@ -182,7 +263,7 @@ impl Client {
 
     /// A barrier: every message queued for this client before the server
     /// read our ping has been read. False if the socket ended.
-    async fn drain(&mut self) -> bool {
+    pub async fn drain(&mut self) -> bool {
         if !self.send(&ClientMsg::Ping).await {
             return false;
         }
@@ -197,7 +278,7 @@ impl Client {
 
     /// Come back with the last seq on a live node, until one takes the
     /// hello and answers a ping after the catch-up.
-    async fn rejoin(&mut self, live: &Live, game: &str) {
+    pub async fn rejoin(&mut self, live: &Live, game: &str) {
         let deadline = Instant::now() + REJOIN_WITHIN;
         loop {
             assert!(
@@ -241,8 +322,9 @@ impl Client {
 
 /// One game and its three clients (Ann and Bob play, Eve watches).
 pub struct GameRun {
-    code: String,
-    clients: Vec<Client>,
+    pub code: String,
+    /// Ann, Bob, Eve.
+    pub clients: Vec<Client>,
 }
 
 /// What a game's task reports.
@@ -381,40 +463,16 @@ impl GameRun {
             let r = next_ref;
             next_ref += 1;
             let c = &mut self.clients[actor];
-            let sent = c
-                .send(&ClientMsg::Command {
-                    client_ref: Some(r),
-                    command: command.clone(),
-                })
-                .await;
-            loop {
-                if !sent {
-                    in_doubt += 1;
+            match c.command(r, &command).await {
+                Answer::Acked => {
+                    acked.push((c.seat.expect("a player's seat"), command));
+                    acked_after_stop += 1;
+                }
+                Answer::Rejected(message) => {
+                    errors.push(format!("{}: {command:?} rejected: {message}", c.log.label));
                     break;
                 }
-                match c.read().await {
-                    Read::Msg(ServerMsg::Ack { client_ref, .. }) if client_ref == Some(r) => {
-                        acked.push((c.seat.expect("a player's seat"), command));
-                        acked_after_stop += 1;
-                        break;
-                    }
-                    Read::Msg(ServerMsg::Rejected {
-                        client_ref,
-                        message,
-                        ..
-                    }) if client_ref == Some(r) => {
-                        errors.push(format!("{}: {command:?} rejected: {message}", c.log.label));
-                        break;
-                    }
-                    Read::Msg(_) => {}
-                    Read::Closed => {
-                        in_doubt += 1;
-                        break;
-                    }
-                }
-            }
-            if !errors.is_empty() {
-                break;
+                Answer::Cut => in_doubt += 1,
             }
             tokio::time::sleep(pace).await;
         }
@@ -439,7 +497,7 @@ impl GameRun {
 
 /// An action other than ending the turn when there is one (the last, so
 /// games last), else the first legal command.
-fn prefer_action(legal: &[Command]) -> Command {
+pub fn prefer_action(legal: &[Command]) -> Command {
     legal
         .iter()
         .rev()
