@@ -99,19 +99,19 @@ async fn a_rolling_restart_under_load_loses_no_acknowledged_command() {
 
         tokio::time::sleep(PLAY_BETWEEN).await;
         let mut restarts = Vec::new();
-        for round in 0..3 {
+        for node in &mut nodes {
             // Out of the rotation first, so nobody reconnects to it; then
             // a graceful stop (each game stores its last batch, closes its
             // sockets with 1001 and releases its lease).
-            live.remove(nodes[round].addr);
+            live.remove(node.addr);
             let stopping = Instant::now();
-            let stop = nodes[round].stop.take().expect("a running node");
+            let stop = node.stop.take().expect("a running node");
             stop_gracefully(stop).await;
             let stopped = stopping.elapsed();
             // Its replacement: a new node id, a new port.
-            let id = format!("{}2", nodes[round].id);
-            nodes[round] = start(&db, &nats, id).await;
-            live.add(nodes[round].addr);
+            let id = format!("{}2", node.id);
+            *node = start(&db, &nats, id).await;
+            live.add(node.addr);
             restarts.push((stopped, stopping.elapsed()));
             tokio::time::sleep(PLAY_BETWEEN).await;
         }
