@@ -39,6 +39,11 @@ impl Live {
         self.0.lock().expect("live nodes").push(addr);
     }
 
+    /// The live nodes now.
+    pub fn now(&self) -> Vec<SocketAddr> {
+        self.0.lock().expect("live nodes").clone()
+    }
+
     /// The `turn`-th live node, round robin.
     fn pick(&self, turn: usize) -> Option<SocketAddr> {
         let live = self.0.lock().expect("live nodes");
@@ -305,16 +310,16 @@ impl Client {
         }
     }
 
+    /// Read until a lobby satisfies `pred`; `None` if the socket ends.
     async fn wait_lobby(
         &mut self,
-        what: &str,
         pred: impl Fn(&citadel_protocol::LobbyView) -> bool,
-    ) {
+    ) -> Option<()> {
         loop {
             match self.read().await {
-                Read::Msg(ServerMsg::Lobby { lobby }) if pred(&lobby) => return,
+                Read::Msg(ServerMsg::Lobby { lobby }) if pred(&lobby) => return Some(()),
                 Read::Msg(_) => {}
-                Read::Closed => panic!("{}: closed while waiting for {what}", self.log.label),
+                Read::Closed => return None,
             }
         }
     }
@@ -349,7 +354,15 @@ impl GameRun {
     /// Create the game through `lobby`, seat Ann, Bob and Eve on the nodes
     /// at `at`, take corporations, ready up and start.
     pub async fn start(lobby: SocketAddr, at: [SocketAddr; 3], n: usize) -> GameRun {
-        let code = common::create_game(lobby, &common::c1m1_options(2, DarkLegionChoice::Ai)).await;
+        GameRun::try_start(lobby, at, n)
+            .await
+            .expect("the game was set up and started")
+    }
+
+    /// [`GameRun::start`], or `None` if a node on the way was stopping
+    /// (the caller tries again; nothing was played).
+    pub async fn try_start(lobby: SocketAddr, at: [SocketAddr; 3], n: usize) -> Option<GameRun> {
+        let code = try_create_game(lobby).await?;
         let mut clients = Vec::new();
         for (i, (name, spectator)) in [("Ann", false), ("Bob", false), ("Eve", true)]
             .into_iter()
@@ -378,40 +391,36 @@ impl GameRun {
                 turn: i,
                 errors: Vec::new(),
             };
-            assert!(
-                c.connect(at[i], &code, None).await,
-                "{}: joined",
-                c.log.label
-            );
+            if !c.connect(at[i], &code, None).await {
+                return None;
+            }
             clients.push(c);
         }
         for (c, corp) in clients
             .iter_mut()
             .zip([Corporation::Bauhaus, Corporation::Capitol])
         {
-            let seat = usize::from(c.seat.expect("a player's seat"));
+            let seat = usize::from(c.seat?);
             c.send(&ClientMsg::TakeSeat { corporation: corp }).await;
-            c.wait_lobby("my corporation", |l| {
-                l.seats[seat].corporation == Some(corp)
-            })
-            .await;
+            c.wait_lobby(|l| l.seats[seat].corporation == Some(corp))
+                .await?;
             c.send(&ClientMsg::Ready { ready: true }).await;
-            c.wait_lobby("ready", |l| l.seats[seat].ready).await;
+            c.wait_lobby(|l| l.seats[seat].ready).await?;
         }
         clients[0]
-            .wait_lobby("everyone ready", |l| l.seats.iter().all(|s| s.ready))
-            .await;
+            .wait_lobby(|l| l.seats.iter().all(|s| s.ready))
+            .await?;
         clients[0].send(&ClientMsg::Start).await;
         for c in &mut clients {
             loop {
                 match c.read().await {
                     Read::Msg(ServerMsg::Snapshot { .. }) => break,
                     Read::Msg(_) => {}
-                    Read::Closed => panic!("{}: closed before the start", c.log.label),
+                    Read::Closed => return None,
                 }
             }
         }
-        GameRun { code, clients }
+        Some(GameRun { code, clients })
     }
 
     /// Play one command every `pace` until told to stop (or the game
@@ -493,6 +502,24 @@ impl GameRun {
             errors,
         }
     }
+}
+
+/// `POST /api/games` for two players against the AI Dark Legion; `None`
+/// if the node does not take it (it is stopping).
+async fn try_create_game(lobby: SocketAddr) -> Option<String> {
+    let options = common::c1m1_options(2, DarkLegionChoice::Ai);
+    let resp = reqwest::Client::new()
+        .post(format!("http://{lobby}/api/games"))
+        .timeout(STEP)
+        .json(&options)
+        .send()
+        .await
+        .ok()?;
+    if resp.status() != reqwest::StatusCode::CREATED {
+        return None;
+    }
+    let body: serde_json::Value = resp.json().await.ok()?;
+    body["code"].as_str().map(str::to_string)
 }
 
 /// An action other than ending the turn when there is one (the last, so
