@@ -146,7 +146,7 @@ async fn a_rolling_restart_under_load_loses_no_acknowledged_command() {
             // before the end): they resumed.
             let moved = o.clients.iter().any(|c| c.reconnects > 0);
             assert!(
-                o.acked_after_stop > 0 || o.finished || !moved,
+                o.acked_since_rejoin > 0 || o.finished || !moved,
                 "game {}: no command acknowledged after its clients came back",
                 o.code
             );

@@ -171,7 +171,10 @@ async fn nats_down_mid_game_keeps_the_owners_game_and_forwarded_clients_resume()
         // with what Ann played meanwhile.
         let through_b = Live::new(&[addr_b]);
         for i in [1, 2] {
-            g.clients[i].rejoin(&through_b, &g.code).await;
+            assert!(
+                g.clients[i].rejoin(&through_b, &g.code).await,
+                "the game goes on"
+            );
         }
         let resumed = restarted.elapsed();
         for c in &mut g.clients {

@@ -10,7 +10,7 @@
 #![allow(dead_code)]
 
 use crate::common::{self, Ws, STEP};
-use citadel_protocol::{ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_protocol::{close, ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
 use std::net::SocketAddr;
@@ -282,14 +282,21 @@ impl Client {
     }
 
     /// Come back with the last seq on a live node, until one takes the
-    /// hello and answers a ping after the catch-up.
-    pub async fn rejoin(&mut self, live: &Live, game: &str) {
+    /// hello and answers a ping after the catch-up: true. False if the
+    /// game ended meanwhile (the command whose ack a close cut off ended
+    /// it): a finished game that left memory is not loaded again, so the
+    /// hello is refused as an unknown game (4003) and the game's replay
+    /// is there instead.
+    pub async fn rejoin(&mut self, live: &Live, game: &str) -> bool {
         let deadline = Instant::now() + REJOIN_WITHIN;
+        // What the last refusal said, for the failure message.
+        let mut refusal = String::new();
         loop {
             assert!(
                 Instant::now() < deadline,
-                "{}: no node took the game back",
-                self.log.label
+                "{}: no node took game {game} back after seq {}; last refusal: {refusal}",
+                self.log.label,
+                self.log.covered
             );
             self.turn += 1;
             if let Some(addr) = live.pick(self.turn) {
@@ -297,9 +304,20 @@ impl Client {
                 let (closes, errors) = (self.log.closes.len(), self.errors.len());
                 if self.connect(addr, game, last).await && self.drain().await {
                     self.log.reconnects += 1;
-                    return;
+                    return true;
+                }
+                let unknown = self.log.closes[closes..].contains(&Some(close::UNKNOWN_GAME));
+                if unknown && finished(addr, game).await {
+                    self.log.closes.truncate(closes);
+                    self.finished = true;
+                    return false;
                 }
                 self.log.refused_joins += 1;
+                refusal = format!(
+                    "{addr}: closes {:?}, errors {:?}",
+                    &self.log.closes[closes..],
+                    &self.errors[errors..]
+                );
                 // A close or an error seen while joining is part of the
                 // retry (the game was between nodes), not of the client's
                 // history.
@@ -342,8 +360,8 @@ pub struct Outcome {
     /// Commands sent whose socket closed before their ack: each may or
     /// may not have been stored.
     pub in_doubt: usize,
-    /// Commands acknowledged after the last socket close of the game.
-    pub acked_after_stop: usize,
+    /// Commands acknowledged since a client of the game last came back.
+    pub acked_since_rejoin: usize,
     /// Everything that went wrong (rejections, error messages, clients
     /// out of step).
     pub errors: Vec<String>,
@@ -433,9 +451,10 @@ impl GameRun {
     ) -> Outcome {
         let mut acked = Vec::new();
         let mut in_doubt = 0;
-        let mut acked_after_stop = 0;
+        let mut acked_since_rejoin = 0;
         let mut errors = Vec::new();
         let mut next_ref = 1u64;
+        let mut ended_away = false;
         loop {
             let stopping = *stop.borrow();
             // Everyone back and caught up (a ping answered after the
@@ -444,14 +463,25 @@ impl GameRun {
             while !all_in {
                 all_in = true;
                 for c in &mut self.clients {
+                    if c.finished {
+                        continue;
+                    }
                     if c.ws.is_none() {
-                        c.rejoin(&live, &self.code).await;
-                        acked_after_stop = 0;
+                        acked_since_rejoin = 0;
+                        if !c.rejoin(&live, &self.code).await {
+                            // Ended meanwhile: nobody can come back, and
+                            // those away never see the last events.
+                            ended_away = true;
+                            continue;
+                        }
                     }
                     if !c.drain().await {
                         all_in = false;
                     }
                 }
+            }
+            if ended_away {
+                break;
             }
             let seqs: Vec<u64> = self.clients.iter().map(|c| c.log.covered).collect();
             if seqs.iter().any(|s| *s != seqs[0]) {
@@ -475,7 +505,7 @@ impl GameRun {
             match c.command(r, &command).await {
                 Answer::Acked => {
                     acked.push((c.seat.expect("a player's seat"), command));
-                    acked_after_stop += 1;
+                    acked_since_rejoin += 1;
                 }
                 Answer::Rejected(message) => {
                     errors.push(format!("{}: {command:?} rejected: {message}", c.log.label));
@@ -498,10 +528,21 @@ impl GameRun {
             clients: self.clients.into_iter().map(|c| c.log).collect(),
             acked,
             in_doubt,
-            acked_after_stop,
+            acked_since_rejoin,
             errors,
         }
     }
+}
+
+/// Whether `game` has finished: its replay is served (only a finished
+/// game has one).
+async fn finished(addr: SocketAddr, game: &str) -> bool {
+    let replay = reqwest::Client::new()
+        .get(format!("http://{addr}/api/games/{game}/replay?count=1"))
+        .timeout(STEP)
+        .send()
+        .await;
+    replay.is_ok_and(|r| r.status() == reqwest::StatusCode::OK)
 }
 
 /// `POST /api/games` for two players against the AI Dark Legion; `None`
