@@ -104,6 +104,11 @@ impl Cluster {
         Ok(())
     }
 
+    /// Whether the NATS connection is up, as its events last said.
+    pub fn nats_up(&self) -> bool {
+        *self.up.borrow()
+    }
+
     /// Resolves once the NATS connection is down (at once if it is now).
     pub async fn nats_down(&self) {
         let mut up = self.up.clone();

@@ -384,6 +384,14 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
     let Some(ToGame::Hello { hello, sink }) = rx.recv().await else {
         return;
     };
+    // Without NATS the hello could only wait for its time-out: say so now.
+    if !cluster.nats_up() {
+        let _ = sink.tx.try_send(Outgoing::Close(
+            close::SHUTDOWN,
+            "cannot reach the game's server; reconnect".into(),
+        ));
+        return;
+    }
     let node = cluster.node_id.clone();
     let conn = hello.conn;
     let subject = game_subject(&code);

@@ -127,13 +127,33 @@ async fn nats_down_mid_game_keeps_the_owners_game_and_forwarded_clients_resume()
             assert_eq!(code, Some(Some(1001)), "{}: told to reconnect", c.label());
         }
         let told = killed.elapsed();
-        // Both nodes say they are not ready, and why.
+        // Both nodes say they are not ready, and why: each as soon as its
+        // NATS client has seen the connection drop (a node whose one
+        // worker thread is busy may take a moment; the owner has no
+        // proxy to tell the test when it noticed).
         for addr in [addr_a, addr_b] {
-            let (status, body) = readyz(addr).await;
+            let deadline = Instant::now() + Duration::from_secs(5);
+            let (status, body) = loop {
+                let (status, body) = readyz(addr).await;
+                if status != 200 || Instant::now() >= deadline {
+                    break (status, body);
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
             assert_eq!(status, 503, "{addr}: {body}");
             let why = body["nats"].as_str().unwrap_or_default().to_string();
             assert!(why.starts_with("unavailable"), "{addr}: nats is {why:?}");
         }
+        // Bob cannot come back through b meanwhile: told at once to try
+        // again, not left waiting.
+        let refused_at = Instant::now();
+        let refused = g.clients[1].try_rejoin_once(addr_b, &g.code).await;
+        assert_eq!(refused, Some(Some(1001)), "Bob's hello through b refused");
+        assert!(
+            refused_at.elapsed() < Duration::from_secs(3),
+            "refused without waiting for the hello's time-out: {:?}",
+            refused_at.elapsed()
+        );
         // Ann, on the owner, plays on: her commands are stored and acked.
         let before = g.clients[0].covered();
         let mut during = 0;

@@ -281,6 +281,21 @@ impl Client {
         }
     }
 
+    /// Try once to come back through the node at `addr`: `None` if it
+    /// took the hello, else how it closed the socket (`Some(None)`: no
+    /// code, or no connection).
+    pub async fn try_rejoin_once(&mut self, addr: SocketAddr, game: &str) -> Option<Option<u16>> {
+        let closes = self.log.closes.len();
+        let last = Some(self.log.covered);
+        if self.connect(addr, game, last).await {
+            self.log.reconnects += 1;
+            return None;
+        }
+        let code = self.log.closes.get(closes).copied().flatten();
+        self.log.closes.truncate(closes);
+        Some(code)
+    }
+
     /// Come back with the last seq on a live node, until one takes the
     /// hello and answers a ping after the catch-up: true. False if the
     /// game ended meanwhile (the command whose ack a close cut off ended
