@@ -446,6 +446,9 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
         close::SHUTDOWN,
         "the game moved to another server; reconnect",
     );
+    // One future for the socket's life, not one per message.
+    let nats_down = cluster.nats_down();
+    tokio::pin!(nats_down);
     loop {
         tokio::select! {
             from_socket = rx.recv() => match from_socket {
@@ -486,7 +489,7 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
                 let _ = sink.tx.try_send(Outgoing::Close(close::SHUTDOWN, "server shutting down".into()));
                 return;
             }
-            () = cluster.nats_down() => {
+            () = &mut nats_down => {
                 // Nothing reaches the owner now, and nothing comes back:
                 // the client reconnects (through the owner, or here once
                 // NATS is back) with its last seq. The `Closed` is
