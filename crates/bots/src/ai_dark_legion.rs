@@ -680,6 +680,9 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
         | Decision::WhiteEntrance { .. }
         | Decision::DiscardItem { .. }
         | Decision::Reaction { .. }
+        | Decision::CardWindow { .. }
+        | Decision::CardSquare { .. }
+        | Decision::CardMove { .. }
         | Decision::KeepSecondary { .. } => Ok(None),
     }
 }

@@ -75,6 +75,10 @@ impl Game {
                     Err(Rejection::AlreadyActivated)
                 }
             }
+            // Classic Combat Neurosis: one action this round, no extra ones.
+            _ if f.turn.used >= 1 && f.team().is_some_and(|t| self.card_neurosis(t)) => {
+                Err(Rejection::NoActionsLeft)
+            }
             _ if f.turn.used >= f.turn.allowed => {
                 if f.turn.used >= 4 {
                     Err(Rejection::ActionCapReached)
@@ -138,6 +142,7 @@ impl Game {
                 let f = &mut self.figures[figure.index()];
                 f.turn.allowed += 1;
                 if let Some(t) = f.team() {
+                    self.note_extra_action_spent(t);
                     let team = &mut self.teams[usize::from(t)];
                     team.extra_actions -= 1;
                     events.push(Event::ExtraActionTaken {
@@ -177,6 +182,9 @@ impl Game {
         self.begin_action(figure, cost, events);
         self.figures[figure.index()].turn.charge.clear();
         self.execute_move(figure, path, &targets, dice, events);
+        if !self.effects.cards.is_empty() {
+            self.note_card_move(figure);
+        }
         let f = &mut self.figures[figure.index()];
         f.turn.last = Some(LastAction::Move);
         f.turn.boost = false;

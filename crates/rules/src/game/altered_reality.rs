@@ -205,6 +205,7 @@ impl Game {
             door_index: rules.door_index.clone(),
             rank_min_pp: rules.rank_min_pp.clone(),
             tile_defs: rules.tile_defs.clone(),
+            two_use_cards: rules.two_use_cards.clone(),
         };
         let map = |s: Square| change.map_square(&old.board, s);
         for f in &mut self.figures {

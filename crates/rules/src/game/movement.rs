@@ -68,6 +68,8 @@ impl Game {
         if f.turn.boost {
             base = 5;
         }
+        // Classic Hurt Leg: the first Move of the round is one shorter.
+        base = base.saturating_sub(self.card_hurt_leg(id));
         base.min(cap)
     }
 

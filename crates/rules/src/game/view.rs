@@ -30,6 +30,16 @@ pub struct TeamView {
     pub hand_size: usize,
     /// The hand itself: only for its owner (HID-2).
     pub hand: Option<Vec<DtCardKind>>,
+    /// Classic CDT: how many 1993 two-use cards the team holds (public);
+    /// not sent in rulesets without them.
+    #[serde(default, skip_serializing_if = "super::view::is_zero_usize")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cards_size: usize,
+    /// Classic CDT: the 1993 cards themselves, by number: only for their
+    /// owner (HID-2), and only while the team holds some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cards: Option<Vec<u32>>,
     /// Chosen white entrance id.
     pub entrance: Option<String>,
     /// MOV-6 flag.
@@ -272,6 +282,9 @@ impl Game {
                 credits: t.credits,
                 hand_size: t.hand.len(),
                 hand: (viewer == Viewer::Seat(t.seat)).then(|| t.hand.clone()),
+                cards_size: t.cards.len(),
+                cards: (viewer == Viewer::Seat(t.seat) && !t.cards.is_empty())
+                    .then(|| t.cards.clone()),
                 entrance: t
                     .entrance
                     .and_then(|e| self.rules.white.get(usize::from(e)))
@@ -477,6 +490,10 @@ impl Game {
 }
 
 /// For `skip_serializing_if`: a zero count is not sent.
+pub(crate) fn is_zero_usize(n: &usize) -> bool {
+    *n == 0
+}
+
 pub(crate) fn is_zero(n: &u8) -> bool {
     *n == 0
 }
