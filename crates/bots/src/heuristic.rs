@@ -64,7 +64,10 @@ fn best_attack(view: &GameView, legal: &[Command], only: Option<FigureId>) -> Op
 /// plays: heal a DT down to 3 health or less (Medic, Medicine Injector),
 /// fire Control Defense System at the toughest DL figure, and shield the
 /// team for the round when the Dark Legion's turn starts (Combat Aura,
-/// Spectral Displacement). Sabotage is left to players.
+/// Spectral Displacement); on its own turn with an attack at hand, more
+/// actions (Combat Frenzy), a re-roll (Heroic Luck) or a weaker target
+/// (Weak Spot); and take 5 PP from the richest other player (Combat
+/// Report). Other sabotage is left to players.
 fn two_use_boon(view: &GameView, legal: &[Command]) -> Option<Command> {
     use citadel_rules::content::classic_tables::ClassicDtUse as U;
     let plays = || {
@@ -94,6 +97,25 @@ fn two_use_boon(view: &GameView, legal: &[Command]) -> Option<Command> {
     {
         return Some(c.clone());
     }
+    // Combat Report: 5 PP from the richest other player (the taker gains
+    // what the victim loses, so only when it has some).
+    let pp_of = |c: &Command| match c {
+        Command::PlayTwoUse {
+            corporation: Some(corp),
+            ..
+        } => view
+            .teams
+            .iter()
+            .find(|t| t.corporation == *corp)
+            .map_or(0, |t| t.pp),
+        _ => 0,
+    };
+    if let Some((_, _, c)) = plays()
+        .filter(|(u, _, c)| *u == U::CombatReport && pp_of(c) > 0)
+        .max_by_key(|(_, _, c)| pp_of(c))
+    {
+        return Some(c.clone());
+    }
     if matches!(view.phase, PhaseView::DarkLegion) {
         return plays()
             .find(|(u, _, _)| matches!(u, U::CombatAura | U::SpectralDisplacement))
@@ -108,10 +130,15 @@ fn two_use_boon(view: &GameView, legal: &[Command]) -> Option<Command> {
             .any(|c| matches!(c, Command::Attack { target: t, .. } if *t == target))
     };
     let can_attack = legal.iter().any(|c| matches!(c, Command::Attack { .. }));
+    if own_turn {
+        if let Some((_, _, c)) = plays().find(|(u, _, _)| *u == U::CombatFrenzy) {
+            return Some(c.clone());
+        }
+    }
     if own_turn && can_attack {
         return plays()
             .find(|(u, f, _)| match u {
-                U::CombatFrenzy | U::HeroicLuck => true,
+                U::HeroicLuck => true,
                 U::WeakSpot => f.is_some_and(attack_on),
                 _ => false,
             })

@@ -279,3 +279,33 @@ fn cdt_1_readme_d44_combat_frenzy_actions_left_at_round_end_are_lost() {
     assert_eq!(v.teams[0].extra_actions, Some(6));
     assert!(v.effects.cards.is_empty());
 }
+
+/// CDT-1 over whole games: random players (every legal command equally
+/// likely) play the cards at every moment the rules allow, and the games
+/// finish with no broken invariant (the cards stay conserved, sim.rs) and
+/// no seat left without a legal command.
+#[test]
+fn cdt_1_random_games_play_the_cards_and_finish() {
+    let content = citadel_rules::game::playable::relaxed(
+        citadel_rules::Content::embedded().expect("content"),
+    );
+    let mut played = 0;
+    for seed in 0..12 {
+        let setup = Setup::new(
+            "classic-m1",
+            &[Corporation::Capitol, Corporation::Mishima],
+            DarkLegionSetup::Ai,
+        );
+        let p = citadel_rules::sim::random_playout_with(&content, setup, seed, 20_000, true)
+            .expect("playout");
+        assert!(p.violations.is_empty(), "seed {seed}: {:?}", p.violations);
+        assert!(p.finished, "seed {seed} did not finish");
+        played += p
+            .log
+            .iter()
+            .flat_map(|(_, _, events)| events)
+            .filter(|e| matches!(e, Event::TwoUsePlayed { .. }))
+            .count();
+    }
+    assert!(played >= 12, "only {played} cards played in 12 games");
+}

@@ -233,8 +233,6 @@ pub enum Command {
         /// The card's number (1..=13) in your hand.
         card: u32,
         /// Which of its two uses (the boon or the sabotage).
-        #[serde(rename = "use")]
-        #[cfg_attr(feature = "ts", ts(rename = "use"))]
         card_use: crate::content::classic_tables::ClassicDtUse,
         /// The chosen team (player), for uses that name one.
         #[serde(default, skip_serializing_if = "Option::is_none")]

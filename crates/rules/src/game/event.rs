@@ -122,16 +122,10 @@ pub enum Event {
         /// Card number (1..=13).
         card: u32,
         /// The use chosen.
-        #[serde(rename = "use")]
-        #[cfg_attr(feature = "ts", ts(rename = "use"))]
         card_use: crate::content::classic_tables::ClassicDtUse,
         /// The chosen team, where the use names one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "ts", ts(optional))]
         corporation: Option<Corporation>,
         /// The chosen figure, where the use names one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "ts", ts(optional))]
         figure: Option<FigureId>,
     },
     /// Classic Steal Initiative: `to` took a card at random from `from`.

@@ -52,8 +52,6 @@ pub enum Lasts {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CardEffect {
     /// The use played.
-    #[serde(rename = "use")]
-    #[cfg_attr(feature = "ts", ts(rename = "use"))]
     pub card_use: U,
     /// The team whose player played it.
     pub by: u8,
@@ -71,7 +69,7 @@ pub struct CardEffect {
     /// (lost at its end, README D44). Hurt Leg: 1 once the DT's first
     /// Move of this round has been made.
     #[serde(default, skip_serializing_if = "super::view::is_zero")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<u8>", optional))]
     pub count: u8,
 }
 
@@ -154,6 +152,29 @@ impl Window {
 }
 
 impl Game {
+    /// Invariant (classic CDT-1): every two-use card is in exactly one
+    /// place — a hand, the deck or the discards — once the deck exists.
+    ///
+    /// # Errors
+    /// A description of the first card out of place.
+    pub fn two_use_cards_conserved(&self) -> Result<(), String> {
+        let Some(classic) = self.edition.classic() else {
+            return Ok(());
+        };
+        let mut all: Vec<u32> = self.teams.iter().flat_map(|t| t.cards.clone()).collect();
+        all.extend(&classic.two_use_deck);
+        all.extend(&classic.two_use_discard);
+        all.sort_unstable();
+        let want: Vec<u32> = self.rules.two_use_cards.iter().map(|c| c.number).collect();
+        let mut want_sorted = want;
+        want_sorted.sort_unstable();
+        if all.is_empty() || all == want_sorted {
+            Ok(())
+        } else {
+            Err(format!("two-use cards out of place: {all:?}"))
+        }
+    }
+
     /// The definition of two-use card `number`.
     pub(crate) fn two_use_def(&self, number: u32) -> Option<&ClassicDtCardDef> {
         self.rules.two_use_cards.iter().find(|c| c.number == number)

@@ -33,7 +33,7 @@ pub struct TeamView {
     /// Classic CDT: how many 1993 two-use cards the team holds (public);
     /// not sent in rulesets without them.
     #[serde(default, skip_serializing_if = "super::view::is_zero_usize")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<usize>", optional))]
     pub cards_size: usize,
     /// Classic CDT: the 1993 cards themselves, by number: only for their
     /// owner (HID-2), and only while the team holds some.
