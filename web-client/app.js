@@ -1635,6 +1635,7 @@ function decisionTitle(view, p) {
     case "card_window": return "A turn starts: play one of your Doomtrooper cards, or pass";
     case "card_square": return `${words(p.card_use)}: choose the square for ${figName(view, p.figure)}`;
     case "card_move": return `${words(p.card_use)}: move (${p.left} left), or pass`;
+    case "card_control": return `Commanding Voice: act with ${figName(view, p.figure)} (${p.left} left), or pass`;
     default: return words(p.decision);
   }
 }
@@ -1657,7 +1658,7 @@ function publicDecision(p) {
     case "call_reinforcements": return "to call reinforcements or not";
     case "alter_sectors": return "to change the board (Nepharite Altered Reality)";
     case "card_window": return "to play a Doomtrooper card or pass";
-    case "card_square": case "card_move": return "to resolve a Doomtrooper card";
+    case "card_square": case "card_move": case "card_control": return "to resolve a Doomtrooper card";
     default: return "to decide on an event";
   }
 }

@@ -838,6 +838,21 @@ export type Decision =
     left: number,
   }
   | {
+    "decision": "card_control",
+    /**
+     * The player who played the card.
+     */
+    team: number,
+    /**
+     * The DL figure controlled.
+     */
+    figure: FigureId,
+    /**
+     * Actions left.
+     */
+    left: number,
+  }
+  | {
     "decision": "reaction",
     /**
      * The owner's team.

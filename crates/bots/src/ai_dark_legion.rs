@@ -683,6 +683,7 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
         | Decision::CardWindow { .. }
         | Decision::CardSquare { .. }
         | Decision::CardMove { .. }
+        | Decision::CardControl { .. }
         | Decision::KeepSecondary { .. } => Ok(None),
     }
 }

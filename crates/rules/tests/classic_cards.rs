@@ -175,7 +175,7 @@ fn cdt_1_hid_2_a_stolen_card_is_seen_by_the_two_players_only() {
 }
 
 /// CDT-1: `legal()` lists every use that can be played now and no other:
-/// never the two unbuilt uses, never Dud Round outside its window; each
+/// never Remote Controlled Door (not built), never Dud Round outside its window; each
 /// listed play is accepted, and a refused one changes nothing.
 #[test]
 fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
@@ -203,12 +203,12 @@ fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
             _ => None,
         })
         .collect();
-    for absent in ["CommandingVoice", "RemoteControlledDoor", "DudRound"] {
+    for absent in ["RemoteControlledDoor", "DudRound"] {
         assert!(!uses.contains(absent), "{absent} is not offered");
     }
-    // 26 uses less the three above; Steal and Lost Initiative need another
+    // 26 uses less the two above; Steal and Lost Initiative need another
     // player holding a card.
-    assert_eq!(uses.len(), 21, "{uses:?}");
+    assert_eq!(uses.len(), 22, "{uses:?}");
     for cmd in plays {
         let mut h = g.clone();
         assert!(
@@ -217,16 +217,19 @@ fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
         );
     }
     let mut h = g.clone();
-    let voice = Command::PlayTwoUse {
-        card: 2,
-        card_use: ClassicDtUse::CommandingVoice,
+    let door = Command::PlayTwoUse {
+        card: 3,
+        card_use: ClassicDtUse::RemoteControlledDoor,
         corporation: None,
         figure: None,
         tile: None,
         to_tile: None,
     };
     let before = serde_json::to_string(&h).expect("state");
-    assert!(h.apply(seat, voice, &mut dice).is_err());
+    assert_eq!(
+        h.apply(seat, door, &mut dice),
+        Err(citadel_rules::game::Rejection::CardUseNotBuilt)
+    );
     assert_eq!(serde_json::to_string(&h).expect("state"), before);
 }
 

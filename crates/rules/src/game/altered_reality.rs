@@ -181,6 +181,16 @@ impl Game {
         {
             return None;
         }
+        // The Citadel's cells do not turn with a sector: a figure carried
+        // by the change must land on a square it may stand on (a figure
+        // on a Citadel arm would otherwise stand on an impassable square).
+        let lands = self.figures.iter().filter_map(|f| f.square()).all(|s| {
+            let to = change.map_square(board, s);
+            to == s || new_board.passable(to)
+        });
+        if !lands {
+            return None;
+        }
         Some((mission, new_board))
     }
 

@@ -119,7 +119,8 @@ impl Game {
             Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
             Decision::CardWindow { .. }
             | Decision::CardSquare { .. }
-            | Decision::CardMove { .. } => self.card_decision_options(d),
+            | Decision::CardMove { .. }
+            | Decision::CardControl { .. } => self.card_decision_options(d),
             Decision::KeepSecondary { team } => self.keep_options(*team),
             Decision::StartSquare { .. }
             | Decision::MissionPlacement { .. }
@@ -215,7 +216,10 @@ impl Game {
         }
         if matches!(
             p.decision,
-            Decision::CardWindow { .. } | Decision::CardSquare { .. } | Decision::CardMove { .. }
+            Decision::CardWindow { .. }
+                | Decision::CardSquare { .. }
+                | Decision::CardMove { .. }
+                | Decision::CardControl { .. }
         ) {
             self.answer_card_decision(p, cmd, dice, events);
             return;

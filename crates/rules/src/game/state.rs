@@ -618,6 +618,17 @@ pub enum Decision {
         /// Moves left.
         left: u8,
     },
+    /// Classic Commanding Voice: the player controls the DL `figure` for
+    /// `left` more actions (Move, or an attack on another DL figure),
+    /// answered with `move`, `attack` or `pass_card`.
+    CardControl {
+        /// The player who played the card.
+        team: u8,
+        /// The DL figure controlled.
+        figure: FigureId,
+        /// Actions left.
+        left: u8,
+    },
     /// DTC-CE-3: the owner of `figure` may play a reaction card now.
     Reaction {
         /// The owner's team.

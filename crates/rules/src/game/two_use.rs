@@ -20,9 +20,9 @@
 //! every viewer sees them; CE games never hold these cards, so nothing
 //! here runs for them.
 //!
-//! Not built: Commanding Voice (controlling a DL figure) and Remote
-//! Controlled Door (a destructible door on any corridor edge). They are
-//! never offered and are rejected with [`Rejection::CardUseNotBuilt`].
+//! Not built: Remote Controlled Door (a destructible door on any corridor
+//! edge). It is never offered and is rejected with
+//! [`Rejection::CardUseNotBuilt`].
 
 use super::command::Command;
 use super::event::{DieRoll, Event, Place};
@@ -122,10 +122,10 @@ fn target_of(u: U) -> Target {
         U::LimitedTeleportation => Target::OwnDtOnBoard,
         U::HurtLeg | U::UncalibratedTargeter => Target::AnyDt,
         U::FaultyTeleportation => Target::AnyDtOnBoard,
-        U::ControlDefenseSystem | U::WeakSpot => Target::DlFigure,
+        U::ControlDefenseSystem | U::WeakSpot | U::CommandingVoice => Target::DlFigure,
         U::CommandInterference => Target::SectorPair,
         U::DudRound => Target::Reaction,
-        U::CommandingVoice | U::RemoteControlledDoor => Target::NotBuilt,
+        U::RemoteControlledDoor => Target::NotBuilt,
     }
 }
 
@@ -714,8 +714,80 @@ impl Game {
                     self.tiles[to].face_down.push(card);
                 }
             }
-            U::DudRound | U::CommandingVoice | U::RemoteControlledDoor => {}
+            U::CommandingVoice => {
+                // "Take control now: 2 actions" (asked at once, CONV-8).
+                if let Some(figure) = figure {
+                    self.ask_control(team, figure, 2);
+                }
+            }
+            U::DudRound | U::RemoteControlledDoor => {}
         }
+    }
+
+    fn ask_control(&mut self, team: u8, figure: FigureId, left: u8) {
+        if left == 0 || self.figures[figure.index()].square().is_none() {
+            return;
+        }
+        self.pending.push_front(Pending {
+            seat: self.teams[usize::from(team)].seat,
+            decision: Decision::CardControl { team, figure, left },
+        });
+    }
+
+    /// Commanding Voice: an attack of the controlled DL figure `attacker`
+    /// on another DL figure (CC adjacent, firearms in the DL's range with
+    /// line of sight; core ATK-3..6), with the creature's own dice against
+    /// the target's AF. Returns the pool and the target's AF.
+    pub(crate) fn check_controlled_attack(
+        &self,
+        attacker: FigureId,
+        target: FigureId,
+        attack: AttackType,
+    ) -> Result<(Vec<DieColor>, u8), Rejection> {
+        let t = self
+            .figures
+            .get(target.index())
+            .ok_or(Rejection::NoSuchFigure)?;
+        let a = &self.figures[attacker.index()];
+        if target == attacker || t.creature().is_none() {
+            return Err(Rejection::InvalidChoice);
+        }
+        let (Some(from), Some(to)) = (a.square(), t.square()) else {
+            return Err(Rejection::FigureNotOnBoard);
+        };
+        let board = &self.rules.board;
+        let stats = self.creature_stats(attacker).ok_or(Rejection::NoDice)?;
+        let mut dv = self.creature_stats(target).map_or(0, |s| s.dv);
+        let pool = match attack {
+            AttackType::CloseCombat => {
+                if !self.walls.adjacent(board, from, to) {
+                    return Err(Rejection::NotAdjacent);
+                }
+                stats.cc.clone()
+            }
+            AttackType::Firearm => {
+                let (min, max) = self.hooks().dl_firearm_range;
+                let dist = from.dist(to);
+                if dist < min.max(2) {
+                    return Err(Rejection::TooClose);
+                }
+                if dist > max {
+                    return Err(Rejection::OutOfRange);
+                }
+                match citadel_grid::line_of_sight(board, &self.walls, self, from, to) {
+                    citadel_grid::Sight::Blocked => return Err(Rejection::NoLineOfSight),
+                    citadel_grid::Sight::Clear { cover } => {
+                        dv += u8::from(cover && self.hooks().cover);
+                    }
+                }
+                stats.fa.clone()
+            }
+            AttackType::Tech => Vec::new(),
+        };
+        if pool.is_empty() {
+            return Err(Rejection::NoDice);
+        }
+        Ok((pool, dv))
     }
 
     fn ask_card_moves(&mut self, team: u8, card_use: U, figures: Vec<FigureId>, left: u8) {
@@ -747,6 +819,31 @@ impl Game {
                 .into_iter()
                 .map(|square| Command::ChooseSquare { square })
                 .collect(),
+            Decision::CardControl { figure, .. } => {
+                let figure = *figure;
+                let mut v = vec![Command::PassCard];
+                if self.figures[figure.index()].square().is_none() {
+                    return v;
+                }
+                for path in self.reachable(figure) {
+                    v.push(Command::Move { figure, path });
+                }
+                for t in &self.figures {
+                    for attack in [AttackType::CloseCombat, AttackType::Firearm] {
+                        if t.square().is_some()
+                            && self.check_controlled_attack(figure, t.id, attack).is_ok()
+                        {
+                            v.push(Command::Attack {
+                                figure,
+                                target: t.id,
+                                attack,
+                                barb_die: None,
+                            });
+                        }
+                    }
+                }
+                v
+            }
             Decision::CardMove { figures, .. } => {
                 let mut v = vec![Command::PassCard];
                 for &figure in figures {
@@ -769,6 +866,13 @@ impl Game {
         d: &Decision,
         cmd: &Command,
     ) -> Option<Result<(), Rejection>> {
+        if let (Decision::CardControl { figure: f, .. }, Command::Move { figure, path }) = (d, cmd)
+        {
+            if f != figure {
+                return Some(Err(Rejection::InvalidChoice));
+            }
+            return Some(self.check_path(*figure, path).map(|_| ()));
+        }
         let (Decision::CardMove { figures, .. }, Command::Move { figure, path }) = (d, cmd) else {
             return None;
         };
@@ -816,6 +920,32 @@ impl Game {
                     // "This counts as ending a move there" (CFC-4).
                     self.force_reveal_on_entry(figure, square, dice, events);
                 }
+            }
+            (Decision::CardControl { team, figure, left }, Command::Move { path, .. }) => {
+                let Ok(targets) = self.check_path(figure, &path) else {
+                    return;
+                };
+                self.execute_move(figure, &path, &targets, dice, events);
+                self.ask_control(team, figure, left.saturating_sub(1));
+            }
+            (
+                Decision::CardControl { team, figure, left },
+                Command::Attack { target, attack, .. },
+            ) => {
+                let Ok((pool, dv)) = self.check_controlled_attack(figure, target, attack) else {
+                    return;
+                };
+                let (rolls, hits) = self.roll_pool(&pool, 0, dice);
+                events.push(Event::AttackRolled {
+                    attacker: Some(figure),
+                    target,
+                    attack: Some(attack),
+                    dice: rolls,
+                    hits,
+                });
+                // "Kills score for you": the player's team gets the credit.
+                self.apply_hits(target, hits, dv, false, Some(team), dice, events);
+                self.ask_control(team, figure, left.saturating_sub(1));
             }
             (
                 Decision::CardMove {
