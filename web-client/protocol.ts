@@ -571,6 +571,22 @@ export type Command =
      * Command Interference: the side-adjacent sector it goes to.
      */
     to_tile?: number,
+    /**
+     * Remote Controlled Door: the two squares whose shared edge takes
+     * the door.
+     */
+    squares?: [Square, Square],
+  }
+  | {
+    "type": "attack_door",
+    /**
+     * Attacker, standing on one of the two squares.
+     */
+    figure: FigureId,
+    /**
+     * The door's two squares, as placed.
+     */
+    squares: [Square, Square],
   }
   | { "type": "pass_card" }
   | {
@@ -1228,6 +1244,39 @@ export type Event =
      * To this tile.
      */
     to: number,
+  }
+  | {
+    "type": "card_door_placed",
+    /**
+     * The two squares.
+     */
+    squares: [Square, Square],
+  }
+  | {
+    "type": "card_door_attacked",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * The door's squares.
+     */
+    squares: [Square, Square],
+    /**
+     * Dice in pool order, re-rolls after the die they replace.
+     */
+    dice: Array<DieRoll>,
+    /**
+     * Total hits (3 or more destroy the door).
+     */
+    hits: number,
+  }
+  | {
+    "type": "card_door_destroyed",
+    /**
+     * The door's squares.
+     */
+    squares: [Square, Square],
   }
   | {
     "type": "extra_action_pool",
@@ -2117,6 +2166,11 @@ export type GameView = {
    * Doors.
    */
   doors: Array<DoorView>,
+  /**
+   * Classic Remote Controlled Door: the doors the card placed, each on
+   * the edge between its two squares (a wall for everyone).
+   */
+  card_doors?: Array<[Square, Square]>,
   /**
    * Tiles.
    */

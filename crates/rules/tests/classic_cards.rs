@@ -147,6 +147,7 @@ fn cdt_1_hid_2_a_stolen_card_is_seen_by_the_two_players_only() {
         figure: None,
         tile: None,
         to_tile: None,
+        squares: None,
     };
     assert!(g.legal(capitol).contains(&steal));
     let events = g.apply(capitol, steal, &mut dice).expect("steal");
@@ -175,7 +176,7 @@ fn cdt_1_hid_2_a_stolen_card_is_seen_by_the_two_players_only() {
 }
 
 /// CDT-1: `legal()` lists every use that can be played now and no other:
-/// never Remote Controlled Door (not built), never Dud Round outside its window; each
+/// never Dud Round outside its window; each
 /// listed play is accepted, and a refused one changes nothing.
 #[test]
 fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
@@ -203,12 +204,10 @@ fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
             _ => None,
         })
         .collect();
-    for absent in ["RemoteControlledDoor", "DudRound"] {
-        assert!(!uses.contains(absent), "{absent} is not offered");
-    }
-    // 26 uses less the two above; Steal and Lost Initiative need another
+    assert!(!uses.contains("DudRound"), "Dud Round waits for its window");
+    // 26 uses less Dud Round; Steal and Lost Initiative need another
     // player holding a card.
-    assert_eq!(uses.len(), 22, "{uses:?}");
+    assert_eq!(uses.len(), 23, "{uses:?}");
     for cmd in plays {
         let mut h = g.clone();
         assert!(
@@ -217,18 +216,19 @@ fn cdt_1_legal_lists_the_plays_and_each_is_accepted() {
         );
     }
     let mut h = g.clone();
-    let door = Command::PlayTwoUse {
-        card: 3,
-        card_use: ClassicDtUse::RemoteControlledDoor,
+    let dud = Command::PlayTwoUse {
+        card: 7,
+        card_use: ClassicDtUse::DudRound,
         corporation: None,
         figure: None,
         tile: None,
         to_tile: None,
+        squares: None,
     };
     let before = serde_json::to_string(&h).expect("state");
     assert_eq!(
-        h.apply(seat, door, &mut dice),
-        Err(citadel_rules::game::Rejection::CardUseNotBuilt)
+        h.apply(seat, dud, &mut dice),
+        Err(citadel_rules::game::Rejection::CardUseOnlyAsReaction)
     );
     assert_eq!(serde_json::to_string(&h).expect("state"), before);
 }
@@ -258,6 +258,7 @@ fn cdt_1_readme_d44_combat_frenzy_actions_left_at_round_end_are_lost() {
         figure: None,
         tile: None,
         to_tile: None,
+        squares: None,
     };
     g.apply(seat, frenzy, &mut dice).expect("frenzy");
     assert_eq!(g.view(Viewer::Spectator).teams[0].extra_actions, Some(8));

@@ -675,6 +675,12 @@ impl Game {
                 }
             }
             self.weapon_commands(figure, out);
+            // Classic Remote Controlled Door: its doors can be attacked.
+            for &squares in &self.card_doors {
+                if self.check_attack_door(figure, squares).is_ok() {
+                    out.push(Command::AttackDoor { figure, squares });
+                }
+            }
             self.carry_commands(figure, out);
             self.token_commands(figure, out);
             if f.team().is_some() {

@@ -129,6 +129,12 @@ impl Game {
                     .iter()
                     .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
             })
+            // A Remote Controlled Door stays where it was placed.
+            || self
+                .card_doors
+                .iter()
+                .flatten()
+                .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
         {
             return None;
         }

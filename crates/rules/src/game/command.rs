@@ -251,6 +251,19 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         to_tile: Option<usize>,
+        /// Remote Controlled Door: the two squares whose shared edge takes
+        /// the door.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        squares: Option<[Square; 2]>,
+    },
+    /// Classic Remote Controlled Door: a close combat Attack action on the
+    /// card's door, from one of its two squares; 3 or more hits destroy it.
+    AttackDoor {
+        /// Attacker, standing on one of the two squares.
+        figure: FigureId,
+        /// The door's two squares, as placed.
+        squares: [Square; 2],
     },
     /// Classic CDT: decline a start-of-turn card window, or the rest of a
     /// card's Move actions (Movement Boost, False Orders).

@@ -154,6 +154,28 @@ pub enum Event {
         /// To this tile.
         to: usize,
     },
+    /// Classic Remote Controlled Door: a door now stands on the edge
+    /// between these squares, a wall for everyone.
+    CardDoorPlaced {
+        /// The two squares.
+        squares: [Square; 2],
+    },
+    /// A close combat attack on a Remote Controlled Door.
+    CardDoorAttacked {
+        /// Attacker.
+        figure: FigureId,
+        /// The door's squares.
+        squares: [Square; 2],
+        /// Dice in pool order, re-rolls after the die they replace.
+        dice: Vec<DieRoll>,
+        /// Total hits (3 or more destroy the door).
+        hits: u8,
+    },
+    /// A Remote Controlled Door was destroyed.
+    CardDoorDestroyed {
+        /// The door's squares.
+        squares: [Square; 2],
+    },
     /// Classic Combat Frenzy or Coordinating Error changed a team's
     /// extra-action pool (CXA-1).
     ExtraActionPool {

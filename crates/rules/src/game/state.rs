@@ -727,6 +727,11 @@ pub struct Game {
     /// board is in the rules; this puts it in the state and its checksum).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) layout_changes: Vec<super::altered_reality::SectorChange>,
+    /// Classic Remote Controlled Door: doors placed by the card, each on
+    /// the edge between its two squares; a wall for everyone until
+    /// destroyed (empty otherwise, and then not serialized).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) card_doors: Vec<[Square; 2]>,
 }
 
 /// What the mission goals read beyond the special-action counters: which
@@ -1139,6 +1144,7 @@ impl Game {
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
             layout_changes: Vec::new(),
+            card_doors: Vec::new(),
         };
         // The mission's FIGURE figures (classic bosses), then the decisions
         // the mission asks before play (C2M1, C2M5).

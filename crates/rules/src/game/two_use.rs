@@ -20,9 +20,8 @@
 //! every viewer sees them; CE games never hold these cards, so nothing
 //! here runs for them.
 //!
-//! Not built: Remote Controlled Door (a destructible door on any corridor
-//! edge). It is never offered and is rejected with
-//! [`Rejection::CardUseNotBuilt`].
+//! Every one of the 26 uses is built. [`Rejection::CardUseNotBuilt`]
+//! stays for uses a later card list may name before they are built.
 
 use super::command::Command;
 use super::event::{DieRoll, Event, Place};
@@ -98,6 +97,8 @@ enum Target {
     DlFigure,
     /// A sector holding a face-down force card and a side-adjacent one.
     SectorPair,
+    /// An edge across a 1-wide corridor (Remote Controlled Door).
+    CorridorEdge,
     /// Played only in its reaction window.
     Reaction,
     /// Not built.
@@ -125,11 +126,11 @@ fn target_of(u: U) -> Target {
         U::ControlDefenseSystem | U::WeakSpot | U::CommandingVoice => Target::DlFigure,
         U::CommandInterference => Target::SectorPair,
         U::DudRound => Target::Reaction,
-        U::RemoteControlledDoor => Target::NotBuilt,
+        U::RemoteControlledDoor => Target::CorridorEdge,
     }
 }
 
-/// Is `u` built in this engine? The two that are not are never offered.
+/// Is `u` built in this engine? A use that is not is never offered.
 pub fn use_built(u: U) -> bool {
     target_of(u) != Target::NotBuilt
 }
@@ -335,6 +336,7 @@ impl Game {
             figure,
             tile,
             to_tile,
+            squares: None,
         };
         let corp = |t: usize| Some(self.teams[t].corporation);
         let n = self.teams.len();
@@ -407,8 +409,139 @@ impl Game {
                     }
                 }
             }
+            Target::CorridorEdge => {
+                for squares in self.corridor_edges() {
+                    out.push(Command::PlayTwoUse {
+                        card,
+                        card_use,
+                        corporation: None,
+                        figure: None,
+                        tile: None,
+                        to_tile: None,
+                        squares: Some(squares),
+                    });
+                }
+            }
             Target::Reaction | Target::NotBuilt => {}
         }
+    }
+
+    /// Remote Controlled Door: the edges between two passable squares
+    /// whose two collinear neighbouring edges are walls (a 1-wide
+    /// corridor), with no wall, mission door or card door on them yet;
+    /// each as its two squares, west or north first, in (y, x) order.
+    pub(crate) fn corridor_edges(&self) -> Vec<[Square; 2]> {
+        let b = &self.rules.board;
+        let wall = |p: Square, q: Square| {
+            citadel_grid::Edge::between(p, q).is_some_and(|e| self.walls.is_static_wall(e))
+        };
+        let mut out = Vec::new();
+        for a in b.squares() {
+            if !b.passable(a) {
+                continue;
+            }
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                let c = Square::new(a.x + dx, a.y + dy);
+                let Some(e) = citadel_grid::Edge::between(a, c) else {
+                    continue;
+                };
+                if !b.on_board(c)
+                    || !b.passable(c)
+                    || self.walls.is_wall(e)
+                    || self.door_of_edge(e).is_some()
+                    || self.is_card_door(e)
+                {
+                    continue;
+                }
+                // The collinear neighbours: the same crossing one square
+                // to either side, across the step.
+                let side = |k: i32| {
+                    let (sx, sy) = (dy * k, dx * k);
+                    wall(
+                        Square::new(a.x + sx, a.y + sy),
+                        Square::new(c.x + sx, c.y + sy),
+                    )
+                };
+                if side(-1) && side(1) {
+                    out.push([a, c]);
+                }
+            }
+        }
+        out.sort_by_key(|[a, _]| (a.y, a.x));
+        out
+    }
+
+    /// Is `e` the edge of a Remote Controlled Door?
+    pub(crate) fn is_card_door(&self, e: citadel_grid::Edge) -> bool {
+        self.card_doors
+            .iter()
+            .any(|[a, b]| citadel_grid::Edge::between(*a, *b) == Some(e))
+    }
+
+    /// Check a close combat attack on a Remote Controlled Door: the
+    /// attacker may act, stands on one of its squares and has close combat
+    /// dice. Returns the pool and re-rolls.
+    pub(crate) fn check_attack_door(
+        &self,
+        figure: FigureId,
+        squares: [Square; 2],
+    ) -> Result<(super::actions::Cost, Vec<DieColor>, u8), Rejection> {
+        let cost = self.check_actor(figure, true, super::actions::Cost::Action)?;
+        if !self.card_doors.contains(&squares) {
+            return Err(Rejection::NoSuchToken);
+        }
+        let f = &self.figures[figure.index()];
+        if !f.square().is_some_and(|s| squares.contains(&s)) {
+            return Err(Rejection::NotAdjacent);
+        }
+        let (pool, rerolls) = match f.kind {
+            super::state::FigureKind::Doomtrooper { team, specialty } => self.dt_pool(
+                figure,
+                team,
+                specialty,
+                AttackType::CloseCombat,
+                false,
+                false,
+            )?,
+            super::state::FigureKind::Creature { .. } => {
+                let stats = self.creature_stats(figure).ok_or(Rejection::NoDice)?;
+                (stats.cc.clone(), 0)
+            }
+        };
+        if pool.is_empty() {
+            return Err(Rejection::NoDice);
+        }
+        Ok((cost, pool, rerolls))
+    }
+
+    /// A close combat Attack action on a Remote Controlled Door: 3 or more
+    /// hits destroy it (classic.md CDT table).
+    pub(crate) fn do_attack_door(
+        &mut self,
+        figure: FigureId,
+        squares: [Square; 2],
+        dice: &mut dyn Dice,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Rejection> {
+        let (cost, pool, rerolls) = self.check_attack_door(figure, squares)?;
+        self.begin_action(figure, cost, events);
+        let (rolls, hits) = self.roll_pool(&pool, rerolls, dice);
+        events.push(Event::CardDoorAttacked {
+            figure,
+            squares,
+            dice: rolls,
+            hits,
+        });
+        if hits >= 3 {
+            self.card_doors.retain(|d| *d != squares);
+            self.set_door_overlay();
+            events.push(Event::CardDoorDestroyed { squares });
+        }
+        let f = &mut self.figures[figure.index()];
+        f.turn.last = Some(super::state::LastAction::Other);
+        f.turn.charge.clear();
+        self.end_action(figure, events);
+        Ok(())
     }
 
     /// Tiles sharing a side with `tile` (some square of one orthogonally
@@ -510,6 +643,7 @@ impl Game {
             figure,
             tile,
             to_tile,
+            squares,
         } = cmd.clone()
         else {
             return Err(Rejection::WrongPhase);
@@ -539,7 +673,7 @@ impl Game {
             card_use,
             chosen,
             figure,
-            (tile, to_tile),
+            (tile, to_tile, squares),
             dice,
             events,
         );
@@ -572,7 +706,7 @@ impl Game {
         card_use: U,
         chosen: Option<u8>,
         figure: Option<FigureId>,
-        (tile, to_tile): (Option<usize>, Option<usize>),
+        (tile, to_tile, squares): (Option<usize>, Option<usize>, Option<[Square; 2]>),
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) {
@@ -720,7 +854,14 @@ impl Game {
                     self.ask_control(team, figure, 2);
                 }
             }
-            U::DudRound | U::RemoteControlledDoor => {}
+            U::RemoteControlledDoor => {
+                if let Some(squares) = squares {
+                    self.card_doors.push(squares);
+                    self.set_door_overlay();
+                    events.push(Event::CardDoorPlaced { squares });
+                }
+            }
+            U::DudRound => {}
         }
     }
 

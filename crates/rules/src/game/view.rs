@@ -212,6 +212,11 @@ pub struct GameView {
     pub tokens: Vec<Token>,
     /// Doors.
     pub doors: Vec<DoorView>,
+    /// Classic Remote Controlled Door: the doors the card placed, each on
+    /// the edge between its two squares (a wall for everyone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<[Square; 2]>>", optional))]
+    pub card_doors: Vec<[Square; 2]>,
     /// Tiles.
     pub tiles: Vec<TileView>,
     /// Force draw pile size (its order is hidden).
@@ -386,6 +391,7 @@ impl Game {
             figures,
             tokens: self.tokens.clone(),
             doors,
+            card_doors: self.card_doors.clone(),
             tiles,
             force_pile: self.force_pile.len(),
             force_discard: self.force_discard.clone(),
