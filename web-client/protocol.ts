@@ -2535,7 +2535,6 @@ export type Rejection =
   | "not_carrying"
   | "not_a_friend_next_to"
   | "card_use_not_on_card"
-  | "card_use_not_built"
   | "card_use_only_as_reaction"
   | "card_target_invalid"
   | "target_protected";

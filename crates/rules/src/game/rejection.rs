@@ -135,8 +135,6 @@ pub enum Rejection {
     NotAFriendNextTo,
     #[error("that card does not have that use")]
     CardUseNotOnCard,
-    #[error("that use of the card is not built in this engine yet")]
-    CardUseNotBuilt,
     #[error("that use is a reaction: it is played when its window opens")]
     CardUseOnlyAsReaction,
     #[error("that use needs other targets, or has none now")]

@@ -20,8 +20,7 @@
 //! every viewer sees them; CE games never hold these cards, so nothing
 //! here runs for them.
 //!
-//! Every one of the 26 uses is built. [`Rejection::CardUseNotBuilt`]
-//! stays for uses a later card list may name before they are built.
+//! Every one of the 26 uses is built.
 
 use super::command::Command;
 use super::event::{DieRoll, Event, Place};
@@ -101,8 +100,6 @@ enum Target {
     CorridorEdge,
     /// Played only in its reaction window.
     Reaction,
-    /// Not built.
-    NotBuilt,
 }
 
 fn target_of(u: U) -> Target {
@@ -128,11 +125,6 @@ fn target_of(u: U) -> Target {
         U::DudRound => Target::Reaction,
         U::RemoteControlledDoor => Target::CorridorEdge,
     }
-}
-
-/// Is `u` built in this engine? A use that is not is never offered.
-pub fn use_built(u: U) -> bool {
-    target_of(u) != Target::NotBuilt
 }
 
 impl Window {
@@ -422,7 +414,7 @@ impl Game {
                     });
                 }
             }
-            Target::Reaction | Target::NotBuilt => {}
+            Target::Reaction => {}
         }
     }
 
@@ -613,10 +605,8 @@ impl Game {
         if def.boon != *card_use && def.sabotage != *card_use {
             return Err(Rejection::CardUseNotOnCard);
         }
-        match target_of(*card_use) {
-            Target::NotBuilt => return Err(Rejection::CardUseNotBuilt),
-            Target::Reaction => return Err(Rejection::CardUseOnlyAsReaction),
-            _ => {}
+        if target_of(*card_use) == Target::Reaction {
+            return Err(Rejection::CardUseOnlyAsReaction);
         }
         let mut plays = Vec::new();
         self.plays_of(team, *card, *card_use, &mut plays);
