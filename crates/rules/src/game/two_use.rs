@@ -173,7 +173,7 @@ impl Game {
         self.rules.two_use_cards.iter().find(|c| c.number == number)
     }
 
-    /// The lasting card effects of `use_` played by team `by`.
+    /// The lasting card effects of one use, whoever played them.
     fn card_effects(&self, card_use: U) -> impl Iterator<Item = &CardEffect> + '_ {
         self.effects
             .cards
@@ -1023,20 +1023,18 @@ impl Game {
     ) {
         match (p.decision, cmd) {
             (Decision::CardWindow { team }, cmd @ Command::PlayTwoUse { .. }) => {
-                let before = self.pending.len();
-                if self.do_play_two_use(team, &cmd, dice, events).is_ok()
-                    && !self.teams[usize::from(team)].cards.is_empty()
-                {
-                    // The window stays open for another card, after what
-                    // this one asks.
-                    let asked = self.pending.len().saturating_sub(before);
-                    self.pending.insert(
-                        asked.min(self.pending.len()),
-                        Pending {
-                            seat: p.seat,
-                            decision: Decision::CardWindow { team },
-                        },
-                    );
+                // The window stays open for another card, after what this
+                // one asks at once (its decisions go in front of it).
+                let window = Decision::CardWindow { team };
+                self.pending.push_front(Pending {
+                    seat: p.seat,
+                    decision: window.clone(),
+                });
+                let played = self.do_play_two_use(team, &cmd, dice, events).is_ok();
+                if !played || self.teams[usize::from(team)].cards.is_empty() {
+                    if let Some(i) = self.pending.iter().position(|q| q.decision == window) {
+                        self.pending.remove(i);
+                    }
                 }
             }
             (
