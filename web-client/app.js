@@ -48,7 +48,7 @@ const FATAL = {
 };
 const DECISIONS = new Set(["choose_entrance", "choose_option", "place", "place_start", "place_debris", "choose_tile",
   "choose_figure", "choose_corporation", "discard", "react", "pick_equipment", "pass_equipment", "keep_secondary",
-  "call_reinforcements", "alter_sectors"]);
+  "call_reinforcements", "alter_sectors", "pass_card", "choose_square"]);
 const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overrun"]);
 // The weapon attacks (ce.md WPN-4..7) and the token missions' figure commands.
 for (const t of ["swing", "spray", "volley", "attack_square", "attack_token", "hack", "pick_up", "hand_over"]) FIGURE_ACTIONS.add(t);
@@ -1698,6 +1698,10 @@ function decisionTitle(view, p) {
     case "debris_square": return `Place debris on tile 1 (${p.left} left)`;
     case "call_reinforcements": return `Call the next event's reinforcements? (${plural(p.calls_left, "call")} left this mission)`;
     case "alter_sectors": return `${eventName(p.card)}: turn one sector a quarter turn with everything on it, swap two sectors, or leave the board as it is`;
+    case "card_window": return "A turn starts: play one of your Doomtrooper cards, or pass";
+    case "card_square": return `${words(p.card_use)}: choose the square for ${figName(view, p.figure)}`;
+    case "card_move": return `${words(p.card_use)}: move (${p.left} left), or pass`;
+    case "card_control": return `Commanding Voice: act with ${figName(view, p.figure)} (${p.left} left), or pass`;
     default: return words(p.decision);
   }
 }
@@ -1719,6 +1723,8 @@ function publicDecision(p) {
     case "debris_square": return "to place debris";
     case "call_reinforcements": return "to call reinforcements or not";
     case "alter_sectors": return "to change the board (Nepharite Altered Reality)";
+    case "card_window": return "to play a Doomtrooper card or pass";
+    case "card_square": case "card_move": case "card_control": return "to resolve a Doomtrooper card";
     default: return "to decide on an event";
   }
 }

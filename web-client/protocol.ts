@@ -75,6 +75,38 @@ export type AiDeckView = {
 export type AttackType = "close_combat" | "firearm" | "tech";
 
 /**
+ * A lasting effect of a 1993 Doomtrooper card, in the view for everyone.
+ */
+export type CardEffect = {
+  /**
+   * The use played.
+   */
+  card_use: ClassicDtUse,
+  /**
+   * The team whose player played it.
+   */
+  by: number,
+  /**
+   * The chosen team, where the use names one.
+   */
+  team?: number,
+  /**
+   * The chosen figure, where the use names one.
+   */
+  figure?: FigureId,
+  /**
+   * Its duration.
+   */
+  lasts: Lasts,
+  /**
+   * Combat Frenzy: the card's extra actions still unspent this round
+   * (lost at its end, README D44). Hurt Leg: 1 once the DT's first
+   * Move of this round has been made.
+   */
+  count?: number,
+};
+
+/**
  * How a Doomtrooper card is played.
  */
 export type CardPlay =
@@ -96,6 +128,38 @@ export type CardPlay =
  * the sender.
  */
 export type ChatRole = "player" | "spectator";
+
+/**
+ * One use of a classic Doomtrooper card (classic.md CDT table); the game
+ * implements each.
+ */
+export type ClassicDtUse =
+  | "combat_aura"
+  | "legionnaire_fear"
+  | "commanding_voice"
+  | "steal_initiative"
+  | "control_defense_system"
+  | "remote_controlled_door"
+  | "combat_frenzy"
+  | "combat_report"
+  | "heroic_luck"
+  | "necrofear"
+  | "command_interference"
+  | "hurt_leg"
+  | "limited_teleportation"
+  | "dud_round"
+  | "medic"
+  | "uncalibrated_targeter"
+  | "medicine_injector"
+  | "combat_neurosis"
+  | "movement_boost"
+  | "faulty_teleportation"
+  | "molecular_phasing"
+  | "coordinating_error"
+  | "spectral_displacement"
+  | "false_orders"
+  | "weak_spot"
+  | "lost_initiative";
 
 /**
  * Messages from a client.
@@ -481,6 +545,58 @@ export type Command =
     play: CardPlay,
   }
   | {
+    "type": "play_two_use",
+    /**
+     * The card's number (1..=13) in your hand.
+     */
+    card: number,
+    /**
+     * Which of its two uses (the boon or the sabotage).
+     */
+    card_use: ClassicDtUse,
+    /**
+     * The chosen team (player), for uses that name one.
+     */
+    corporation?: Corporation,
+    /**
+     * The chosen figure (a DT or a DL figure), for uses that name one.
+     */
+    figure?: FigureId,
+    /**
+     * Command Interference: the sector (tile index) the face-down
+     * force card leaves.
+     */
+    tile?: number,
+    /**
+     * Command Interference: the side-adjacent sector it goes to.
+     */
+    to_tile?: number,
+    /**
+     * Remote Controlled Door: the two squares whose shared edge takes
+     * the door.
+     */
+    squares?: [Square, Square],
+  }
+  | {
+    "type": "attack_door",
+    /**
+     * Attacker, standing on one of the two squares.
+     */
+    figure: FigureId,
+    /**
+     * The door's two squares, as placed.
+     */
+    squares: [Square, Square],
+  }
+  | { "type": "pass_card" }
+  | {
+    "type": "choose_square",
+    /**
+     * Where.
+     */
+    square: Square,
+  }
+  | {
     "type": "set_allow_pass",
     /**
      * The new value.
@@ -697,6 +813,62 @@ export type Decision =
     team: number,
   }
   | {
+    "decision": "card_window",
+    /**
+     * The team.
+     */
+    team: number,
+  }
+  | {
+    "decision": "card_square",
+    /**
+     * The player who played the card.
+     */
+    team: number,
+    /**
+     * The use played.
+     */
+    card_use: ClassicDtUse,
+    /**
+     * The DT that goes there.
+     */
+    figure: FigureId,
+  }
+  | {
+    "decision": "card_move",
+    /**
+     * The player who played the card (who chooses the paths).
+     */
+    team: number,
+    /**
+     * The use played.
+     */
+    card_use: ClassicDtUse,
+    /**
+     * The DTs that may still move.
+     */
+    figures: Array<FigureId>,
+    /**
+     * Moves left.
+     */
+    left: number,
+  }
+  | {
+    "decision": "card_control",
+    /**
+     * The player who played the card.
+     */
+    team: number,
+    /**
+     * The DL figure controlled.
+     */
+    figure: FigureId,
+    /**
+     * Actions left.
+     */
+    left: number,
+  }
+  | {
     "decision": "reaction",
     /**
      * The owner's team.
@@ -910,6 +1082,11 @@ export type Effects = {
    * the start of the next one.
    */
   next_round?: Array<EventEffect>,
+  /**
+   * Classic CDT: lasting effects of the 1993 Doomtrooper cards, each
+   * with its duration (shown to everyone in the view).
+   */
+  cards?: Array<CardEffect>,
 };
 
 /**
@@ -992,6 +1169,125 @@ export type Event =
      * The cards, for the owner only.
      */
     cards: Array<number> | null,
+  }
+  | {
+    "type": "two_use_dealt",
+    /**
+     * Owner.
+     */
+    seat: Seat,
+    /**
+     * How many.
+     */
+    count: number,
+    /**
+     * The cards, for the owner only.
+     */
+    cards: Array<number> | null,
+  }
+  | {
+    "type": "two_use_played",
+    /**
+     * Who played it.
+     */
+    seat: Seat,
+    /**
+     * Card number (1..=13).
+     */
+    card: number,
+    /**
+     * The use chosen.
+     */
+    card_use: ClassicDtUse,
+    /**
+     * The chosen team, where the use names one.
+     */
+    corporation: Corporation | null,
+    /**
+     * The chosen figure, where the use names one.
+     */
+    figure: FigureId | null,
+  }
+  | {
+    "type": "two_use_taken",
+    /**
+     * The player who lost it.
+     */
+    from: Seat,
+    /**
+     * The player who took it.
+     */
+    to: Seat,
+    /**
+     * The card, for `from` and `to` only.
+     */
+    card: number | null,
+  }
+  | {
+    "type": "two_use_discarded",
+    /**
+     * Whose card.
+     */
+    seat: Seat,
+    /**
+     * The card.
+     */
+    card: number,
+  }
+  | {
+    "type": "force_card_moved",
+    /**
+     * From this tile.
+     */
+    from: number,
+    /**
+     * To this tile.
+     */
+    to: number,
+  }
+  | {
+    "type": "card_door_placed",
+    /**
+     * The two squares.
+     */
+    squares: [Square, Square],
+  }
+  | {
+    "type": "card_door_attacked",
+    /**
+     * Attacker.
+     */
+    figure: FigureId,
+    /**
+     * The door's squares.
+     */
+    squares: [Square, Square],
+    /**
+     * Dice in pool order, re-rolls after the die they replace.
+     */
+    dice: Array<DieRoll>,
+    /**
+     * Total hits (3 or more destroy the door).
+     */
+    hits: number,
+  }
+  | {
+    "type": "card_door_destroyed",
+    /**
+     * The door's squares.
+     */
+    squares: [Square, Square],
+  }
+  | {
+    "type": "extra_action_pool",
+    /**
+     * Team.
+     */
+    team: number,
+    /**
+     * The pool now.
+     */
+    pool: number,
   }
   | {
     "type": "secondary_kept",
@@ -1871,6 +2167,11 @@ export type GameView = {
    */
   doors: Array<DoorView>,
   /**
+   * Classic Remote Controlled Door: the doors the card placed, each on
+   * the edge between its two squares (a wall for everyone).
+   */
+  card_doors?: Array<[Square, Square]>,
+  /**
    * Tiles.
    */
   tiles: Array<TileView>,
@@ -1966,6 +2267,11 @@ export type Join =
      */
     name: string,
   };
+
+/**
+ * How long a card's lasting effect holds.
+ */
+export type Lasts = "round" | "mission";
 
 /**
  * A seat as the lobby shows it.
@@ -2227,7 +2533,11 @@ export type Rejection =
   | "targets_too_far_apart"
   | "no_objective_here"
   | "not_carrying"
-  | "not_a_friend_next_to";
+  | "not_a_friend_next_to"
+  | "card_use_not_on_card"
+  | "card_use_only_as_reaction"
+  | "card_target_invalid"
+  | "target_protected";
 
 /**
  * A player's place at the table (core CONV-7), 0-based.
@@ -2485,6 +2795,16 @@ export type TeamView = {
    */
   hand: Array<DtCardKind> | null,
   /**
+   * Classic CDT: how many 1993 two-use cards the team holds (public);
+   * not sent in rulesets without them.
+   */
+  cards_size?: number,
+  /**
+   * Classic CDT: the 1993 cards themselves, by number: only for their
+   * owner (HID-2), and only while the team holds some.
+   */
+  cards?: Array<number>,
+  /**
    * Chosen white entrance id.
    */
   entrance: string | null,
@@ -2674,4 +2994,6 @@ export type Window =
     },
   }
   | "lethal"
-  | "own_attack_rolled";
+  | "own_attack_rolled"
+  | "card_own_attack"
+  | "card_dt_hit";

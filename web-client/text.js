@@ -397,6 +397,17 @@ export function describeCommand(view, c) {
       const on = c.play.target !== null ? ` on ${fig(c.play.target)}` : c.play.square ? ` at ${sq(c.play.square, view)}` : "";
       return `${card} (${fig(c.figure)})${on}`;
     }
+    case "play_two_use": {
+      // A 1993 two-use card (CDT-1): the use, then whatever it names.
+      const on = c.corporation ? ` on ${words(c.corporation)}`
+        : c.figure !== undefined && c.figure !== null ? ` on ${fig(c.figure)}`
+        : c.tile !== undefined && c.tile !== null ? `: ${tileName(view, c.tile)} to ${tileName(view, c.to_tile)}`
+        : c.squares ? `: door between ${sq(c.squares[0], view)} and ${sq(c.squares[1], view)}` : "";
+      return `Card ${c.card}: ${words(c.card_use)}${on}`;
+    }
+    case "pass_card": return "Pass (keep the cards)";
+    case "attack_door": return `${fig(c.figure)}: attack the door between ${sq(c.squares[0], view)} and ${sq(c.squares[1], view)}`;
+    case "choose_square": return `Square ${sq(c.square, view)}`;
     case "set_allow_pass": return c.allow ? "Let others pass through" : "Block passing through";
     case "end_activation": return "End activation";
     case "reveal_ai_card": return "Reveal an AI card";
@@ -539,6 +550,16 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "smoke": return `Smoke fills ${tileName(view, e.tile)}.`;
     case "card_played":
       return `${seatName(e.seat)} plays ${dtCardName(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
+    case "two_use_dealt": return `${seatName(e.seat)} is dealt ${plural(e.count, "Doomtrooper card")}${e.cards ? ` (${e.cards.join(", ")})` : ""}.`;
+    case "two_use_played":
+      return `${seatName(e.seat)} plays card ${e.card}: ${words(e.card_use)}${e.corporation ? ` on ${words(e.corporation)}` : e.figure !== null ? ` on ${fig(e.figure)}` : ""}.`;
+    case "two_use_taken": return `${seatName(e.to)} takes a card from ${seatName(e.from)}${e.card !== null ? ` (card ${e.card})` : ""}.`;
+    case "two_use_discarded": return `${seatName(e.seat)} discards card ${e.card}.`;
+    case "card_door_placed": return `A door shuts between ${sq(e.squares[0], view)} and ${sq(e.squares[1], view)}.`;
+    case "card_door_attacked": return `${fig(e.figure)} attacks the door: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}${e.hits >= 3 ? "" : " — it holds"}.`;
+    case "card_door_destroyed": return `The door between ${sq(e.squares[0], view)} and ${sq(e.squares[1], view)} is destroyed.`;
+    case "force_card_moved": return `A face-down force card moves from ${tileName(view, e.from)} to ${tileName(view, e.to)}.`;
+    case "extra_action_pool": return `${teamName(view, e.team)}'s extra-action pool is now ${e.pool}.`;
     case "item_used": return `${fig(e.figure)} uses ${itemName(e.item)}.`;
     case "special_done": return `${fig(e.figure)}: ${specialName(view, e.action)}.`;
     case "reaction_offered": return `${teamName(view, e.team)} may react.`;

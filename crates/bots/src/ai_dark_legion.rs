@@ -687,6 +687,10 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
         | Decision::WhiteEntrance { .. }
         | Decision::DiscardItem { .. }
         | Decision::Reaction { .. }
+        | Decision::CardWindow { .. }
+        | Decision::CardSquare { .. }
+        | Decision::CardMove { .. }
+        | Decision::CardControl { .. }
         | Decision::KeepSecondary { .. } => Ok(None),
     }
 }

@@ -10,7 +10,7 @@ use citadel_rules::content::missions::{Goal, TokenKind};
 use citadel_rules::content::CreatureKind;
 use citadel_rules::game::reaction::Window;
 use citadel_rules::game::state::{Rules, TokenState};
-use citadel_rules::game::view::GameView;
+use citadel_rules::game::view::{GameView, PhaseView};
 use citadel_rules::game::{Command, Decision, FigureId, FigureKind};
 use citadel_rules::geometry::{Board, Square, Walls};
 
@@ -58,6 +58,93 @@ fn best_attack(view: &GameView, legal: &[Command], only: Option<FigureId>) -> Op
         })
         .min_by_key(|(k, _)| *k)
         .map(|(_, c)| c.clone())
+}
+
+/// Classic CDT: the obvious boons of the 1993 cards, from the legal
+/// plays: heal a DT down to 3 health or less (Medic, Medicine Injector),
+/// fire Control Defense System at the toughest DL figure, and shield the
+/// team for the round when the Dark Legion's turn starts (Combat Aura,
+/// Spectral Displacement); on its own turn with an attack at hand, more
+/// actions (Combat Frenzy), a re-roll (Heroic Luck) or a weaker target
+/// (Weak Spot); and take 5 PP from the richest other player (Combat
+/// Report). Other sabotage is left to players.
+fn two_use_boon(view: &GameView, legal: &[Command]) -> Option<Command> {
+    use citadel_rules::content::classic_tables::ClassicDtUse as U;
+    let plays = || {
+        legal.iter().filter_map(|c| match c {
+            Command::PlayTwoUse {
+                card_use, figure, ..
+            } => Some((*card_use, *figure, c)),
+            _ => None,
+        })
+    };
+    let health = |f: &Option<FigureId>| {
+        f.and_then(|f| view.figures.get(f.index()))
+            .map_or(u8::MAX, |f| f.health)
+    };
+    if let Some((_, _, c)) = plays()
+        .filter(|(u, f, _)| matches!(u, U::Medic | U::MedicineInjector) && health(f) <= 3)
+        .min_by_key(|(_, f, _)| health(f))
+    {
+        return Some(c.clone());
+    }
+    if let Some((_, _, c)) = plays()
+        .filter(|(u, _, _)| *u == U::ControlDefenseSystem)
+        .max_by_key(|(_, f, _)| {
+            f.and_then(|f| view.figures.get(f.index()))
+                .map_or(0, |f| toughness(&f.kind))
+        })
+    {
+        return Some(c.clone());
+    }
+    // Combat Report: 5 PP from the richest other player (the taker gains
+    // what the victim loses, so only when it has some).
+    let pp_of = |c: &Command| match c {
+        Command::PlayTwoUse {
+            corporation: Some(corp),
+            ..
+        } => view
+            .teams
+            .iter()
+            .find(|t| t.corporation == *corp)
+            .map_or(0, |t| t.pp),
+        _ => 0,
+    };
+    if let Some((_, _, c)) = plays()
+        .filter(|(u, _, c)| *u == U::CombatReport && pp_of(c) > 0)
+        .max_by_key(|(_, _, c)| pp_of(c))
+    {
+        return Some(c.clone());
+    }
+    if matches!(view.phase, PhaseView::DarkLegion) {
+        return plays()
+            .find(|(u, _, _)| matches!(u, U::CombatAura | U::SpectralDisplacement))
+            .map(|(_, _, c)| c.clone());
+    }
+    // On the team's own turn, with an attack at hand: more actions, a
+    // re-roll, or a weaker target.
+    let own_turn = view.pending.is_none();
+    let attack_on = |target: FigureId| {
+        legal
+            .iter()
+            .any(|c| matches!(c, Command::Attack { target: t, .. } if *t == target))
+    };
+    let can_attack = legal.iter().any(|c| matches!(c, Command::Attack { .. }));
+    if own_turn {
+        if let Some((_, _, c)) = plays().find(|(u, _, _)| *u == U::CombatFrenzy) {
+            return Some(c.clone());
+        }
+    }
+    if own_turn && can_attack {
+        return plays()
+            .find(|(u, f, _)| match u {
+                U::HeroicLuck => true,
+                U::WeakSpot => f.is_some_and(attack_on),
+                _ => false,
+            })
+            .map(|(_, _, c)| c.clone());
+    }
+    None
 }
 
 /// End the activation if possible, else the turn, else the CONV-8 default.
@@ -280,8 +367,13 @@ impl Bot for HeuristicCorporation {
                         .or(Some(Command::React { card: None }))
                 }
             }
+            Some(Decision::CardWindow { .. }) => {
+                two_use_boon(view, legal).or(Some(Command::PassCard))
+            }
             Some(_) => timeout_default(legal),
-            None => self.act(&seen.rules, view, &walls, legal),
+            None => {
+                two_use_boon(view, legal).or_else(|| self.act(&seen.rules, view, &walls, legal))
+            }
         };
         match choice {
             Some(c) if legal.contains(&c) => Some(c),

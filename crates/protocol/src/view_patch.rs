@@ -137,6 +137,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
         figures,
         tokens,
         doors,
+        card_doors,
         tiles,
         force_pile,
         force_discard,
@@ -184,6 +185,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
     d.optional("ai_deck", old.ai_deck.as_ref(), ai_deck.as_ref());
     d.optional_list("carried_out", &old.carried_out, carried_out);
     d.optional_list("exits", &old.exits, exits);
+    d.optional_list("card_doors", &old.card_doors, card_doors);
     // Left out of the JSON while false.
     d.optional(
         "goal_first_done",

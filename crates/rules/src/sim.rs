@@ -187,7 +187,7 @@ pub fn check_invariants(game: &Game) -> Result<(), String> {
     if v.teams.iter().any(|t| t.pp < 0) || v.dark_legion.pp < 0 {
         return Err("negative PP".into());
     }
-    Ok(())
+    game.two_use_cards_conserved()
 }
 
 /// Who won a finished playout, as `(corporations won, DL won)`.

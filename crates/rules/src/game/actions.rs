@@ -82,6 +82,10 @@ impl Game {
             _ if needs_board && f.turn.rift_move && f.turn.used + 1 >= f.turn.allowed => {
                 Err(Rejection::NoActionsLeft)
             }
+            // Classic Combat Neurosis: one action this round, no extra ones.
+            _ if f.turn.used >= 1 && f.team().is_some_and(|t| self.card_neurosis(t)) => {
+                Err(Rejection::NoActionsLeft)
+            }
             _ if f.turn.used >= f.turn.allowed => {
                 if f.turn.used >= 4 {
                     Err(Rejection::ActionCapReached)
@@ -145,6 +149,7 @@ impl Game {
                 let f = &mut self.figures[figure.index()];
                 f.turn.allowed += 1;
                 if let Some(t) = f.team() {
+                    self.note_extra_action_spent(t);
                     let team = &mut self.teams[usize::from(t)];
                     team.extra_actions -= 1;
                     events.push(Event::ExtraActionTaken {
@@ -210,6 +215,9 @@ impl Game {
         // Classic event 13: a Move taken is the Timerift's Move.
         turn.rift_move = false;
         self.execute_move(figure, path, &targets, dice, events);
+        if !self.effects.cards.is_empty() {
+            self.note_card_move(figure);
+        }
         let f = &mut self.figures[figure.index()];
         f.turn.last = Some(LastAction::Move);
         f.turn.boost = false;
@@ -700,6 +708,12 @@ impl Game {
                 }
             }
             self.weapon_commands(figure, out);
+            // Classic Remote Controlled Door: its doors can be attacked.
+            for &squares in &self.card_doors {
+                if self.check_attack_door(figure, squares).is_ok() {
+                    out.push(Command::AttackDoor { figure, squares });
+                }
+            }
             self.carry_commands(figure, out);
             self.token_commands(figure, out);
             if f.team().is_some() {

@@ -141,6 +141,12 @@ impl Game {
                     .iter()
                     .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
             })
+            // A Remote Controlled Door stays where it was placed.
+            || self
+                .card_doors
+                .iter()
+                .flatten()
+                .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
         {
             return None;
         }
@@ -230,6 +236,7 @@ impl Game {
             door_index: rules.door_index.clone(),
             rank_min_pp: rules.rank_min_pp.clone(),
             tile_defs: rules.tile_defs.clone(),
+            two_use_cards: rules.two_use_cards.clone(),
         };
         let map = |s: Square| change.map_square(&old.board, s);
         for f in &mut self.figures {

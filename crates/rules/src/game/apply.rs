@@ -163,6 +163,13 @@ impl Game {
                 Side::Team(team) => self.do_play_card(team, card, figure, &play, dice, events),
                 Side::DarkLegion => Err(Rejection::WrongPhase),
             },
+            Command::AttackDoor { figure, squares } => {
+                self.do_attack_door(figure, squares, dice, events)
+            }
+            cmd @ Command::PlayTwoUse { .. } => match side {
+                Side::Team(team) => self.do_play_two_use(team, &cmd, dice, events),
+                Side::DarkLegion => Err(Rejection::WrongPhase),
+            },
             Command::EndActivation => self.do_end_activation(events),
             Command::EndTurn => {
                 match side {

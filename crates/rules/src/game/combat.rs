@@ -115,6 +115,12 @@ impl Game {
         if !self.enemies(attacker, target) {
             return Err(Rejection::FriendlyTarget);
         }
+        // Classic Combat Aura, Spectral Displacement.
+        if t.team()
+            .is_some_and(|tt| self.card_protects(tt, a.creature().is_some()))
+        {
+            return Err(Rejection::TargetProtected);
+        }
         let board = &self.rules.board;
         let dist = from.dist(to);
         let mut cover = false;
@@ -232,6 +238,8 @@ impl Game {
             dv = dv.saturating_sub(1);
             no_defense = true;
         }
+        // Classic Weak Spot (CDF-3): AF -1 against this team, min 0.
+        dv = dv.saturating_sub(self.card_weak_spot(team, target));
         Ok(AttackPlan {
             attacker,
             target,
@@ -250,9 +258,9 @@ impl Game {
     /// a figure of the named type (a swing may not start on one).
     pub(crate) fn shunned(&self, team: u8, target: FigureId, attack: AttackType) -> bool {
         attack == AttackType::CloseCombat
-            && self.figures[target.index()]
-                .creature()
-                .is_some_and(|k| self.effects.no_cc_against.contains(&(team, k)))
+            && self.figures[target.index()].creature().is_some_and(|k| {
+                self.effects.no_cc_against.contains(&(team, k)) || self.card_fear(team, k)
+            })
     }
 
     /// The pool and re-rolls of a DT's attack of type `attack` with its
@@ -287,7 +295,18 @@ impl Game {
         // DICE-2: fewer than 3 rank dice → the strongest ones. A classic
         // card may ask for more than 3 (CDI-1: all of the rank colour, so
         // the strongest is repeated).
-        let mut rank = self.rank_dice(team).to_vec();
+        let mut rank = if self.card_uncalibrated(attacker, attack) {
+            // Classic Uncalibrated Targeter: the colour of rank - 2.
+            let r = self.teams[usize::from(team)].rank.saturating_sub(2).max(1);
+            self.rules
+                .tables
+                .ranks
+                .get(usize::from(r) - 1)
+                .map_or([DieColor::White; 3], |r| r.combat)
+                .to_vec()
+        } else {
+            self.rank_dice(team).to_vec()
+        };
         rank.sort_by_key(|d| std::cmp::Reverse(d.strength()));
         let strongest = rank[0];
         let mut pool: Vec<DieColor> = (0..usize::from(wd.rank_dice))
@@ -341,6 +360,8 @@ impl Game {
         if self.has_item_effect(attacker, EquipmentEffect::TargetingEye, Some(attack)) {
             rerolls += 2;
         }
+        // Classic Heroic Luck: one more re-roll this round.
+        rerolls += self.card_rerolls(team);
         Ok((pool, rerolls))
     }
 
@@ -536,6 +557,19 @@ impl Game {
                 }
             }
             _ => {}
+        }
+        // Classic CDT-1 windows (only a player holding a 1993 card).
+        if self.teams.iter().any(|t| !t.cards.is_empty()) && !dud {
+            dud = self.two_use_attack_windows(
+                plan.attacker,
+                plan.target,
+                plan.attack,
+                &mut rolls,
+                &mut hits,
+                &mut dv,
+                dice,
+                events,
+            );
         }
         events.push(Event::AttackRolled {
             attacker: Some(plan.attacker),

@@ -226,6 +226,54 @@ pub enum Command {
         /// How it is used.
         play: CardPlay,
     },
+    /// Play a 1993 two-use Doomtrooper card (classic CDT-1) for one of its
+    /// two uses, with the targets that use names (CDT-2). `legal()` lists
+    /// every play possible now.
+    PlayTwoUse {
+        /// The card's number (1..=13) in your hand.
+        card: u32,
+        /// Which of its two uses (the boon or the sabotage).
+        card_use: crate::content::classic_tables::ClassicDtUse,
+        /// The chosen team (player), for uses that name one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        corporation: Option<Corporation>,
+        /// The chosen figure (a DT or a DL figure), for uses that name one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        figure: Option<FigureId>,
+        /// Command Interference: the sector (tile index) the face-down
+        /// force card leaves.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        tile: Option<usize>,
+        /// Command Interference: the side-adjacent sector it goes to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        to_tile: Option<usize>,
+        /// Remote Controlled Door: the two squares whose shared edge takes
+        /// the door.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        squares: Option<[Square; 2]>,
+    },
+    /// Classic Remote Controlled Door: a close combat Attack action on the
+    /// card's door, from one of its two squares; 3 or more hits destroy it.
+    AttackDoor {
+        /// Attacker, standing on one of the two squares.
+        figure: FigureId,
+        /// The door's two squares, as placed.
+        squares: [Square; 2],
+    },
+    /// Classic CDT: decline a start-of-turn card window, or the rest of a
+    /// card's Move actions (Movement Boost, False Orders).
+    PassCard,
+    /// Classic CDT: the square a played card asks for (Limited or Faulty
+    /// Teleportation).
+    ChooseSquare {
+        /// Where.
+        square: Square,
+    },
     /// Toggle whether other teams' DTs may pass through yours (MOV-6).
     SetAllowPass {
         /// The new value.

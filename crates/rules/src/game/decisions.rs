@@ -118,6 +118,10 @@ impl Game {
                 })
                 .collect(),
             Decision::Reaction { team, window, .. } => self.reaction_options(*team, *window),
+            Decision::CardWindow { .. }
+            | Decision::CardSquare { .. }
+            | Decision::CardMove { .. }
+            | Decision::CardControl { .. } => self.card_decision_options(d),
             Decision::KeepSecondary { team } => self.keep_options(*team),
             Decision::StartSquare { .. }
             | Decision::MissionPlacement { .. }
@@ -170,6 +174,13 @@ impl Game {
 
     /// Check that `cmd` answers `d` (no change on error).
     pub(crate) fn check_answer(&self, d: &Decision, cmd: &Command) -> Result<(), Rejection> {
+        if let Some(r) = self.check_card_move(d, cmd) {
+            return r;
+        }
+        if let (Decision::CardWindow { team }, Command::PlayTwoUse { .. }) = (d, cmd) {
+            // The typed reason of a refused play, not just "not an option".
+            return self.check_two_use(*team, cmd);
+        }
         let options = self.decision_options(d);
         if options.contains(cmd) {
             return Ok(());
@@ -181,9 +192,10 @@ impl Game {
             return Err(Rejection::NoSuchDecision);
         }
         Err(match cmd {
-            Command::Place { .. } | Command::PlaceStart { .. } | Command::PlaceDebris { .. } => {
-                Rejection::InvalidSquare
-            }
+            Command::Place { .. }
+            | Command::PlaceStart { .. }
+            | Command::PlaceDebris { .. }
+            | Command::ChooseSquare { .. } => Rejection::InvalidSquare,
             Command::ChooseEntrance { .. } => Rejection::UnknownEntrance,
             _ => Rejection::InvalidChoice,
         })
@@ -201,6 +213,16 @@ impl Game {
                 | Decision::DebrisSquare { .. }
         ) {
             self.answer_mission_decision(p, cmd, events);
+            return;
+        }
+        if matches!(
+            p.decision,
+            Decision::CardWindow { .. }
+                | Decision::CardSquare { .. }
+                | Decision::CardMove { .. }
+                | Decision::CardControl { .. }
+        ) {
+            self.answer_card_decision(p, cmd, dice, events);
             return;
         }
         match (p.decision, cmd) {

@@ -104,6 +104,86 @@ pub enum Event {
         /// The cards, for the owner only.
         cards: Option<Vec<u32>>,
     },
+    /// Classic CDT-1: 1993 two-use Doomtrooper cards dealt. `cards` (card
+    /// numbers) is only shown to the owner.
+    TwoUseDealt {
+        /// Owner.
+        seat: Seat,
+        /// How many.
+        count: u8,
+        /// The cards, for the owner only.
+        cards: Option<Vec<u32>>,
+    },
+    /// Classic CDT-1: a two-use card was played for one of its uses (now
+    /// public; it goes to the discards).
+    TwoUsePlayed {
+        /// Who played it.
+        seat: Seat,
+        /// Card number (1..=13).
+        card: u32,
+        /// The use chosen.
+        card_use: crate::content::classic_tables::ClassicDtUse,
+        /// The chosen team, where the use names one.
+        corporation: Option<Corporation>,
+        /// The chosen figure, where the use names one.
+        figure: Option<FigureId>,
+    },
+    /// Classic Steal Initiative: `to` took a card at random from `from`.
+    /// `card` is only shown to those two seats.
+    TwoUseTaken {
+        /// The player who lost it.
+        from: Seat,
+        /// The player who took it.
+        to: Seat,
+        /// The card, for `from` and `to` only.
+        card: Option<u32>,
+    },
+    /// Classic Lost Initiative: a random card of `seat` was discarded
+    /// (face up, so public).
+    TwoUseDiscarded {
+        /// Whose card.
+        seat: Seat,
+        /// The card.
+        card: u32,
+    },
+    /// Classic Command Interference: a face-down force card went from one
+    /// sector to another (still face down).
+    ForceCardMoved {
+        /// From this tile.
+        from: usize,
+        /// To this tile.
+        to: usize,
+    },
+    /// Classic Remote Controlled Door: a door now stands on the edge
+    /// between these squares, a wall for everyone.
+    CardDoorPlaced {
+        /// The two squares.
+        squares: [Square; 2],
+    },
+    /// A close combat attack on a Remote Controlled Door.
+    CardDoorAttacked {
+        /// Attacker.
+        figure: FigureId,
+        /// The door's squares.
+        squares: [Square; 2],
+        /// Dice in pool order, re-rolls after the die they replace.
+        dice: Vec<DieRoll>,
+        /// Total hits (3 or more destroy the door).
+        hits: u8,
+    },
+    /// A Remote Controlled Door was destroyed.
+    CardDoorDestroyed {
+        /// The door's squares.
+        squares: [Square; 2],
+    },
+    /// Classic Combat Frenzy or Coordinating Error changed a team's
+    /// extra-action pool (CXA-1).
+    ExtraActionPool {
+        /// Team.
+        team: u8,
+        /// The pool now.
+        pool: u8,
+    },
     /// A secondary mission was kept (SET-10). `card` is only shown to the
     /// owner.
     SecondaryKept {
@@ -556,6 +636,23 @@ impl Event {
                     seat: *seat,
                     count: *count,
                     cards: None,
+                }
+            }
+            Event::TwoUseDealt { seat, count, .. } if viewer != Viewer::Seat(*seat) => {
+                Event::TwoUseDealt {
+                    seat: *seat,
+                    count: *count,
+                    cards: None,
+                }
+            }
+            // Steal Initiative: only the two players involved see the card.
+            Event::TwoUseTaken { from, to, .. }
+                if viewer != Viewer::Seat(*from) && viewer != Viewer::Seat(*to) =>
+            {
+                Event::TwoUseTaken {
+                    from: *from,
+                    to: *to,
+                    card: None,
                 }
             }
             Event::SecondaryDealt { seat, .. } if viewer != Viewer::Seat(*seat) => {

@@ -71,6 +71,12 @@ impl Game {
         cards.sort_unstable();
         let i = dice.below(cards.len() as u32) as usize;
         let card = cards.remove(i);
+        self.reveal_card(tile, card, events);
+    }
+
+    /// Turn over `card`, already taken from the face-down cards, on `tile`
+    /// and queue its placement (FRC-5, FRC-6).
+    pub(crate) fn reveal_card(&mut self, tile: usize, card: u32, events: &mut Vec<Event>) {
         events.push(Event::ForceCardRevealed { tile, card });
         if card == 34 && self.rules.mission.has_rule(super::state::SPECIAL_DEAL_34) {
             // C1M4: the goal is this card's Nepharite (MSN-2 tag).

@@ -49,6 +49,24 @@ impl Game {
         if let Some(ce) = self.edition.ce_mut() {
             ce.dt_deck = cards;
         }
+        // Classic CDT: the same for the 1993 two-use cards.
+        let mut cards = self
+            .edition
+            .classic_mut()
+            .map(|c| std::mem::take(&mut c.two_use_deck))
+            .unwrap_or_default();
+        let mut sizes = Vec::new();
+        for t in self.teams.iter_mut().filter(|t| t.seat != keep) {
+            sizes.push(t.cards.len());
+            cards.append(&mut t.cards);
+        }
+        shuffle_with(dice, &mut cards);
+        for (t, n) in self.teams.iter_mut().filter(|t| t.seat != keep).zip(sizes) {
+            t.cards = cards.split_off(cards.len() - n);
+        }
+        if let Some(c) = self.edition.classic_mut() {
+            c.two_use_deck = cards;
+        }
         if let Some(d) = self.ai_deck.as_mut() {
             d.scramble(dice);
         }

@@ -63,6 +63,8 @@ impl Game {
                         }
                     }
                 }
+                // Classic CDT-1: a 1993 card between actions.
+                out.extend(self.two_use_plays(*team));
                 if self.active.is_some() {
                     out.push(Command::EndActivation);
                 }

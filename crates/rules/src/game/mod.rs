@@ -31,6 +31,7 @@ pub mod setup;
 pub mod state;
 mod terrain;
 mod turns;
+pub mod two_use;
 pub mod view;
 mod weapons;
 

@@ -68,6 +68,8 @@ impl Game {
         if f.turn.boost {
             base = 5;
         }
+        // Classic Hurt Leg: the first Move of the round is one shorter.
+        base = base.saturating_sub(self.card_hurt_leg(id));
         base.min(cap)
     }
 
@@ -99,7 +101,8 @@ impl Game {
             Some(g) => {
                 !removed.contains(&g) && !self.door_open(g, m.team.is_none().then_some((m.id, a)))
             }
-            None => false,
+            // Classic Remote Controlled Door: a wall for everyone.
+            None => !self.card_doors.is_empty() && self.is_card_door(e),
         }
     }
 
@@ -152,7 +155,9 @@ impl Game {
             let Some(e) = Edge::between(a, b) else {
                 return Err(Rejection::IllegalStep);
             };
-            if self.walls.is_static_wall(e) {
+            // Classic Remote Controlled Door: a wall for everyone.
+            if self.walls.is_static_wall(e) || (!self.card_doors.is_empty() && self.is_card_door(e))
+            {
                 return Err(Rejection::IllegalStep);
             }
             let door = self.door_of_edge(e).filter(|g| !removed.contains(g));

@@ -79,6 +79,10 @@ pub struct Position {
     /// Doomtrooper card hands.
     #[serde(default)]
     pub hands: BTreeMap<Corporation, Vec<DtCardKind>>,
+    /// Classic CDT: 1993 two-use card hands, by card number (the cards
+    /// leave the deck; a deck card is never in two hands).
+    #[serde(default)]
+    pub cards: BTreeMap<Corporation, Vec<u32>>,
     /// PP per corporation (rank follows, RNK-1).
     #[serde(default)]
     pub pp: BTreeMap<Corporation, i32>,
@@ -271,6 +275,28 @@ impl Game {
         for (corp, hand) in &p.hands {
             let t = self.team_of(*corp)?;
             self.teams[usize::from(t)].hand = hand.clone();
+        }
+        if !p.cards.is_empty() {
+            // The stated hands replace the deal: every dealt card goes
+            // back to the deck, then the stated ones leave it.
+            let mut deck: Vec<u32> = self.rules.two_use_cards.iter().map(|c| c.number).collect();
+            for t in &mut self.teams {
+                t.cards.clear();
+            }
+            for (corp, cards) in &p.cards {
+                let t = self.team_of(*corp)?;
+                for c in cards {
+                    let i = deck
+                        .iter()
+                        .position(|d| d == c)
+                        .ok_or(format!("two-use card {c} is not in the deck"))?;
+                    deck.remove(i);
+                }
+                self.teams[usize::from(t)].cards = cards.clone();
+            }
+            if let Some(classic) = self.edition.classic_mut() {
+                classic.two_use_deck = deck;
+            }
         }
         for (corp, card) in &p.secondary {
             let t = usize::from(self.team_of(*corp)?);

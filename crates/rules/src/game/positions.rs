@@ -50,13 +50,24 @@ impl Game {
     /// BRD-6: a group is open while a DL figure stands on a square that has
     /// one of its edges as a side. Recomputed whenever a DL figure moves.
     pub(crate) fn update_doors(&mut self) {
-        if self.rules.doors.is_empty() {
+        if self.rules.doors.is_empty() && self.card_doors.is_empty() {
             return;
         }
-        let closed: Vec<_> = (0..self.rules.doors.len())
+        self.set_door_overlay();
+    }
+
+    /// The closed-door overlay of the walls: closed mission doors and the
+    /// doors of Remote Controlled Door (classic), always closed.
+    pub(crate) fn set_door_overlay(&mut self) {
+        let mut closed: Vec<_> = (0..self.rules.doors.len())
             .filter(|&g| !self.door_open(g, None))
             .flat_map(|g| self.rules.doors[g].iter().copied())
             .collect();
+        closed.extend(
+            self.card_doors
+                .iter()
+                .filter_map(|[a, b]| citadel_grid::Edge::between(*a, *b)),
+        );
         self.walls.set_closed_doors(closed);
     }
 

@@ -38,6 +38,12 @@ pub enum Window {
     Lethal,
     /// The owner's own attack was rolled (Heroic Luck).
     OwnAttackRolled,
+    /// Classic CDT-1: the player's own attack on a DL figure was rolled
+    /// and does not already beat its AF (Heroic Luck, Weak Spot).
+    CardOwnAttack,
+    /// Classic CDT-1: a firearm attack rolled enough hits to wound a DT
+    /// (Dud Round); every player holding a 1993 card is asked in turn.
+    CardDtHit,
 }
 
 impl Window {
@@ -49,6 +55,7 @@ impl Window {
             }
             Window::Lethal => card == DtCardKind::LastStand,
             Window::OwnAttackRolled => card == DtCardKind::HeroicLuck,
+            Window::CardOwnAttack | Window::CardDtHit => false,
         }
     }
 }
@@ -124,7 +131,7 @@ impl Game {
         let before = self
             .teams
             .iter()
-            .any(|t| !t.hand.is_empty())
+            .any(|t| !t.hand.is_empty() || !t.cards.is_empty())
             .then(|| self.clone());
         let mut dice = ReplayDice {
             inner: dice,
@@ -249,10 +256,54 @@ impl Game {
         Some(card.1)
     }
 
+    /// The answer already given to the next window of this run (a hand
+    /// index, or `None` for a pass), or `None` when the run must stop and
+    /// ask `team`'s player (the run is then marked waiting).
+    pub(crate) fn reaction_answer(
+        &mut self,
+        team: u8,
+        figure: FigureId,
+        window: Window,
+        roll: &[DieRoll],
+        dice: &mut dyn Dice,
+    ) -> Option<Option<usize>> {
+        if self.reaction.waiting.is_some() {
+            return None; // This run will be discarded anyway.
+        }
+        if let Some(a) = self.reaction.answers.get(self.reaction.next) {
+            self.reaction.next += 1;
+            return Some(*a);
+        }
+        self.reaction.waiting = Some(Pending {
+            seat: self.teams[usize::from(team)].seat,
+            decision: Decision::Reaction {
+                team,
+                figure,
+                window,
+                dice: roll.to_vec(),
+            },
+        });
+        dice.freeze();
+        None
+    }
+
     /// The answers to a reaction window: pass first (CONV-8 declines every
     /// "may"), then each card of the hand that fits.
     pub(crate) fn reaction_options(&self, team: u8, window: Window) -> Vec<Command> {
         let mut v = vec![Command::React { card: None }];
+        if window.is_two_use() {
+            // Classic CDT-1: the 1993 cards, by their index in the hand.
+            let cards = &self.teams[usize::from(team)].cards;
+            for (i, c) in cards.iter().enumerate() {
+                if self
+                    .two_use_def(*c)
+                    .is_some_and(|d| window.fitting_use(d).is_some())
+                {
+                    v.push(Command::React { card: Some(i) });
+                }
+            }
+            return v;
+        }
         for (i, k) in self.teams[usize::from(team)].hand.iter().enumerate() {
             if window.fits(*k) {
                 v.push(Command::React { card: Some(i) });

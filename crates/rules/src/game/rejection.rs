@@ -133,6 +133,14 @@ pub enum Rejection {
     NotCarrying,
     #[error("only another Doomtrooper next to the carrier can take it")]
     NotAFriendNextTo,
+    #[error("that card does not have that use")]
+    CardUseNotOnCard,
+    #[error("that use is a reaction: it is played when its window opens")]
+    CardUseOnlyAsReaction,
+    #[error("that use needs other targets, or has none now")]
+    CardTargetInvalid,
+    #[error("a Doomtrooper card protects that target from this attack")]
+    TargetProtected,
 }
 
 impl Rejection {

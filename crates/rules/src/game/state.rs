@@ -50,6 +50,10 @@ pub struct Rules {
     /// classic event 11 changes the layout ([`super::altered_reality`]).
     #[serde(skip)]
     pub(crate) tile_defs: Vec<crate::content::tiles::TileDef>,
+    /// Classic CDT: the 13 two-use Doomtrooper cards (empty in other
+    /// editions).
+    #[serde(skip)]
+    pub(crate) two_use_cards: Vec<crate::content::classic_tables::ClassicDtCardDef>,
 }
 
 impl Rules {
@@ -248,6 +252,11 @@ pub struct Team {
     pub credits: u8,
     /// Doomtrooper cards in hand (secret, HID-2).
     pub hand: Vec<DtCardKind>,
+    /// Classic CDT: the 1993 two-use Doomtrooper cards in hand, by card
+    /// number (secret, HID-2). Empty in other rulesets, and then not
+    /// serialized.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<u32>,
     /// The white entrance chosen (MOV-12), index into `Rules::white`.
     pub entrance: Option<u8>,
     /// Other teams may pass through (MOV-6).
@@ -422,6 +431,14 @@ pub struct Effects {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<EventEffect>>", optional))]
     pub next_round: Vec<EventEffect>,
+    /// Classic CDT: lasting effects of the 1993 Doomtrooper cards, each
+    /// with its duration (shown to everyone in the view).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(as = "Option<Vec<super::two_use::CardEffect>>", optional)
+    )]
+    pub cards: Vec<super::two_use::CardEffect>,
 }
 
 /// The phase of the game.
@@ -576,6 +593,46 @@ pub enum Decision {
         /// Team.
         team: u8,
     },
+    /// Classic CDT-1: at the start of a turn, the owner of `team` may
+    /// play one of its 1993 Doomtrooper cards (`play_two_use`) or pass.
+    CardWindow {
+        /// The team.
+        team: u8,
+    },
+    /// Classic CDT: the square a played card needs (Limited or Faulty
+    /// Teleportation), answered with `choose_square`.
+    CardSquare {
+        /// The player who played the card.
+        team: u8,
+        /// The use played.
+        card_use: crate::content::classic_tables::ClassicDtUse,
+        /// The DT that goes there.
+        figure: FigureId,
+    },
+    /// Classic CDT: the Move actions a played card gives (Movement Boost:
+    /// one free Move for each listed DT; False Orders: `left` Moves of any
+    /// listed DT). Answered with `move` or `pass_card`.
+    CardMove {
+        /// The player who played the card (who chooses the paths).
+        team: u8,
+        /// The use played.
+        card_use: crate::content::classic_tables::ClassicDtUse,
+        /// The DTs that may still move.
+        figures: Vec<FigureId>,
+        /// Moves left.
+        left: u8,
+    },
+    /// Classic Commanding Voice: the player controls the DL `figure` for
+    /// `left` more actions (Move, or an attack on another DL figure),
+    /// answered with `move`, `attack` or `pass_card`.
+    CardControl {
+        /// The player who played the card.
+        team: u8,
+        /// The DL figure controlled.
+        figure: FigureId,
+        /// Actions left.
+        left: u8,
+    },
     /// DTC-CE-3: the owner of `figure` may play a reaction card now.
     Reaction {
         /// The owner's team.
@@ -674,6 +731,11 @@ pub struct Game {
     /// board is in the rules; this puts it in the state and its checksum).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) layout_changes: Vec<super::altered_reality::SectorChange>,
+    /// Classic Remote Controlled Door: doors placed by the card, each on
+    /// the edge between its two squares; a wall for everyone until
+    /// destroyed (empty otherwise, and then not serialized).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) card_doors: Vec<[Square; 2]>,
 }
 
 /// What the mission goals read beyond the special-action counters: which
@@ -806,14 +868,16 @@ impl Game {
                 v
             })
             .collect();
-        let (tables, rank_min_pp) = match mission.edition {
+        let (tables, rank_min_pp, two_use_cards) = match mission.edition {
             Edition::Ce => (
                 content.ce.clone(),
                 (0..12).map(|r| 10 * r).collect::<Vec<i32>>(),
+                Vec::new(),
             ),
             Edition::Classic => (
                 content.classic.base.clone(),
                 content.classic.rank_min_pp.clone(),
+                content.classic.dt_cards.clone(),
             ),
         };
         if usize::from(setup.starting_rank) > rank_min_pp.len() {
@@ -836,6 +900,7 @@ impl Game {
             door_index,
             rank_min_pp,
             tile_defs,
+            two_use_cards,
         };
         Ok(Game::start(Arc::new(rules), setup, dice))
     }
@@ -925,6 +990,7 @@ impl Game {
                 start_rank: rank,
                 credits,
                 hand: Vec::new(),
+                cards: Vec::new(),
                 entrance: None,
                 allow_pass: true,
                 reckless: 0,
@@ -1013,6 +1079,9 @@ impl Game {
         };
         // The edition's other decks (DOR-2, DTC-CE-2).
         edition.rules_mut().deal_decks(tables, dice);
+        // Classic CDT-1: the two-use cards (no dice in other editions).
+        let two_use: Vec<u32> = rules.two_use_cards.iter().map(|c| c.number).collect();
+        edition.rules_mut().shuffle_two_use(&two_use, dice);
         // AI-1: the AI deck is shuffled at mission start (an AI DL only, so
         // a game with a DL player draws exactly the same dice as before).
         let ai_deck = ai.then(|| super::ai_deck::AiDeck::shuffled(dice));
@@ -1090,6 +1159,7 @@ impl Game {
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
             layout_changes: Vec::new(),
+            card_doors: Vec::new(),
         };
         // The mission's FIGURE figures (classic bosses), then the decisions
         // the mission asks before play (C2M1, C2M5).

@@ -128,8 +128,12 @@ impl Game {
                 self.phase = Phase::DarkLegion {
                     step: DlStep::Start,
                 };
+                self.open_card_windows(None);
             }
-            Side::Team(team) => self.begin_corporation_turn(team, events),
+            Side::Team(team) => {
+                self.begin_corporation_turn(team, events);
+                self.open_card_windows(Some(team));
+            }
         }
     }
 
@@ -142,8 +146,10 @@ impl Game {
         self.phase = Phase::Corporation { team };
         // Classic event 9 shares the team's base actions as they are taken
         // (`share_misinterpreted_action`); each DT may still take both.
+        // Classic Combat Neurosis: one action at most this round.
+        let neurosis = self.card_neurosis(team);
         for f in t.figures {
-            let base = if self.effects.intercepted.contains(&f) {
+            let base = if self.effects.intercepted.contains(&f) || neurosis {
                 1
             } else {
                 2
@@ -154,8 +160,11 @@ impl Game {
         }
         // Classic CXA-3: Imperial adds to its pool at the start of its turn.
         if let Some(pool) = self.hooks().extra_action_pool {
+            // Combat Frenzy's actions sit above the cap (README D44).
+            let frenzy = self.card_frenzy_left(team);
             let t = &mut self.teams[usize::from(team)];
-            t.extra_actions = (t.extra_actions + (pool.per_turn)(t.corporation)).min(pool.cap);
+            let base = t.extra_actions.saturating_sub(frenzy);
+            t.extra_actions = (base + (pool.per_turn)(t.corporation)).min(pool.cap) + frenzy;
         }
         let t = &self.teams[usize::from(team)];
         let seat = t.seat;
@@ -176,7 +185,7 @@ impl Game {
         let t = &self.teams[usize::from(team)];
         let cards =
             (!t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team))
-                || t.extra_actions > 0;
+                || (t.extra_actions > 0 && !self.card_neurosis(team));
         t.figures.iter().any(|id| {
             let f = &self.figures[id.index()];
             f.in_play()
@@ -221,6 +230,12 @@ impl Game {
         e.phasing_teams.clear();
         let round = self.round;
         e.misinterpreted.retain(|(_, r)| *r > round);
+        // Classic CDT: "this round" card effects end (after the pool
+        // loses Combat Frenzy's unspent actions).
+        if !self.effects.cards.is_empty() {
+            self.end_round_card_effects(events);
+        }
+        let e = &mut self.effects;
         // Classic CEV-1: "next round" events take effect now.
         for effect in std::mem::take(&mut e.next_round) {
             match effect {
@@ -381,6 +396,9 @@ impl Game {
                 if round < counts[i] {
                     if let Some(card) = self.edition.rules_mut().draw_dt_card() {
                         self.teams[usize::from(t)].hand.push(card);
+                    } else if let Some(card) = self.edition.rules_mut().draw_two_use() {
+                        // Classic CDT-1: the same counts, from the two-use deck.
+                        self.teams[usize::from(t)].cards.push(card);
                     }
                 }
             }
@@ -392,6 +410,13 @@ impl Game {
                 count: team.hand.len() as u8,
                 cards: Some(team.hand.clone()),
             });
+            if !team.cards.is_empty() {
+                events.push(Event::TwoUseDealt {
+                    seat: team.seat,
+                    count: team.cards.len() as u8,
+                    cards: Some(team.cards.clone()),
+                });
+            }
         }
     }
 }

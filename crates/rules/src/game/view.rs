@@ -30,6 +30,16 @@ pub struct TeamView {
     pub hand_size: usize,
     /// The hand itself: only for its owner (HID-2).
     pub hand: Option<Vec<DtCardKind>>,
+    /// Classic CDT: how many 1993 two-use cards the team holds (public);
+    /// not sent in rulesets without them.
+    #[serde(default, skip_serializing_if = "super::view::is_zero_usize")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<usize>", optional))]
+    pub cards_size: usize,
+    /// Classic CDT: the 1993 cards themselves, by number: only for their
+    /// owner (HID-2), and only while the team holds some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cards: Option<Vec<u32>>,
     /// Chosen white entrance id.
     pub entrance: Option<String>,
     /// MOV-6 flag.
@@ -202,6 +212,11 @@ pub struct GameView {
     pub tokens: Vec<Token>,
     /// Doors.
     pub doors: Vec<DoorView>,
+    /// Classic Remote Controlled Door: the doors the card placed, each on
+    /// the edge between its two squares (a wall for everyone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<[Square; 2]>>", optional))]
+    pub card_doors: Vec<[Square; 2]>,
     /// Tiles.
     pub tiles: Vec<TileView>,
     /// Force draw pile size (its order is hidden).
@@ -272,6 +287,9 @@ impl Game {
                 credits: t.credits,
                 hand_size: t.hand.len(),
                 hand: (viewer == Viewer::Seat(t.seat)).then(|| t.hand.clone()),
+                cards_size: t.cards.len(),
+                cards: (viewer == Viewer::Seat(t.seat) && !t.cards.is_empty())
+                    .then(|| t.cards.clone()),
                 entrance: t
                     .entrance
                     .and_then(|e| self.rules.white.get(usize::from(e)))
@@ -373,6 +391,7 @@ impl Game {
             figures,
             tokens: self.tokens.clone(),
             doors,
+            card_doors: self.card_doors.clone(),
             tiles,
             force_pile: self.force_pile.len(),
             force_discard: self.force_discard.clone(),
@@ -477,6 +496,10 @@ impl Game {
 }
 
 /// For `skip_serializing_if`: a zero count is not sent.
+pub(crate) fn is_zero_usize(n: &usize) -> bool {
+    *n == 0
+}
+
 pub(crate) fn is_zero(n: &u8) -> bool {
     *n == 0
 }

@@ -327,6 +327,13 @@ impl Game {
             let Some(sq) = self.figures[target.index()].square() else {
                 continue;
             };
+            // Classic Spectral Displacement: no attack reaches these DTs.
+            if self.figures[target.index()]
+                .team()
+                .is_some_and(|t| self.card_protects(t, false))
+            {
+                continue;
+            }
             let h = hits.saturating_sub(minus);
             events.push(Event::Struck {
                 figure: target,

@@ -3,8 +3,9 @@
 //! the Dark Legion's reinforcement calls (CEV-1, CEV-2), and no door cards
 //! (a classic door simply opens).
 //!
-//! Not built yet: the 13 two-use Doomtrooper cards (CDT); the deck deals
-//! none, so classic teams hold no cards.
+//! The 13 two-use Doomtrooper cards (CDT) are shuffled into a deck here
+//! and dealt by the core with the CE cards (SET-11's moment, CDT-1's
+//! counts); what they do is `game/two_use.rs`.
 
 use super::{EditionRules, EventDeck, EventDraw};
 use crate::content::tables::{CeTables, DoorCardKind, DtCardKind};
@@ -27,6 +28,13 @@ pub(crate) struct ClassicState {
     pub calls_left: Option<u8>,
     /// CEV-2: the current event's reinforcements were called.
     pub called: bool,
+    /// CDT-1: the two-use Doomtrooper cards not dealt (hidden order, top
+    /// at the end).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub two_use_deck: Vec<u32>,
+    /// CDT-1: two-use cards played or discarded, in order (public).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub two_use_discard: Vec<u32>,
 }
 
 impl ClassicState {
@@ -114,6 +122,21 @@ impl EditionRules for ClassicState {
 
     fn draw_dt_card(&mut self) -> Option<DtCardKind> {
         None
+    }
+
+    fn shuffle_two_use(&mut self, cards: &[u32], dice: &mut dyn Dice) {
+        let mut deck = cards.to_vec();
+        deck.sort_unstable();
+        crate::dice::shuffle_with(dice, &mut deck);
+        self.two_use_deck = deck;
+    }
+
+    fn draw_two_use(&mut self) -> Option<u32> {
+        self.two_use_deck.pop()
+    }
+
+    fn discard_two_use(&mut self, card: u32) {
+        self.two_use_discard.push(card);
     }
 }
 

@@ -200,6 +200,17 @@ pub(crate) trait EditionRules {
     fn door_card(&mut self, dice: &mut dyn Dice) -> Option<DoorCardKind>;
     /// SET-11: the next Doomtrooper card, if any are left.
     fn draw_dt_card(&mut self) -> Option<DtCardKind>;
+
+    /// Classic CDT-1: shuffle the two-use Doomtrooper cards (`cards`, by
+    /// number) into a deck. Editions without them draw no dice here.
+    fn shuffle_two_use(&mut self, _cards: &[u32], _dice: &mut dyn Dice) {}
+    /// Classic CDT-1: the next two-use card of the deck, if any.
+    fn draw_two_use(&mut self) -> Option<u32> {
+        None
+    }
+    /// Classic CDT-1: a played or discarded two-use card goes to the
+    /// discards (public).
+    fn discard_two_use(&mut self, _card: u32) {}
 }
 
 /// The edition-specific part of a game's state, one variant per ruleset.
