@@ -398,6 +398,14 @@ export class Board {
         el("line", { x1, y1, x2, y2, class: `door ${state}`, stroke: DOOR_COLOR[state] }, this.doorsLayer);
       }
     });
+    // 1993 Remote Controlled Doors (a Doomtrooper card): a wall on the edge
+    // between their two squares until one close combat attack of 3 hits.
+    for (const [a, b] of view.card_doors ?? []) {
+      const edge = a.y === b.y ? { V: { x: Math.max(a.x, b.x), y: a.y } } : { H: { x: a.x, y: Math.max(a.y, b.y) } };
+      const [x1, y1, x2, y2] = edgeLine(edge);
+      const line = el("line", { x1, y1, x2, y2, class: "door card-door", stroke: "#b36bff", "stroke-width": 6 }, this.doorsLayer);
+      el("title", {}, line).textContent = "Remote Controlled Door: a wall until a close combat attack scores 3 hits on it";
+    }
     // Tokens.
     for (const t of view.tokens) {
       if (t.kind.token === "mission") { drawMissionToken(dyn, t); continue; }
