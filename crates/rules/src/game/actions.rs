@@ -245,8 +245,9 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
-        if Game::is_secondary_special(action) {
-            // SEC cards 3, 4 and 7: only for the card's holder.
+        if self.is_secondary_special(action) {
+            // The ruleset's secondary cards with an action (CE SEC 3, 4
+            // and 7; classic card 10): only for the card's holder.
             self.check_secondary_special(figure, action)?;
             self.begin_action(figure, cost, events);
             self.record_secondary_special(figure, action);

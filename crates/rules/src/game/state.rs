@@ -670,6 +670,11 @@ pub struct Game {
     /// board is in the rules; this puts it in the state and its checksum).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) layout_changes: Vec<super::altered_reality::SectorChange>,
+    /// Classic CSM-2: the credit changes of the mission result, set when
+    /// it ends (credits themselves are the campaign's). Empty, and not
+    /// serialized, in CE.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) credits: Vec<super::secondary::CreditAward>,
 }
 
 /// What the mission goals read beyond the special-action counters: which
@@ -1075,6 +1080,7 @@ impl Game {
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
             layout_changes: Vec::new(),
+            credits: Vec::new(),
         };
         // The mission's FIGURE figures (classic bosses), then the decisions
         // the mission asks before play (C2M1, C2M5).

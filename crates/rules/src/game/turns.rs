@@ -54,8 +54,12 @@ impl Game {
                 Phase::Equipment { order, next } => {
                     if order.iter().all(|t| self.teams[usize::from(*t)].passed) {
                         // SET-10 comes before SET-11.
-                        if self.uses_secondaries() && !self.sec.dealt {
-                            self.deal_secondaries(&order, dice, events);
+                        if let Some(deal) = self
+                            .secondary_rules()
+                            .filter(|_| self.uses_secondaries() && !self.sec.dealt)
+                            .map(|r| r.deal)
+                        {
+                            deal(self, &order, dice, events);
                             continue;
                         }
                         self.deal_dt_cards(&order, events);
@@ -202,6 +206,8 @@ impl Game {
         self.effects.no_cc_against.retain(|(t, _)| *t != team);
         self.clear_overrun();
         self.active = None;
+        // Classic CSM cards 3 and 7 look at the end of the holder's turn.
+        self.secondary_turn_ended(team, events);
         events.push(Event::TurnEnded {
             side: Side::Team(team),
         });

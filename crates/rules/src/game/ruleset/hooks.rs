@@ -9,6 +9,7 @@
 use crate::content::tables::EquipmentEffect;
 use crate::content::{AttackType, Corporation};
 use crate::dice::DieColor;
+use crate::game::secondary::SecondaryRules;
 
 /// How force cards are dealt at setup (core FRC-2, the FORCE_DEAL hook).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +104,10 @@ pub(crate) struct Hooks {
     pub nimrod_one_roll: bool,
     /// How the items both editions share are used (CE EQI, classic CEQ).
     pub items: ItemRules,
-    /// Secondary missions are dealt where the mission uses them (CE SEC).
-    /// Classic CSM is not built yet: classic games deal none.
-    pub secondary_missions: bool,
+    /// How secondary missions are dealt, checked and rewarded where the
+    /// mission uses them (CE SEC; classic CSM); `None`: the ruleset has
+    /// none.
+    pub secondaries: Option<&'static SecondaryRules>,
     /// EXTRA_ACTIONS: each team has a pool of extra actions for the
     /// mission (classic CXA), refilled per turn for these corporations.
     pub extra_action_pool: Option<ExtraActionPool>,
@@ -184,7 +186,7 @@ pub(crate) static CE: Hooks = Hooks {
     grenade_dice: None,
     nimrod_spread: Some(4),
     nimrod_one_roll: false,
-    secondary_missions: true,
+    secondaries: Some(&crate::game::secondary::CE_SECONDARIES),
     extra_action_pool: None,
 };
 
@@ -260,7 +262,7 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     grenade_dice: Some([DieColor::Red; 3]),
     nimrod_spread: None,
     nimrod_one_roll: true,
-    secondary_missions: false,
+    secondaries: Some(&super::classic_secondary::CLASSIC_SECONDARIES),
     extra_action_pool: Some(ExtraActionPool {
         at_start: |rank| rank.min(6),
         cap: 6,
