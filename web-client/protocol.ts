@@ -514,6 +514,25 @@ export type CreatureKind =
   | "ezoghoul";
 
 /**
+ * One credit change of the mission result (classic CSM-2), for the
+ * campaign, which keeps credits: `amount` credits to `side`.
+ */
+export type CreditAward = {
+  /**
+   * Who gains them: a team, or the Dark Legion player.
+   */
+  side: Side,
+  /**
+   * Credits gained (never negative).
+   */
+  amount: number,
+  /**
+   * Why (`secondary mission success`, `secondary mission failure`).
+   */
+  reason: string,
+};
+
+/**
  * How the Dark Legion is chosen at start.
  */
 export type DarkLegionChoice =
@@ -1934,6 +1953,17 @@ export type GameView = {
    * DTs that left the board and the entrance or exit each took (MOV-14).
    */
   exits?: Array<[FigureId, string]>,
+  /**
+   * A `then(first, next)` goal (MSN-2): `first` has held (it latches),
+   * so what counts now is `next` (1993 mission 1: 20 PP, then out).
+   */
+  goal_first_done?: boolean,
+  /**
+   * Classic CSM-2, once the mission has ended: the credits the
+   * secondary missions give (the campaign keeps credits). Empty, and
+   * not sent, in CE.
+   */
+  credits?: Array<CreditAward>,
 };
 
 /**
@@ -2514,6 +2544,13 @@ export type TeamView = {
    * for the owner.
    */
   secondary_offer?: Array<number>,
+  /**
+   * Classic CSM-1 (public): the team pursues the primary mission
+   * (`false`: it holds a secondary one instead, and gains no primary
+   * credits, CEC-2). Not sent in CE, where every team does, nor before
+   * the classic assignment after the draft.
+   */
+  primary?: boolean,
 };
 
 /**

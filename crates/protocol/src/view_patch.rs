@@ -153,6 +153,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
         carried_out,
         exits,
         goal_first_done,
+        credits,
     } = new;
     let mut d = Differ::default();
     d.value("viewer", &old.viewer, viewer);
@@ -184,6 +185,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
     d.optional("ai_deck", old.ai_deck.as_ref(), ai_deck.as_ref());
     d.optional_list("carried_out", &old.carried_out, carried_out);
     d.optional_list("exits", &old.exits, exits);
+    d.optional_list("credits", &old.credits, credits);
     // Left out of the JSON while false.
     d.optional(
         "goal_first_done",
