@@ -8,10 +8,12 @@ use crate::nav;
 use crate::{timeout_default, Bot, Seen};
 use citadel_rules::content::missions::{Goal, TokenKind};
 use citadel_rules::content::CreatureKind;
+use citadel_rules::content::Edition;
 use citadel_rules::game::reaction::Window;
+use citadel_rules::game::ruleset::classic_secondary;
 use citadel_rules::game::state::{Rules, TokenState};
 use citadel_rules::game::view::GameView;
-use citadel_rules::game::{Command, Decision, FigureId, FigureKind};
+use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Viewer};
 use citadel_rules::geometry::{Board, Square, Walls};
 
 /// How hard a creature is to eliminate (lower: easier target).
@@ -325,10 +327,15 @@ impl HeuristicCorporation {
         }
         let board = &rules.board;
         let dl = nav::creature_squares(view);
+        let mapping = sectors_to_map(rules, view);
         let mut maps = Vec::new();
         for f in moves(board, legal).iter().map(|(f, _, _)| *f) {
             if !maps.iter().any(|(g, _, _)| *g == f) {
-                let targets = aims.targets(rules, view, walls, Some(f));
+                let targets = if mapping.is_empty() {
+                    aims.targets(rules, view, walls, Some(f))
+                } else {
+                    mapping.clone()
+                };
                 let map = nav::step_map_tokens(board, walls, &targets, view);
                 maps.push((f, targets, map));
             }
@@ -582,6 +589,31 @@ impl Aims {
         // the Throne, portals, terminals).
         goal_targets(rules, view, walls)
     }
+}
+
+/// The 1993 secondary mission Map the Citadel (classic CSM), when this
+/// seat's team holds it and pursues no primary mission: the open squares
+/// of the sectors none of its DTs has ended a Move on yet (empty
+/// otherwise). A team on the primary mission never holds a card.
+fn sectors_to_map(rules: &Rules, view: &GameView) -> Vec<Square> {
+    let Viewer::Seat(seat) = view.viewer else {
+        return Vec::new();
+    };
+    let Some(team) = view.teams.iter().find(|t| t.seat == seat) else {
+        return Vec::new();
+    };
+    if rules.mission.edition != Edition::Classic
+        || team.secondary != Some(classic_secondary::MAP_THE_CITADEL)
+    {
+        return Vec::new();
+    }
+    let board = &rules.board;
+    view.tiles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.marked.contains(&team.team))
+        .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
+        .collect()
 }
 
 /// The open squares of the tiles that still hide face-down force cards.

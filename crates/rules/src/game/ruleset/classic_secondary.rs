@@ -36,30 +36,30 @@ use crate::game::state::Game;
 use citadel_grid::Square;
 
 /// Card 1: the team earned ≥ 10 PP.
-const ATTACK_THE_CITADEL: u32 = 1;
+pub const ATTACK_THE_CITADEL: u32 = 1;
 /// Card 2: capture a Centurion or Razide (not built, never dealt).
-const CAPTURE_ALIEN_SPECIMEN: u32 = 2;
+pub const CAPTURE_ALIEN_SPECIMEN: u32 = 2;
 /// Card 3: carry the message out.
-const CONVEY_MESSAGE: u32 = 3;
+pub const CONVEY_MESSAGE: u32 = 3;
 /// Card 4: the team earned ≥ 15 PP.
-const DESTROY_THE_LEGION: u32 = 4;
+pub const DESTROY_THE_LEGION: u32 = 4;
 /// Card 5: ≥ 10 PP and no Legionnaire eliminated by the team.
-const LEGIONNAIRE_MUTINY: u32 = 5;
+pub const LEGIONNAIRE_MUTINY: u32 = 5;
 /// Card 6: a team DT ended a Move on every sector.
-const MAP_THE_CITADEL: u32 = 6;
+pub const MAP_THE_CITADEL: u32 = 6;
 /// Card 7: no Legionnaire on the stairs sector at the end of the team's
 /// turn in the final round.
-const PREPARE_MAIN_ATTACK: u32 = 7;
+pub const PREPARE_MAIN_ATTACK: u32 = 7;
 /// Card 8: ≥ 5 wounds taken, both DTs alive or exited.
-const PROVE_YOUR_WORTH: u32 = 8;
+pub const PROVE_YOUR_WORTH: u32 = 8;
 /// Card 9: ≥ 4 different DL types eliminated.
-const REPLENISH_COLLECTION: u32 = 9;
+pub const REPLENISH_COLLECTION: u32 = 9;
 /// Card 10: examine a large creature, then exit through a white entrance.
-const SUPPORT_EXAMINATION: u32 = 10;
+pub const SUPPORT_EXAMINATION: u32 = 10;
 
 /// Cards the engine cannot play yet: left out of the deal, so no game
 /// ever holds one.
-pub(crate) const UNBUILT: &[u32] = &[CAPTURE_ALIEN_SPECIMEN];
+pub const UNBUILT: &[u32] = &[CAPTURE_ALIEN_SPECIMEN];
 
 /// Card 10's Special action.
 pub const EXAMINE: &str = "examine";

@@ -24,7 +24,7 @@
 
 mod ce;
 mod classic;
-pub(crate) mod classic_secondary;
+pub mod classic_secondary;
 pub(crate) mod hooks;
 mod skirmish;
 
