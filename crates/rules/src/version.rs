@@ -26,7 +26,7 @@ use std::fmt;
 /// The engine's behaviour version: bump it by hand whenever the same
 /// setup, seed and commands could give a different game (see the module
 /// documentation).
-pub const ENGINE_VERSION: u32 = 3;
+pub const ENGINE_VERSION: u32 = 4;
 
 /// The rules a game was made with: engine code and content data.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
