@@ -211,3 +211,46 @@ fn cev_1_event_11_refuses_moving_a_citadel_sector() {
         .iter()
         .any(|e| matches!(e, Event::SectorsAltered { .. })));
 }
+
+/// CEV-1: the Citadel piece stays over the sectors' corners, so a turn of
+/// a Citadel sector that would bring a figure under it is not offered (a
+/// quarter turn clockwise takes (7, 0) of sector 1 to (7, 7), under the
+/// piece at (8, 8)); the other turn is.
+#[test]
+fn cev_1_event_11_never_turns_a_figure_under_the_citadel() {
+    let setup = Setup::new("classic-m1", &CORPS, DarkLegionSetup::Ai).with_seed(3);
+    let position: Position = serde_json::from_value(serde_json::json!({
+        "turn": "dark_legion_start",
+        "event_deck": [2, 11],
+        "face_down": { "0": [], "1": [], "2": [], "3": [], "4": [], "5": [] },
+        "figures": [
+            { "name": "capitol-big_bob_watts", "at": { "x": 7, "y": 0 } },
+        ],
+    }))
+    .expect("position");
+    let mut dice = SeededDice::new(3);
+    let mut g = Game::scenario(setup, &position, &mut dice).expect("scenario");
+    g.settle(&mut dice);
+    assert!(!g.rules().board.passable(Square::new(7, 7)), "under the piece");
+    for _ in 0..20 {
+        let seat = g.seat_to_act().expect("the Dark Legion acts");
+        let legal = g.legal(seat);
+        if legal
+            .iter()
+            .any(|c| matches!(c, Command::AlterSectors { .. }))
+        {
+            let options = changes(&g);
+            let turn = |clockwise| {
+                Some(SectorChange::Rotate {
+                    tile: 0,
+                    clockwise,
+                })
+            };
+            assert!(!options.contains(&turn(true)), "{options:?}");
+            assert!(options.contains(&turn(false)), "{options:?}");
+            return;
+        }
+        g.apply(seat, legal[0].clone(), &mut dice).expect("default");
+    }
+    panic!("no Altered Reality decision");
+}

@@ -14,7 +14,8 @@
 //! Decisions where the rules are silent (docs/RULES-COVERAGE.md, classic
 //! section): entrances and exits stay where they are on the board edge
 //! (they are the mission's, not the sector's), and a change that would put
-//! an entry square on an impassable square or behind a wall is illegal;
+//! an entry square on an impassable square or behind a wall, or a figure or
+//! token under the Citadel piece, is illegal;
 //! "Citadel sectors keep their slots" forbids swapping a Citadel sector,
 //! not turning it in place; a sector holding a door group never moves (no
 //! 1993 mission has doors). The Dark Legion may also leave the board as
@@ -178,6 +179,15 @@ impl Game {
         if !(same(&mission.white, &rules.white)
             && same(&mission.red, &rules.red)
             && same(&mission.exits, &rules.exits))
+        {
+            return None;
+        }
+        // What stands on a moved sector must land on a passable square: the
+        // Citadel piece stays where it is over the sectors' corners, so a
+        // turned Citadel sector may bring a square under it.
+        let lands = |s: Square| new_board.passable(change.map_square(board, s));
+        if self.figures.iter().filter_map(|f| f.square()).any(|s| !lands(s))
+            || self.tokens.iter().any(|t| !lands(t.square))
         {
             return None;
         }
