@@ -1804,6 +1804,12 @@ export type FigureView = {
    * Objective tokens it carries (MSN-4), by name.
    */
   carrying?: Array<string>,
+  /**
+   * Classic CSM card 2 (public, like the capture itself): the team
+   * that took this Dark Legion figure prisoner; it moves it from its
+   * next turn, the Dark Legion no longer does.
+   */
+  captured_by?: number,
 };
 
 /**

@@ -310,12 +310,13 @@ export const DIRECTION_WORD = {
   n: "north", ne: "north-east", e: "east", se: "south-east", s: "south", sw: "south-west", w: "west", nw: "north-west",
 };
 export const DIRECTION_ARROW = { n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖" };
-/** Special actions that are not a mission's own: the secondary missions' (SEC cards 3, 4, 7; 1993 card 10). */
+/** Special actions that are not a mission's own: the secondary missions' (SEC cards 3, 4, 7; 1993 cards 2 and 10). */
 const SPECIAL_WORDS = {
   cell_sample: "take a cell sample (secondary mission)",
   convey_message: "convey the message (secondary mission)",
   scan: "scan the tile (secondary mission)",
   examine: "examine the creature (secondary mission)",
+  capture: "take the creature prisoner (secondary mission)",
 };
 
 /** A Special action's name: the mission's record, else a known one, else its id in words. */

@@ -303,6 +303,23 @@ impl HeuristicCorporation {
         if legal.contains(&Command::PassEquipment) {
             return Some(draft_pick(rules, view, legal).unwrap_or(Command::PassEquipment));
         }
+        // Never attack the team's own captive (classic CSM card 2).
+        let mine = |t: &FigureId| {
+            let me = view
+                .teams
+                .iter()
+                .find(|x| Viewer::Seat(x.seat) == view.viewer);
+            view.figures
+                .get(t.index())
+                .and_then(|f| f.captured_by)
+                .is_some_and(|c| me.is_some_and(|m| m.team == c))
+        };
+        let kept: Vec<Command> = legal
+            .iter()
+            .filter(|c| !matches!(c, Command::Attack { target, .. } if mine(target)))
+            .cloned()
+            .collect();
+        let legal = &kept[..];
         let aims = Aims::of(&rules.mission.goal, view);
         // Goal progress first: a mission Special action (photograph, loot,
         // ...), picking up the objective, leaving by a goal exit, a hack or
@@ -314,6 +331,9 @@ impl HeuristicCorporation {
             return Some(c.clone());
         }
         if let Some(c) = aims.exit_move(rules, view, legal) {
+            return Some(c);
+        }
+        if let Some(c) = captive_move(rules, view, legal) {
             return Some(c);
         }
         if let Some(c) = goal_token_action(rules, view, legal) {
@@ -328,8 +348,17 @@ impl HeuristicCorporation {
         let board = &rules.board;
         let dl = nav::creature_squares(view);
         let mapping = sectors_to_map(rules, view);
+        // The team's own DTs (a captive only goes for the way out).
+        let own: Vec<(FigureId, Square, Command)> = moves(board, legal)
+            .into_iter()
+            .filter(|(f, _, _)| {
+                view.figures
+                    .get(f.index())
+                    .is_none_or(|v| v.captured_by.is_none())
+            })
+            .collect();
         let mut maps = Vec::new();
-        for f in moves(board, legal).iter().map(|(f, _, _)| *f) {
+        for f in own.iter().map(|(f, _, _)| *f) {
             if !maps.iter().any(|(g, _, _)| *g == f) {
                 let targets = if mapping.is_empty() {
                     aims.targets(rules, view, walls, Some(f))
@@ -348,7 +377,7 @@ impl HeuristicCorporation {
             let crowd = dl.iter().filter(|q| q.dist(s) <= 1).count() as u32;
             (d.saturating_add(2 * crowd.saturating_sub(1)), d)
         };
-        if let Some(c) = greedy_move_by(view, &moves(board, legal), key) {
+        if let Some(c) = greedy_move_by(view, &own, key) {
             return Some(c);
         }
         finish(legal)
@@ -589,6 +618,44 @@ impl Aims {
         // the Throne, portals, terminals).
         goal_targets(rules, view, walls)
     }
+}
+
+/// A captive's Move (classic CSM Capture Alien Specimen: a Dark Legion
+/// figure the team moves): out by a white entrance if it can, else the
+/// Move ending nearest one (by `dist`), if that is nearer than now.
+fn captive_move(rules: &Rules, view: &GameView, legal: &[Command]) -> Option<Command> {
+    let white: Vec<Square> = rules
+        .white
+        .iter()
+        .flat_map(|e| e.squares.iter().copied())
+        .collect();
+    let near = |s: Square| white.iter().map(|w| w.dist(s)).min().unwrap_or(i32::MAX);
+    let captive = |f: &FigureId| {
+        view.figures
+            .get(f.index())
+            .is_some_and(|v| v.captured_by.is_some())
+    };
+    let mut best: Option<(i32, &Command)> = None;
+    for c in legal {
+        let Command::Move { figure, path } = c else {
+            continue;
+        };
+        let Some(end) = path.last() else {
+            continue;
+        };
+        if !captive(figure) {
+            continue;
+        }
+        if !rules.board.on_board(*end) {
+            return Some(c.clone());
+        }
+        let now = nav::square_of(view, *figure).map_or(i32::MAX, near);
+        let d = near(*end);
+        if d < now && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.clone())
 }
 
 /// The 1993 secondary mission Map the Citadel (classic CSM), when this

@@ -104,3 +104,84 @@ fn csm_map_the_citadel_the_holder_heads_for_the_unmapped_sector() {
         "toward the Battle Computer: {end:?}"
     );
 }
+
+/// Capture Alien Specimen: the heuristic corporation captures the
+/// Centurion next to its DT; in the Dark Legion turn that follows, the AI
+/// Dark Legion acts only with the figures it still controls; in the
+/// team's next turn the heuristic team walks the captive toward (and out
+/// of) a white entrance.
+#[test]
+fn csm_card_2_the_ai_dl_copes_with_a_captive_it_does_not_control() {
+    use citadel_rules::game::ruleset::classic_secondary::{CAPTURE, CAPTURE_ALIEN_SPECIMEN};
+    let json = serde_json::json!({
+        "turn": { "corporation": "capitol" },
+        "event_deck": [5, 6, 2],
+        "markers": ["dark_legion"],
+        "face_down": { "0": [], "1": [], "2": [], "3": [], "4": [], "5": [], "6": [] },
+        "secondary": { "capitol": CAPTURE_ALIEN_SPECIMEN },
+        "figures": [
+            { "name": "capitol-big_bob_watts", "at": { "x": 2, "y": 5 } },
+            { "creature": "centurion", "at": { "x": 2, "y": 4 } },
+            { "creature": "legionnaire", "at": { "x": 6, "y": 6 } },
+        ],
+    });
+    let position: Position = serde_json::from_value(json).expect("position");
+    // Four teams: every event's reinforcements come without a call.
+    let setup = Setup::new("classic-m5", &CORPS, DarkLegionSetup::Ai).with_seed(3);
+    let mut g = Game::scenario(setup, &position, &mut SeededDice::new(3)).expect("position");
+    let mut dice = SeededDice::new(3);
+    let capitol = g.view(Viewer::Spectator).teams[0].seat;
+    let bob = g
+        .view(Viewer::Spectator)
+        .figures
+        .iter()
+        .find(|f| f.name == "capitol-big_bob_watts")
+        .expect("bob")
+        .id;
+    let centurion = g.figure_at(Square::new(2, 4)).expect("centurion");
+    let capture = Command::Special {
+        figure: bob,
+        action: CAPTURE.to_string(),
+    };
+    assert_eq!(
+        HeuristicCorporation::new().choose(&Seen::of(&g, capitol)),
+        Some(capture.clone()),
+        "the bot takes its prisoner"
+    );
+    g.apply(capitol, capture, &mut dice).expect("capture");
+    g.apply(capitol, Command::EndTurn, &mut dice)
+        .expect("end turn");
+    let dl = g.dark_legion_seat();
+    let mut ai = AiDarkLegion::new();
+    let mut corp = HeuristicCorporation::new();
+    let (mut steps, mut dl_commands) = (0, 0);
+    while g.seat_to_act() != Some(capitol) && !g.is_finished() && steps < 3000 {
+        steps += 1;
+        let seat = g.seat_to_act().expect("a seat acts");
+        let cmd = if seat == dl {
+            dl_commands += 1;
+            ai.choose(&Seen::of(&g, dl)).expect("a command")
+        } else {
+            // The other teams sit still (they could attack the captive).
+            Command::EndTurn
+        };
+        assert!(g.legal(seat).contains(&cmd), "{cmd:?}");
+        let uses_captive = matches!(&cmd,
+            Command::Move { figure, .. } | Command::Attack { figure, .. } if *figure == centurion);
+        assert!(
+            seat == capitol || !uses_captive,
+            "only its captor moves the captive"
+        );
+        g.apply(seat, cmd, &mut dice).expect("legal");
+    }
+    assert!(dl_commands > 0, "the Dark Legion had a turn");
+    assert_eq!(g.seat_to_act(), Some(capitol), "the team's next turn");
+    let view = g.view(Viewer::Spectator);
+    let start = view.figures[centurion.index()].place;
+    let cmd = corp.choose(&Seen::of(&g, capitol)).expect("a command");
+    assert!(
+        matches!(&cmd, Command::Move { figure, .. } if *figure == centurion),
+        "the team walks its captive out: {cmd:?} (from {start:?})"
+    );
+    g.apply(capitol, cmd, &mut dice).expect("legal");
+}

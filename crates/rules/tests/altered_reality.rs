@@ -231,7 +231,10 @@ fn cev_1_event_11_never_turns_a_figure_under_the_citadel() {
     let mut dice = SeededDice::new(3);
     let mut g = Game::scenario(setup, &position, &mut dice).expect("scenario");
     g.settle(&mut dice);
-    assert!(!g.rules().board.passable(Square::new(7, 7)), "under the piece");
+    assert!(
+        !g.rules().board.passable(Square::new(7, 7)),
+        "under the piece"
+    );
     for _ in 0..20 {
         let seat = g.seat_to_act().expect("the Dark Legion acts");
         let legal = g.legal(seat);
@@ -240,12 +243,7 @@ fn cev_1_event_11_never_turns_a_figure_under_the_citadel() {
             .any(|c| matches!(c, Command::AlterSectors { .. }))
         {
             let options = changes(&g);
-            let turn = |clockwise| {
-                Some(SectorChange::Rotate {
-                    tile: 0,
-                    clockwise,
-                })
-            };
+            let turn = |clockwise| Some(SectorChange::Rotate { tile: 0, clockwise });
             assert!(!options.contains(&turn(true)), "{options:?}");
             assert!(options.contains(&turn(false)), "{options:?}");
             return;

@@ -51,7 +51,14 @@ impl Game {
             .get(figure.index())
             .ok_or(Rejection::NoSuchFigure)?;
         let side = self.acting_side().ok_or(Rejection::WrongPhase)?;
-        if f.side() != side {
+        // A captive (classic CSM card 2) is its captor's once ready, and
+        // never the Dark Legion's.
+        let controller = match self.captor(figure) {
+            Some((team, true)) => Some(Side::Team(team)),
+            Some((_, false)) => None,
+            None => Some(f.side()),
+        };
+        if controller != Some(side) {
             return Err(Rejection::NotYourFigure);
         }
         match f.place {

@@ -186,7 +186,11 @@ impl Game {
         // Citadel piece stays where it is over the sectors' corners, so a
         // turned Citadel sector may bring a square under it.
         let lands = |s: Square| new_board.passable(change.map_square(board, s));
-        if self.figures.iter().filter_map(|f| f.square()).any(|s| !lands(s))
+        if self
+            .figures
+            .iter()
+            .filter_map(|f| f.square())
+            .any(|s| !lands(s))
             || self.tokens.iter().any(|t| !lands(t.square))
         {
             return None;

@@ -75,6 +75,16 @@ pub struct Proof {
     /// turn, (its round, no Legionnaire on the stairs sector).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prepared: Option<(u32, bool)>,
+    /// Classic Capture Alien Specimen: the Centurion or Razide the team
+    /// captured, while it is in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captive: Option<FigureId>,
+    /// The team controls its captive (from its next turn on).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub captive_ready: bool,
+    /// The captive left the board through a white entrance.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub captive_out: bool,
 }
 
 /// The game's secondary-mission state.
@@ -145,6 +155,8 @@ pub(crate) struct SecondaryRules {
     pub reward: fn(&mut Game, u8, &SecondaryDef, bool, &mut Vec<Event>),
     /// A team's turn ends (classic cards that look at that moment).
     pub turn_ended: fn(&mut Game, u8, &mut Vec<Event>),
+    /// A team's turn begins (classic: its captive gets its actions).
+    pub turn_begun: fn(&mut Game, u8),
 }
 
 /// The Collectors Edition's cards (ce.md SEC, SET-10, PPC-4).
@@ -158,6 +170,7 @@ pub(crate) static CE_SECONDARIES: SecondaryRules = SecondaryRules {
     holds: Game::secondary_holds,
     reward: Game::ce_secondary_reward,
     turn_ended: |_, _, _| {},
+    turn_begun: |_, _| {},
 };
 
 /// One credit change of the mission result (classic CSM-2), for the
@@ -510,6 +523,53 @@ impl Game {
             CONVEY_MESSAGE => p.message = Some(figure),
             SCAN => p.scans.extend(tile),
             _ => {}
+        }
+    }
+
+    /// A team's turn began: the ruleset's cards that act at that moment.
+    pub(crate) fn secondary_turn_begun(&mut self, team: u8) {
+        if let (true, Some(r)) = (self.sec.dealt, self.secondary_rules()) {
+            (r.turn_begun)(self, team);
+        }
+    }
+
+    /// A figure captured by a team (classic Capture Alien Specimen): the
+    /// team, and whether it controls the figure yet. No Dark Legion
+    /// command may use a captive; its team may only move it.
+    pub(crate) fn captor(&self, figure: FigureId) -> Option<(u8, bool)> {
+        if !self.sec.dealt {
+            return None;
+        }
+        self.sec
+            .proof
+            .iter()
+            .position(|p| p.captive == Some(figure))
+            .map(|t| (t as u8, self.sec.proof[t].captive_ready))
+    }
+
+    /// The captive `team` controls now, if any.
+    pub(crate) fn captive_of(&self, team: u8) -> Option<FigureId> {
+        let p = self.sec.proof.get(usize::from(team))?;
+        p.captive.filter(|_| p.captive_ready)
+    }
+
+    /// A captive left the board by a white entrance (card 2's success).
+    pub(crate) fn captive_left(&mut self, figure: FigureId) {
+        for p in &mut self.sec.proof {
+            if p.captive == Some(figure) {
+                p.captive_out = true;
+            }
+        }
+    }
+
+    /// A captive left play (eliminated): it is nobody's any more, so the
+    /// same figure placed again later is the Dark Legion's.
+    pub(crate) fn release_captive(&mut self, figure: FigureId) {
+        for p in &mut self.sec.proof {
+            if p.captive == Some(figure) {
+                p.captive = None;
+                p.captive_ready = false;
+            }
         }
     }
 

@@ -155,6 +155,8 @@ impl Game {
             fig.turn = Default::default();
             fig.turn.allowed = base;
         }
+        // Classic CSM card 2: the team's captive acts in its turn.
+        self.secondary_turn_begun(team);
         // Classic CXA-3: Imperial adds to its pool at the start of its turn.
         if let Some(pool) = self.hooks().extra_action_pool {
             let t = &mut self.teams[usize::from(team)];
@@ -180,12 +182,19 @@ impl Game {
         let cards =
             (!t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team))
                 || t.extra_actions > 0;
-        t.figures.iter().any(|id| {
+        let captive = self.captive_of(team).is_some_and(|id| {
             let f = &self.figures[id.index()];
-            f.in_play()
+            f.square().is_some()
                 && f.turn.activation != Activation::Done
-                && (f.turn.used < f.turn.allowed || (cards && f.turn.allowed < 4))
-        })
+                && f.turn.used < f.turn.allowed
+        });
+        captive
+            || t.figures.iter().any(|id| {
+                let f = &self.figures[id.index()];
+                f.in_play()
+                    && f.turn.activation != Activation::Done
+                    && (f.turn.used < f.turn.allowed || (cards && f.turn.allowed < 4))
+            })
     }
 
     pub(crate) fn end_corporation_turn(

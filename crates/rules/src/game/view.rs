@@ -111,6 +111,12 @@ pub struct FigureView {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub carrying: Vec<String>,
+    /// Classic CSM card 2 (public, like the capture itself): the team
+    /// that took this Dark Legion figure prisoner; it moves it from its
+    /// next turn, the Dark Legion no longer does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub captured_by: Option<u8>,
 }
 
 /// A door group as seen.
@@ -331,6 +337,7 @@ impl Game {
                     .filter(|(_, c)| *c == f.id)
                     .map(|(t, _)| t.clone())
                     .collect(),
+                captured_by: self.captor(f.id).map(|(t, _)| t),
             })
             .collect();
         let doors = (0..self.rules.doors.len())

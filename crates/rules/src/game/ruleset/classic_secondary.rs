@@ -13,9 +13,13 @@
 //! to the Dark Legion player on failure (the numbers are data,
 //! `data/classic/secondary.toml`).
 //!
-//! Card numbers follow the table's order. Card 2 (Capture Alien Specimen:
-//! a captured Centurion or Razide moved by the team) is not built: it is
-//! never dealt (docs/RULES-COVERAGE.md lists the gap).
+//! Card numbers follow the table's order. Card 2 (Capture Alien
+//! Specimen) takes a Centurion or Razide prisoner with the `capture`
+//! Special action: from the end of that turn the Dark Legion no longer
+//! uses it, and from the team's next turn the team may move it (Move
+//! actions only, its own action count, creature movement) until it
+//! leaves by a white entrance; anyone may attack it, and if it is
+//! eliminated the card fails.
 //!
 //! *Decisions* (docs/RULES-COVERAGE.md, "CSM decisions"): "earned PP" is
 //! the PP gained from eliminations this mission, before any loss (as
@@ -37,7 +41,7 @@ use citadel_grid::Square;
 
 /// Card 1: the team earned ≥ 10 PP.
 pub const ATTACK_THE_CITADEL: u32 = 1;
-/// Card 2: capture a Centurion or Razide (not built, never dealt).
+/// Card 2: capture a Centurion or Razide and walk it out.
 pub const CAPTURE_ALIEN_SPECIMEN: u32 = 2;
 /// Card 3: carry the message out.
 pub const CONVEY_MESSAGE: u32 = 3;
@@ -58,11 +62,13 @@ pub const REPLENISH_COLLECTION: u32 = 9;
 pub const SUPPORT_EXAMINATION: u32 = 10;
 
 /// Cards the engine cannot play yet: left out of the deal, so no game
-/// ever holds one.
-pub const UNBUILT: &[u32] = &[CAPTURE_ALIEN_SPECIMEN];
+/// ever holds one. None today.
+pub const UNBUILT: &[u32] = &[];
 
 /// Card 10's Special action.
 pub const EXAMINE: &str = "examine";
+/// Card 2's Special action.
+pub const CAPTURE: &str = "capture";
 /// The carried message of card 3 (an objective token while it lies on the
 /// board, MSN-4).
 pub const MESSAGE: &str = "message";
@@ -77,12 +83,13 @@ pub(crate) static CLASSIC_SECONDARIES: SecondaryRules = SecondaryRules {
     min_teams: 3,
     assigns_primary: true,
     deal: Game::deal_classic_secondaries,
-    specials: &[EXAMINE],
+    specials: &[EXAMINE, CAPTURE],
     special_ok: Game::classic_special_ok,
     record_special: Game::record_classic_special,
     holds: Game::classic_secondary_holds,
     reward: Game::classic_secondary_reward,
     turn_ended: Game::classic_secondary_turn_ended,
+    turn_begun: Game::classic_secondary_turn_begun,
 };
 
 impl Game {
@@ -193,6 +200,13 @@ impl Game {
         let (Some(team), Some(at)) = (f.team(), f.square()) else {
             return false;
         };
+        if action == CAPTURE {
+            let p = &self.sec.proof[usize::from(team)];
+            return self.classic_card(team) == Some(CAPTURE_ALIEN_SPECIMEN)
+                && p.captive.is_none()
+                && !p.captive_out
+                && self.specimen_next_to(at).is_some();
+        }
         let board = &self.rules.board;
         action == EXAMINE
             && self.classic_card(team) == Some(SUPPORT_EXAMINATION)
@@ -207,14 +221,63 @@ impl Game {
             })
     }
 
-    /// Record a checked card 10 examination.
+    /// Card 2: the Centurion or Razide (ADJ-4) next to `at` that a
+    /// capture takes, the lowest figure id first.
+    fn specimen_next_to(&self, at: Square) -> Option<FigureId> {
+        let board = &self.rules.board;
+        self.figures
+            .iter()
+            .filter(|g| {
+                matches!(
+                    g.creature(),
+                    Some(CreatureKind::Centurion | CreatureKind::Razide)
+                ) && g
+                    .square()
+                    .is_some_and(|s| self.walls.adjacent(board, at, s))
+            })
+            .map(|g| g.id)
+            .min()
+    }
+
+    /// Record a checked card 10 examination or card 2 capture.
     fn record_classic_special(&mut self, figure: FigureId, action: &str) {
-        let Some(team) = self.figures[figure.index()].team() else {
+        let f = &self.figures[figure.index()];
+        let (Some(team), Some(at)) = (f.team(), f.square()) else {
             return;
         };
-        if action == EXAMINE {
-            self.sec.proof[usize::from(team)].examined.push(figure);
+        match action {
+            EXAMINE => self.sec.proof[usize::from(team)].examined.push(figure),
+            CAPTURE => {
+                let captive = self.specimen_next_to(at);
+                let p = &mut self.sec.proof[usize::from(team)];
+                p.captive = captive;
+                p.captive_ready = false;
+            }
+            _ => {}
         }
+    }
+
+    /// Card 2: the captive's turn begins with its team's; it gets the
+    /// actions of its kind (creature table, the band's row), Moves only.
+    fn classic_secondary_turn_begun(&mut self, team: u8) {
+        let Some(id) = self.captive_of(team) else {
+            return;
+        };
+        let Some(kind) = self.figures[id.index()].creature() else {
+            return;
+        };
+        let band = usize::from(self.dl.band.max(1)) - 1;
+        let actions = self
+            .rules
+            .tables
+            .creatures
+            .iter()
+            .find(|c| c.kind == kind)
+            .filter(|c| c.bands.len() > band)
+            .map_or(2, |c| c.actions);
+        let f = &mut self.figures[id.index()];
+        f.turn = Default::default();
+        f.turn.allowed = actions;
     }
 
     /// The end of `team`'s turn: card 7 notes whether the stairs sector
@@ -223,6 +286,11 @@ impl Game {
     /// it yet.
     fn classic_secondary_turn_ended(&mut self, team: u8, events: &mut Vec<Event>) {
         match self.classic_card(team) {
+            // From the team's next turn the captive is the team's.
+            Some(CAPTURE_ALIEN_SPECIMEN) => {
+                let p = &mut self.sec.proof[usize::from(team)];
+                p.captive_ready = p.captive.is_some();
+            }
             Some(PREPARE_MAIN_ATTACK) => {
                 let tile = self.stairs_tile();
                 let board = &self.rules.board;
@@ -264,6 +332,7 @@ impl Game {
         let alive_or_out = |f: &FigureId| self.figures[f.index()].place != Place::Eliminated;
         match card {
             ATTACK_THE_CITADEL => earned >= 10,
+            CAPTURE_ALIEN_SPECIMEN => p.captive_out,
             CONVEY_MESSAGE => p.message_out,
             DESTROY_THE_LEGION => earned >= 15,
             LEGIONNAIRE_MUTINY => {
@@ -478,16 +547,20 @@ mod tests {
     }
 
     #[test]
-    fn csm_1_capture_alien_specimen_is_never_dealt() {
+    fn csm_1_every_card_is_dealt_from_the_ten() {
+        let mut seen = Vec::new();
         for seed in 0..40 {
             let (g, _) = after_draft("classic-m1", 4, seed);
-            assert!(g
-                .sec
-                .kept
-                .iter()
-                .all(|k| *k != Some(CAPTURE_ALIEN_SPECIMEN)));
-            assert_eq!(g.sec.kept.iter().flatten().count() + g.sec.deck.len(), 9);
+            assert_eq!(g.sec.kept.iter().flatten().count() + g.sec.deck.len(), 10);
+            seen.extend(g.sec.kept.iter().flatten().copied());
         }
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (1..=10).collect::<Vec<_>>(),
+            "Capture Alien Specimen included"
+        );
     }
 
     #[test]
@@ -852,6 +925,137 @@ mod tests {
         );
         let steiner = id(&g, "bauhaus-max_steiner");
         assert!(!g.classic_special_ok(steiner, EXAMINE));
+    }
+
+    #[test]
+    fn csm_card_2_capture_alien_specimen_the_team_walks_its_captive_out_by_a_white_entrance() {
+        let s = Square::new;
+        let mut g = m5(
+            &[
+                ("capitol-big_bob_watts", s(1, 4)),
+                ("capitol-mitch_hunter", s(5, 5)),
+            ],
+            &[
+                (CreatureKind::Centurion, s(2, 4)),
+                (CreatureKind::Necromutant, s(5, 6)),
+            ],
+            &[(Corporation::Capitol, CAPTURE_ALIEN_SPECIMEN)],
+        );
+        let bob = id(&g, "capitol-big_bob_watts");
+        let mitch = id(&g, "capitol-mitch_hunter");
+        let centurion = g.figure_at(s(2, 4)).expect("centurion");
+        let seat = g.teams[0].seat;
+        let mut dice = SeededDice::new(6);
+        let capture = |figure| Command::Special {
+            figure,
+            action: CAPTURE.to_string(),
+        };
+        assert!(g.legal(seat).contains(&capture(bob)));
+        assert!(
+            !g.legal(seat).contains(&capture(mitch)),
+            "a Necromutant is no specimen"
+        );
+        g.apply(seat, capture(bob), &mut dice).expect("capture");
+        assert_eq!(g.captor(centurion), Some((0, false)));
+        assert!(!g.legal(seat).contains(&capture(bob)), "one captive");
+        assert_eq!(
+            g.view(Viewer::Spectator).figures[centurion.index()].captured_by,
+            Some(0),
+            "the capture is public"
+        );
+        assert!(
+            !g.legal(seat)
+                .iter()
+                .any(|c| matches!(c, Command::Move { figure, .. } if *figure == centurion)),
+            "not before the team's next turn"
+        );
+        // The team's next turn: the captive is its own, Moves only.
+        let mut events = Vec::new();
+        g.classic_secondary_turn_ended(0, &mut events);
+        g.classic_secondary_turn_begun(0);
+        assert_eq!(g.captive_of(0), Some(centurion));
+        let legal = g.legal(seat);
+        assert!(legal
+            .iter()
+            .any(|c| matches!(c, Command::Move { figure, .. } if *figure == centurion)));
+        assert!(!legal.iter().any(|c| matches!(c,
+            Command::Attack { figure, .. } | Command::Special { figure, .. } if *figure == centurion)));
+        let before = serde_json::to_string(&g).expect("state");
+        let attack = Command::Attack {
+            figure: centurion,
+            target: bob,
+            attack: crate::content::AttackType::CloseCombat,
+            barb_die: None,
+        };
+        assert_eq!(
+            g.apply(seat, attack, &mut dice).err(),
+            Some(crate::game::Rejection::AttackForbidden),
+            "a captive cannot attack"
+        );
+        assert_eq!(
+            serde_json::to_string(&g).expect("state"),
+            before,
+            "untouched"
+        );
+        // A red entrance does not do: only white ones are listed.
+        let exit = vec![s(1, 3), s(0, 3), s(-1, 3)];
+        assert!(g.legal(seat).contains(&Command::Move {
+            figure: centurion,
+            path: exit.clone()
+        }));
+        g.apply(
+            seat,
+            Command::Move {
+                figure: centurion,
+                path: exit,
+            },
+            &mut dice,
+        )
+        .expect("out by 1W");
+        assert_eq!(g.figures[centurion.index()].place, Place::Exited);
+        assert!(g.classic_secondary_holds(0, CAPTURE_ALIEN_SPECIMEN));
+        assert!(g.mission.exits.is_empty(), "no DT exit is recorded");
+    }
+
+    #[test]
+    fn csm_card_2_an_eliminated_captive_fails_and_returns_to_the_dark_legion() {
+        let s = Square::new;
+        let mut g = m5(
+            &[("capitol-big_bob_watts", s(1, 4))],
+            &[
+                (CreatureKind::Razide, s(2, 4)),
+                (CreatureKind::Legionnaire, s(6, 6)),
+            ],
+            &[(Corporation::Capitol, CAPTURE_ALIEN_SPECIMEN)],
+        );
+        let bob = id(&g, "capitol-big_bob_watts");
+        let razide = g.figure_at(s(2, 4)).expect("razide");
+        let seat = g.teams[0].seat;
+        g.apply(
+            seat,
+            Command::Special {
+                figure: bob,
+                action: CAPTURE.to_string(),
+            },
+            &mut SeededDice::new(7),
+        )
+        .expect("capture");
+        // The Dark Legion no longer uses it.
+        g.phase = Phase::DarkLegion {
+            step: crate::game::state::DlStep::Activation,
+        };
+        g.prepare_dl_activation();
+        let dl = g.dl.seat;
+        let legal = g.legal(dl);
+        let legionnaire = g.figure_at(s(6, 6)).expect("legionnaire");
+        assert!(legal
+            .iter()
+            .any(|c| matches!(c, Command::Move { figure, .. } if *figure == legionnaire)));
+        assert!(!legal.iter().any(|c| matches!(c, Command::Move { figure, .. } | Command::Attack { figure, .. } if *figure == razide)));
+        // Eliminated: the card fails, and the figure is the Dark Legion's again.
+        g.set_place(razide, Place::Reserve);
+        assert_eq!(g.captor(razide), None);
+        assert!(!g.classic_secondary_holds(0, CAPTURE_ALIEN_SPECIMEN));
     }
 
     #[test]
