@@ -55,6 +55,7 @@ function sample(type) {
     case 'Side': return { team: 0 };
     case 'DieRoll': return { color: 'red', face: '2', hits: 1, reroll: false };
     case 'CardPlay': return { as: 'extra_action' };
+    case 'SectorChange': return { change: 'rotate', tile: 0, clockwise: true };
   }
   const body = typeBody(type);
   const lit = body?.match(/"([a-z_0-9]+)"/);
