@@ -31,6 +31,7 @@ import { editionOf, setContent, useEdition } from "./text.js";
 /** @typedef {import("./http").CampaignCreated} CampaignCreated */
 /** @typedef {import("./http").CampaignJoined} CampaignJoined */
 /** @typedef {import("./http").CampaignNextGame} CampaignNextGame */
+/** @typedef {import("./http").CampaignCreditBought} CampaignCreditBought */
 /** @typedef {import("./http").CampaignStandings} CampaignStandings */
 /** @typedef {import("./http").ContentDoc} ContentDoc */
 
@@ -955,23 +956,30 @@ function renderCampaign(c) {
   };
   $("campaign-name").textContent = c.name;
   $("campaign-code").textContent = c.code;
-  const which = { c1: "Campaign 1", c2: "Campaign 2", both: "Campaigns 1 and 2" }[c.campaign] ?? "";
-  $("campaign-info").textContent = ` · ${which} · ${c.players.length}/${c.players_planned} players · ${c.history.length}/${c.missions} missions · starting rank ${c.starting_rank} · Dark Legion: ${c.dark_legion === "ai" ? "the AI" : "players in turn"}`;
+  const which = { c1: "Campaign 1", c2: "Campaign 2", both: "Campaigns 1 and 2", classic: "1993 edition" }[c.campaign] ?? "";
+  const classic = c.edition === "classic";
+  const length = c.end === "first_to" ? `${c.history.length} missions played · first to ${c.target_pp} PP` : `${c.history.length}/${c.missions} missions`;
+  $("campaign-info").textContent = ` · ${which} · ${c.players.length}/${c.players_planned} players · ${length} · starting rank ${c.starting_rank} · Dark Legion: ${c.dark_legion === "ai" ? "the AI" : "players in turn"}${classic && c.next_band ? ` · Dark Legion band ${c.next_band}–${c.next_band + 1}` : ""}`;
+  $("campaign-gear").textContent = classic
+    ? "Carried from mission to mission: PP and rank, credits, and each mission's outcome. Credits are a limit on the equipment a team takes in each mission's draft, not spent; gear itself returns after each mission."
+    : "Carried from mission to mission: PP and rank, and each mission's outcome. Gear is not carried: every Doomtrooper's equipment returns after each mission (EQP-6) and is chosen again at the next one.";
   $("campaign-info").dataset.campaign = c.campaign ?? "";
   const winners = new Set(c.winners ?? []);
   const rows = c.players.map((p) => h("tr", { "data-player": p.player, class: [winners.has(p.player) ? "winner" : "", me?.player === p.player ? "me" : ""].join(" ").trim() },
     h("td", { text: String(p.player + 1) }),
     h("td", { text: `${p.name}${me?.player === p.player ? " (you)" : ""}${winners.has(p.player) ? " ★" : ""}` }),
     h("td", {}, h("span", { class: "chip", style: `background:${CORP_COLOR[p.corporation] ?? "#888"}` }), h("span", { text: words(p.corporation) })),
-    h("td", { text: String(p.pp) }), h("td", { text: String(p.rank) }), h("td", { text: `${p.times_dl}×` })));
+    h("td", { text: String(p.pp) }), h("td", { text: String(p.rank) }),
+    h("td", { text: p.credits === null ? "—" : `${p.credits}${p.credit_bought ? " (1 bought)" : ""}` }),
+    h("td", { text: `${p.times_dl}×` })));
   if (c.ai) {
     rows.push(h("tr", { "data-ai": "true", class: c.ai_wins ? "winner" : "" },
       h("td", { text: "" }), h("td", { text: `AI${c.ai_wins ? " ★" : ""}` }),
       h("td", {}, h("span", { class: "chip", style: `background:${DL_COLOR}` }), h("span", { text: "Dark Legion" })),
-      h("td", { text: String(c.ai.pp ?? "") }), h("td", { text: String(c.ai.rank ?? "") }), h("td", { text: "always" })));
+      h("td", { text: String(c.ai.pp ?? "") }), h("td", { text: String(c.ai.rank ?? "") }), h("td", { text: "—" }), h("td", { text: "always" })));
   }
   for (let i = c.players.length; i < c.players_planned; i++) {
-    rows.push(h("tr", { class: "muted" }, h("td", { text: String(i + 1) }), h("td", { text: "waiting for a player…" }), h("td"), h("td"), h("td"), h("td")));
+    rows.push(h("tr", { class: "muted" }, h("td", { text: String(i + 1) }), h("td", { text: "waiting for a player…" }), h("td"), h("td"), h("td"), h("td"), h("td")));
   }
   $("standings").querySelector("tbody")?.replaceChildren(...rows);
 
@@ -980,7 +988,9 @@ function renderCampaign(c) {
     h("td", { text: `${missionName(m.mission)} ${missionDef(m.mission)?.name ?? ""}`.trim() }),
     h("td", { text: playerName(m.dark_legion) }),
     h("td", { text: m.result ? words(m.result) : "—" }),
-    h("td", { text: m.pp.map((pp, i) => `${playerName(i)} ${pp.before} → ${pp.after}`).join(" · ") + (m.ai_pp ? ` · AI ${m.ai_pp.before} → ${m.ai_pp.after}` : "") }),
+    h("td", { text: m.pp.map((pp, i) => `${playerName(i)} ${pp.before} → ${pp.after}`
+      + (m.credits?.[i] ? ` (credits ${m.credits[i].before} → ${m.credits[i].after})` : "")).join(" · ")
+      + (m.ai_pp ? ` · AI ${m.ai_pp.before} → ${m.ai_pp.after}` : "") }),
     h("td", {}, h("button", { type: "button", class: "link", "data-replay": m.game, text: "Replay", onclick: () => openReplay(m.game) }))));
   if (!history.length) history.push(h("tr", { class: "muted empty" }, h("td", { colspan: 6, text: "No mission played yet." })));
   $("history").querySelector("tbody")?.replaceChildren(...history);
@@ -1014,6 +1024,24 @@ function renderCampaign(c) {
   next.hidden = !(me && !c.finished && !cur && c.players.length >= c.players_planned);
   next.disabled = campaign.busy || !nextPlayable;
   next.textContent = nextPlayable ? `Start mission ${c.history.length + 1}` : `Mission ${c.history.length + 1} is not playable yet`;
+  // Free choice (CMP-5): the server lists the missions `next` may name.
+  const choices = c.choices ?? [];
+  const pick = /** @type {HTMLSelectElement} */ ($("free-mission"));
+  $("free-mission-label").hidden = next.hidden || !choices.length;
+  if (choices.length && pick.options.length !== choices.length) {
+    pick.replaceChildren(...choices.map((o) => h("option", { value: o.mission, text: `${o.name} (${missionName(o.mission)})${o.playable ? "" : " — not playable yet"}` })));
+    if (c.next_mission) pick.value = c.next_mission.id;
+  }
+  if (choices.length) {
+    next.disabled = campaign.busy;
+    next.textContent = `Start mission ${c.history.length + 1}`;
+  }
+  // CEC-4: the server decides; the button only hides when it cannot help.
+  const mine = c.players.find((p) => p.player === me?.player);
+  const buy = /** @type {HTMLButtonElement} */ ($("buy-credit"));
+  buy.hidden = !(classic && mine && !c.finished && !cur);
+  buy.disabled = campaign.busy || !mine || mine.credit_bought || mine.pp < 5;
+  buy.textContent = mine?.credit_bought ? "Credit bought for this mission" : "Buy a credit for 5 PP";
 
   // The mission order (CMP-5) and the next mission's briefing.
   const outcomes = c.outcomes ?? [];
@@ -1040,7 +1068,8 @@ $("next-mission").onclick = async () => {
   campaign.busy = true;
   /** @type {HTMLButtonElement} */ ($("next-mission")).disabled = true;
   try {
-    const started = /** @type {CampaignNextGame} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, {}, me.token));
+    const chosen = campaign.data?.choices?.length ? { mission: /** @type {HTMLSelectElement} */ ($("free-mission")).value } : {};
+    const started = /** @type {CampaignNextGame} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/next`, chosen, me.token));
     resumeGame(started.game, me.token, me.name, me.code);
   } catch (err) {
     toast(`Could not start the next mission: ${err.message}`);
@@ -1050,13 +1079,47 @@ $("next-mission").onclick = async () => {
   }
 };
 
+$("buy-credit").onclick = async () => {
+  const me = myCampaigns().find((x) => x.code === campaign.code);
+  if (!me || campaign.busy) return;
+  campaign.busy = true;
+  try {
+    const bought = /** @type {CampaignCreditBought} */ (await api("POST", `/api/campaigns/${encodeURIComponent(me.code)}/credit`, {}, me.token));
+    toast(`Credit bought: ${bought.credits} credits, ${bought.pp} PP (rank ${bought.rank}).`, "info");
+  } catch (err) {
+    toast(`Could not buy a credit: ${err.message}`);
+  } finally {
+    campaign.busy = false;
+    refreshCampaign();
+  }
+};
+
+// The 1993 campaign's own fields show only when it is chosen; its ranks
+// are 1-6 (classic CRK-1), the Collectors Edition's 1-12.
+function campaignEditionFields() {
+  const form = /** @type {HTMLFormElement} */ ($("create-campaign"));
+  const classic = /** @type {HTMLSelectElement} */ (form.querySelector("select[name=campaign]")).value === "classic";
+  for (const l of form.querySelectorAll(".classic-only")) /** @type {HTMLElement} */ (l).hidden = !classic;
+  const rank = /** @type {HTMLInputElement} */ (form.querySelector("input[name=starting_rank]"));
+  rank.max = classic ? "6" : "12";
+  if (Number(rank.value) > Number(rank.max)) rank.value = rank.max;
+}
+/** @type {HTMLSelectElement} */ ($("create-campaign").querySelector("select[name=campaign]")).addEventListener("change", campaignEditionFields);
+campaignEditionFields();
+
 $("create-campaign").onsubmit = async (e) => {
   e.preventDefault();
   const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
   const body = { name: String(f.get("name")).trim(), players: Number(f.get("players")), campaign: String(f.get("campaign") || "c1"),
     starting_rank: Number(f.get("starting_rank") || 1), dark_legion: String(f.get("dark_legion")) };
-  // Without a number the campaign is as long as its missions (5, or 10 for both).
-  if (f.get("missions")) body.missions = Number(f.get("missions"));
+  // Without a number the campaign is as long as its missions (5, or 10 for both and for 1993).
+  const firstTo = body.campaign === "classic" && f.get("end") === "first_to";
+  if (f.get("missions") && !firstTo) body.missions = Number(f.get("missions"));
+  if (body.campaign === "classic" && f.get("free_choice")) body.free_choice = true;
+  if (firstTo) {
+    body.end = "first_to";
+    if (f.get("target_pp")) body.target_pp = Number(f.get("target_pp"));
+  }
   try {
     const made = /** @type {CampaignCreated} */ (await api("POST", "/api/campaigns", body));
     const code = /** @type {HTMLInputElement} */ ($("join-campaign").querySelector("input[name=code]"));
@@ -1482,7 +1545,10 @@ function briefingNode(m) {
   } else if (r) {
     kids.push(h("p", { class: "rewards", text: `Rewards: success +${r.success} PP to each corporation player with a Doomtrooper left; failure +${r.failure} PP to the Dark Legion, and the commander ${r.commander} PP.` }));
   }
-  kids.push(h("p", { class: "secondary", text: m.secondary ? "Secondary missions: each corporation player draws two and keeps one, secretly." : "No secondary missions." }));
+  const secondary = !m.secondary ? "No secondary missions."
+    : m.edition === "classic" ? "Secondary missions (with 3 or more teams): two teams, drawn at random, pursue the goal; every other team draws one secret secondary mission."
+    : "Secondary missions: each corporation player draws two and keeps one, secretly.";
+  kids.push(h("p", { class: "secondary", text: secondary }));
   if (m.playable === false) {
     kids.push(h("p", { class: "missing", text: `Not playable yet — the server still needs: ${(m.missing ?? []).join(", ")}.` }));
   }

@@ -39,12 +39,39 @@ export type CampaignAiView = { pp: number, rank: number };
  * ([`campaign_of`]). Documents stored before this field existed play
  * both, as they did.
  */
-export type CampaignChoice = "c1" | "c2" | "both";
+export type CampaignChoice = "c1" | "c2" | "both" | "classic";
 
 /**
  * `POST /api/campaigns` (201).
  */
 export type CampaignCreated = { id: string, code: string };
+
+/**
+ * `POST /api/campaigns/{code}/credit`: the buyer's standing after it.
+ */
+export type CampaignCreditBought = {
+  /**
+   * The buyer's index.
+   */
+  player: number,
+  /**
+   * PP after paying 5.
+   */
+  pp: number,
+  /**
+   * Rank from those PP (CRK-1): the rank the mission starts with.
+   */
+  rank: number,
+  /**
+   * Credits after.
+   */
+  credits: number,
+};
+
+/**
+ * How a campaign ends (CMP-6).
+ */
+export type CampaignEnd = "missions" | "first_to";
 
 /**
  * `POST /api/campaigns/{code}/join`.
@@ -171,8 +198,19 @@ export type CampaignPlayerView = {
   name: string,
   corporation: Corporation,
   pp: number,
+  /**
+   * In the campaign's edition (RNK-1, CRK-1).
+   */
   rank: number,
   times_dl: number,
+  /**
+   * Classic credits (CEC-1); `null` in CE campaigns.
+   */
+  credits: number | null,
+  /**
+   * Bought a credit for the next mission (CEC-4).
+   */
+  credit_bought: boolean,
 };
 
 /**
@@ -188,9 +226,37 @@ export type CampaignStandings = {
   dark_legion: DarkLegionMode,
   campaign: CampaignChoice,
   /**
-   * The M missions in play order (CMP-5).
+   * `"ce"` or `"classic"`.
+   */
+  edition: "ce" | "classic",
+  /**
+   * How it ends (CMP-6).
+   */
+  end: CampaignEnd,
+  /**
+   * T of a "first to T" campaign.
+   */
+  target_pp: number | null,
+  /**
+   * Classic: missions chosen freely (CMP-5).
+   */
+  free_choice: boolean,
+  /**
+   * Classic: the DL band the next mission starts with (CDL-1), as the
+   * lower rank of its pair (1, 3 or 5); `null` in CE campaigns.
+   */
+  next_band: number | null,
+  /**
+   * The missions in play order (CMP-5): all M; in a "first to T"
+   * campaign the played ones and the next round of the sequence.
    */
   order: Array<CampaignOrderEntry>,
+  /**
+   * Classic free choice (CMP-5): the missions `next` may name (any of
+   * them, replays allowed; `index` is the position in this list). Empty
+   * otherwise.
+   */
+  choices: Array<CampaignOrderEntry>,
   players: Array<CampaignPlayerView>,
   ai: CampaignAiView | null,
   history: Array<HistoryEntry>,
@@ -514,6 +580,38 @@ export type DtCardDef = {
    * rule reads it).
    */
   text: string,
+};
+
+/**
+ * The classic end-of-mission steps, in CEC-8 order.
+ */
+export type EconomyKind =
+  | "primary_success"
+  | "primary_failure"
+  | "secondary_success"
+  | "secondary_failure"
+  | "loss";
+
+/**
+ * What one classic end-of-mission step did to one player (CEC-8).
+ */
+export type EconomyStep = {
+  /**
+   * Player index.
+   */
+  player: number,
+  /**
+   * Which step.
+   */
+  step: EconomyKind,
+  /**
+   * Credits gained (negative: lost).
+   */
+  credits: number,
+  /**
+   * PP gained (negative: lost), after the floor at 0.
+   */
+  pp: number,
 };
 
 /**
@@ -858,6 +956,15 @@ export type HistoryEntry = {
    * The AI Dark Legion's PP (AI campaigns).
    */
   ai_pp: PpChange | null,
+  /**
+   * Classic: each player's credits before and after, in player order.
+   */
+  credits?: Array<PpChange>,
+  /**
+   * Classic: the economy steps applied after the mission, in the order
+   * applied (CEC-8).
+   */
+  economy?: Array<EconomyStep>,
 };
 
 /**
@@ -1150,6 +1257,12 @@ export type SeatSetup = {
    * Starting PP, for campaigns (CMP-3). Default: `10·(R0−1)` (RNK-4).
    */
   pp: number | null,
+  /**
+   * Credits the team may check out in the draft, for classic campaigns
+   * (CEC-1: the campaign carries them; CEQ-1: a checkout limit). In
+   * place of the rank's credits. Default: the rank's (CRK-4, EQP-2).
+   */
+  credits?: number | null,
 };
 
 /**
@@ -1182,6 +1295,25 @@ export type SecondaryDef = {
    * `text`; the condition itself is code in `game::secondary`).
    */
   text: string,
+};
+
+/**
+ * A team's secondary mission at the end (classic CSM-2). The engine
+ * decides the amounts; the campaign only applies them, in CEC-8 order.
+ */
+export type SecondaryEnd = {
+  /**
+   * Its condition held.
+   */
+  completed: boolean,
+  /**
+   * Credits the team gains (CSM-2 success: 2).
+   */
+  credits: number,
+  /**
+   * Credits the DL player gains (CSM-2 failure: 1).
+   */
+  dl_credits: number,
 };
 
 /**
@@ -1226,6 +1358,13 @@ export type Setup = {
    * completed. Records stored before the field existed have none.
    */
   c2m4_completed?: boolean | null,
+  /**
+   * The DL band fixed by a campaign (classic CDL-1, which counts every
+   * player's rank, the DL player's included; the campaign knows them
+   * all). `None`: from the corporation teams' PP (DLB-1, CDL-1 in a
+   * single mission).
+   */
+  dl_band?: number | null,
 };
 
 /**
@@ -1265,6 +1404,32 @@ export type SpecialRule = {
 };
 
 /**
+ * How one corporation team ended a mission (classic CEC-2, CEC-3).
+ */
+export type TeamEnd = {
+  /**
+   * Its Doomtroopers eliminated in the mission (CEC-3).
+   */
+  eliminated: number,
+  /**
+   * Its Doomtroopers alive or exited at the end (CEC-2; D15: exited DTs
+   * count; a DT never placed is alive, MSN-6).
+   */
+  survivors: number,
+  /**
+   * It pursued the primary mission (CSM-1: with secondary missions in
+   * play, only the teams drawn for it). Every team until the engine
+   * assigns secondary missions in classic games.
+   */
+  primary: boolean,
+  /**
+   * Its secondary mission's result and credits (classic CSM-2), when
+   * the engine reports one; applied after the primary credits (CEC-8).
+   */
+  secondary?: SecondaryEnd | null,
+};
+
+/**
  * One corporation team at the end of a game.
  */
 export type TeamSummary = {
@@ -1280,6 +1445,12 @@ export type TeamSummary = {
    * PP at the end.
    */
   pp: number,
+  /**
+   * How its Doomtroopers ended, and its missions' results: what a
+   * classic campaign's economy reads (CEC-2, CEC-3, CSM-2). Results
+   * stored before the field existed have none.
+   */
+  end?: TeamEnd | null,
 };
 
 /**

@@ -519,7 +519,12 @@ export type CreatureKind =
  */
 export type CreditAward = {
   /**
-   * Who gains them: a team, or the Dark Legion player.
+   * The team whose secondary mission this is.
+   */
+  team: number,
+  /**
+   * Who gains them: that team (success), or the Dark Legion player
+   * (failure).
    */
   side: Side,
   /**

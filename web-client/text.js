@@ -575,6 +575,8 @@ export function goalText(mission, goal = mission?.goal) {
     case "destroyed": return `destroy the ${list(v)}`;
     case "hacked": return `hack the ${list(v)}`;
     case "pp_earned": return `earn ${v} PP`;
+    // MSN-2 then(first, next): `next` counts only once `first` has held.
+    case "then": return `${goalText(mission, v.first)}, then ${goalText(mission, v.next)}`;
     case "alive": return `keep ${plural(v, "Doomtrooper")} alive`;
     default: return words(kind).toLowerCase();
   }

@@ -71,9 +71,16 @@ check('classic: the picker groups missions by edition; ranks 1-6 and no time lim
   await page.selectOption('form#create select[name=mission]', 'classic-m1');
   const m1 = content.missions.find((m) => m.id === 'classic-m1');
   assert.match(await page.locator('#mission-brief').textContent(), new RegExp(`success ${m1.rewards.credits.dt} credits?`));
-  // Campaigns stay Collectors Edition only.
-  const campaignText = await page.locator('form#create-campaign').textContent();
-  assert.doesNotMatch(campaignText, /1993|classic/i, 'no 1993 campaign offered');
+  // A 1993 campaign: its own fields (how it ends, the target, free choice)
+  // show only once it is chosen, and its ranks are 1-6.
+  const form = page.locator('form#create-campaign');
+  assert.equal(await form.locator('select[name=end]').isVisible(), false, 'no 1993 fields for a CE campaign');
+  assert.equal(await form.locator('[name=starting_rank]').getAttribute('max'), '12');
+  await form.locator('select[name=campaign]').selectOption('classic');
+  assert.equal(await form.locator('select[name=end]').isVisible(), true, 'the 1993 campaign says how it ends');
+  assert.equal(await form.locator('[name=target_pp]').isVisible(), true);
+  assert.equal(await form.locator('[name=free_choice]').isVisible(), true);
+  assert.equal(await form.locator('[name=starting_rank]').getAttribute('max'), '6', '1993 ranks 1-6');
   await context.close();
 });
 

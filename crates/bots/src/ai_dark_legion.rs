@@ -76,7 +76,7 @@ use crate::nav::{self, pos};
 use crate::{timeout_default, Bot, Seen};
 use citadel_rules::content::missions::Entrance;
 use citadel_rules::content::tables::EventEffect;
-use citadel_rules::content::{AttackType, Corporation, CreatureKind};
+use citadel_rules::content::{AttackType, Corporation, CreatureKind, Edition};
 use citadel_rules::game::ai_deck::{compass, AiCard, Template, AI_CORPORATIONS};
 use citadel_rules::game::state::{Activation, Rules};
 use citadel_rules::game::view::{GameView, PhaseView};
@@ -602,10 +602,11 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
         Decision::PlaceFigures { tile, kinds } => place(cx, cards, *tile, kinds),
         Decision::RevealTile => reveal_tile(cx, cards),
         Decision::EventFigure { card } => event_figure(cx, cards, *card),
-        Decision::EventTile { card, .. } => event_tile(cx, cards, *card),
+        Decision::EventTile { card, figure } => event_tile(cx, cards, *card, *figure),
         Decision::AlterSectors { .. } => Ok(Some(alter_sectors(cx))),
-        Decision::EventSquare { tile, .. } => {
-            // Event 2 square: compass over squares adjacent to a DT, else matrix.
+        Decision::EventSquare { tile, figure, .. } => {
+            // CE event 2 square: compass over squares adjacent to a DT, else
+            // matrix. Classic event 6: adjacent to the DT nearest the figure.
             let squares: Vec<(CreatureKind, Square)> = cx
                 .legal
                 .iter()
@@ -617,7 +618,13 @@ fn decide(cx: &Ctx, cards: &mut Cards, d: &Decision) -> Choice {
             let Some(kind) = squares.first().map(|(k, _)| *k) else {
                 return Ok(None);
             };
-            let dts = cx.dts();
+            let mut dts = cx.dts();
+            if cx.rules.mission.edition == Edition::Classic {
+                if let Some(at) = cx.figure_square(*figure) {
+                    let nearest = dts.iter().map(|(_, d)| at.dist(*d)).min();
+                    dts.retain(|(_, d)| Some(at.dist(*d)) == nearest);
+                }
+            }
             let near: Vec<(Square, (f64, f64))> = squares
                 .iter()
                 .filter(|(_, s)| dts.iter().any(|(_, d)| cx.adjacent(*d).contains(s)))
@@ -764,8 +771,14 @@ fn event_figure(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
         })
         .collect();
     let dts = cx.dts();
-    let keep: Vec<FigureId> = match card {
-        2 => {
+    // By what the card does, not by its number: the 1993 deck numbers its
+    // cards otherwise (its Temporary Defense System is 12, CE's
+    // Corrupted Equipment).
+    let effect = cx.rules.tables.event(card).map(|e| e.effect);
+    let keep: Vec<FigureId> = match effect {
+        // CE #2 and classic #6: a DL figure not yet next to a DT (classic:
+        // of those, the one nearest a DT, `dist`).
+        Some(EventEffect::DarkTeleportation) => {
             let free: Vec<_> = figs
                 .iter()
                 .copied()
@@ -774,32 +787,33 @@ fn event_figure(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
                         .is_some_and(|s| !dts.iter().any(|(_, d)| cx.adjacent(*d).contains(&s)))
                 })
                 .collect();
-            if free.is_empty() {
-                figs
+            let pool = if free.is_empty() { figs } else { free };
+            if cx.rules.mission.edition == Edition::Classic {
+                match lowest_by(&pool, |f| figure_to_nearest_dt(cx, *f)) {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
             } else {
-                free
+                pool
             }
         }
-        3 => {
+        // CE #3 and classic #12: the DT with the most wounds taken (every
+        // DT starts with the same health, so the lowest health).
+        Some(EventEffect::TemporaryDefensiveSystem) => {
             let h = |f: &FigureId| cx.view.figures.get(f.index()).map_or(u8::MAX, |x| x.health);
             match lowest_by(&figs, h) {
                 Some(v) => v,
                 None => return Ok(None),
             }
         }
-        26 => {
+        Some(EventEffect::Berserk) => {
             // The eligible figure nearest a DT (`dist`); ties by compass.
-            let d = |f: &FigureId| {
-                cx.figure_square(*f)
-                    .and_then(|s| dts.iter().map(|(_, t)| s.dist(*t)).min())
-                    .unwrap_or(i32::MAX)
-            };
-            match lowest_by(&figs, d) {
+            match lowest_by(&figs, |f| figure_to_nearest_dt(cx, *f)) {
                 Some(v) => v,
                 None => return Ok(None),
             }
         }
-        12 => {
+        Some(EventEffect::CorruptedEquipment) => {
             let n = |f: &FigureId| cx.view.figures.get(f.index()).map_or(0, |x| x.items.len());
             match lowest_by(&figs, |f| std::cmp::Reverse(n(f))) {
                 Some(v) => v,
@@ -816,6 +830,13 @@ fn event_figure(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
     Ok(compass(&c, &cands).map(|figure| Command::ChooseFigure { figure }))
 }
 
+/// How far `figure` stands from the nearest DT (`dist`; off the board:
+/// farthest).
+fn figure_to_nearest_dt(cx: &Ctx, figure: FigureId) -> i32 {
+    cx.figure_square(figure)
+        .map_or(i32::MAX, |s| nearest_dt(cx, s))
+}
+
 /// The figures of `figs` with the lowest `key` (all tied ones, for the
 /// compass to break), or `None` if there are none.
 fn lowest_by<K: Ord>(figs: &[FigureId], key: impl Fn(&FigureId) -> K) -> Option<Vec<FigureId>> {
@@ -823,8 +844,10 @@ fn lowest_by<K: Ord>(figs: &[FigureId], key: impl Fn(&FigureId) -> K) -> Option<
     Some(figs.iter().copied().filter(|f| key(f) == min).collect())
 }
 
-/// AI-12 tile targets: #10 the tile with most DTs; #2 tiles holding a DT.
-fn event_tile(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
+/// AI-12 tile targets: CE #10 the tile with most DTs; CE #2 tiles holding
+/// a DT; classic #6 the tile of the DT nearest the teleported `figure`
+/// (its policy puts the figure next to the nearest DT).
+fn event_tile(cx: &Ctx, cards: &mut Cards, card: u32, figure: Option<FigureId>) -> Choice {
     let tiles: Vec<usize> = cx
         .legal
         .iter()
@@ -839,11 +862,19 @@ fn event_tile(cx: &Ctx, cards: &mut Cards, card: u32) -> Choice {
             .filter(|(_, s)| cx.board().tile_of(*s) == Some(t))
             .count()
     };
-    let keep: Vec<usize> = if card == 10 {
+    let effect = cx.rules.tables.event(card).map(|e| e.effect);
+    let from = figure.and_then(|f| cx.figure_square(f));
+    let nearest = from.and_then(|at| dts.iter().map(|(_, d)| *d).min_by_key(|d| at.dist(*d)));
+    let nearest_tile = nearest.and_then(|d| cx.board().tile_of(d));
+    let keep: Vec<usize> = if effect == Some(EventEffect::MagneticRestraints) {
         let Some(max) = tiles.iter().map(|t| count(*t)).max() else {
             return Ok(None);
         };
         tiles.iter().copied().filter(|t| count(*t) == max).collect()
+    } else if let Some(t) =
+        nearest_tile.filter(|t| cx.rules.mission.edition == Edition::Classic && tiles.contains(t))
+    {
+        vec![t]
     } else {
         let with: Vec<_> = tiles.iter().copied().filter(|t| count(*t) > 0).collect();
         if with.is_empty() {

@@ -54,6 +54,8 @@ struct Table {
     reads: SelectAll<Frames>,
     /// Per viewer: the last seq it has.
     seen: Vec<u64>,
+    /// Per viewer: the index of the `--url` its socket went to.
+    url_of: Vec<usize>,
     /// Per player: what it may send now.
     legal: Vec<Vec<Box<RawValue>>>,
     finished: bool,
@@ -156,11 +158,19 @@ async fn wait_go(go: &mut tokio::sync::watch::Receiver<Option<Instant>>) -> Opti
 async fn setup(shared: &Shared, shape: GameShape, slot: usize) -> anyhow::Result<Table> {
     let _permit = shared.setup_slots.acquire().await?;
     let code = shared.create_game(shape.players).await?;
+    // One block of consecutive positions: the game's sockets go to
+    // consecutive URLs (spread.rs).
+    let sockets = usize::from(shape.players) + shape.spectators as usize;
+    let first = shared.spread.reserve(sockets);
+    let mut url_of = Vec::new();
     let mut players = Vec::new();
     let mut reads: Vec<WsRx> = Vec::new();
     for p in 0..shape.players {
         let hello = wire::hello(&code, &format!("load-{slot}-{p}"), false);
-        let ws = wire::connect(&shared.ws_url, hello).await?;
+        let (target, at) = shared.spread.at(first + url_of.len());
+        let ws = wire::connect(&at.ws_url, hello).await?;
+        shared.spread.opened(target);
+        url_of.push(target);
         let (mut tx, mut rx) = ws.split();
         let welcome = wire::next(&mut rx).await?;
         anyhow::ensure!(
@@ -196,7 +206,10 @@ async fn setup(shared: &Shared, shape: GameShape, slot: usize) -> anyhow::Result
     let mut spectators = Vec::new();
     for s in 0..shape.spectators {
         let hello = wire::hello(&code, &format!("watch-{slot}-{s}"), true);
-        let ws = wire::connect(&shared.ws_url, hello).await?;
+        let (target, at) = shared.spread.at(first + url_of.len());
+        let ws = wire::connect(&at.ws_url, hello).await?;
+        shared.spread.opened(target);
+        url_of.push(target);
         let (tx, mut rx) = ws.split();
         let snap = until_snapshot(&mut rx).await?;
         seen.push(snap.seq.unwrap_or(0));
@@ -220,6 +233,7 @@ async fn setup(shared: &Shared, shape: GameShape, slot: usize) -> anyhow::Result
         spectators,
         reads: select_all(merged),
         seen,
+        url_of,
         legal,
         finished: false,
     })
@@ -355,7 +369,7 @@ fn on_message(
                     m.client_ref, f.client_ref
                 ));
             }
-            stats.ack(now - f.sent);
+            stats.ack_on(t.url_of.get(v).copied().unwrap_or(0), now - f.sent);
             f.ack_seq = m.seq;
         }
         "rejected" => {
@@ -367,13 +381,13 @@ fn on_message(
         "error" => return Err(format!("error: {}", m.message.unwrap_or_default())),
         _ => {} // lobby, chat, pong
     }
-    settle(in_flight, stats);
+    settle(in_flight, &t.url_of, stats);
     Ok(())
 }
 
 /// Once the ack names a seq, take each viewer's broadcast sample as soon
 /// as it has that seq; the command is done when every viewer has it.
-fn settle(in_flight: &mut Option<InFlight>, stats: &mut Stats) {
+fn settle(in_flight: &mut Option<InFlight>, url_of: &[usize], stats: &mut Stats) {
     let Some(f) = in_flight.as_mut() else {
         return;
     };
@@ -396,8 +410,10 @@ fn settle(in_flight: &mut Option<InFlight>, stats: &mut Stats) {
         }
     }
     if f.seen.iter().all(Option::is_some) {
-        for d in f.seen.iter().flatten() {
-            stats.broadcast(*d);
+        for (v, d) in f.seen.iter().enumerate() {
+            if let Some(d) = d {
+                stats.broadcast_on(url_of.get(v).copied().unwrap_or(0), *d);
+            }
         }
         stats.commands += 1;
         *in_flight = None;

@@ -1,6 +1,7 @@
 //! Idle spectators: sockets that join as spectators and only read, here
 //! or in worker processes when this one has no file descriptors left.
 
+use crate::spread::Spread;
 use crate::{wire, Options, Shared};
 use futures_util::StreamExt;
 use std::process::Stdio;
@@ -52,10 +53,12 @@ pub async fn start(shared: Arc<Shared>, codes: &[String], count: usize) -> IdleG
         let Some(code) = codes.get(i % codes.len().max(1)).cloned() else {
             break;
         };
+        let position = shared.spread.reserve(1);
         tasks.spawn(watch_game(
             Arc::clone(&shared),
             code,
             i,
+            position,
             stop_rx.clone(),
             joined_tx.clone(),
         ));
@@ -83,6 +86,7 @@ async fn watch_game(
     shared: Arc<Shared>,
     code: String,
     i: usize,
+    position: usize,
     mut stop: watch::Receiver<bool>,
     joined: mpsc::Sender<Result<(), String>>,
 ) -> Option<String> {
@@ -90,13 +94,12 @@ async fn watch_game(
         let Ok(_permit) = shared.setup_slots.acquire().await else {
             return None;
         };
-        match wire::connect(
-            &shared.ws_url,
-            wire::hello(&code, &format!("idle-{i}"), true),
-        )
-        .await
-        {
-            Ok(ws) => ws,
+        let (target, at) = shared.spread.at(position);
+        match wire::connect(&at.ws_url, wire::hello(&code, &format!("idle-{i}"), true)).await {
+            Ok(ws) => {
+                shared.spread.opened(target);
+                ws
+            }
             Err(e) => {
                 let _ = joined.send(Err(format!("idle spectator: {e:#}"))).await;
                 return None;
@@ -135,6 +138,8 @@ async fn watch_game(
 pub struct Workers {
     children: Vec<(Child, Option<ChildStdin>, usize)>,
     failures: Vec<String>,
+    /// Sockets the workers opened, per `--url`.
+    opened: Vec<usize>,
 }
 
 impl Workers {
@@ -143,8 +148,9 @@ impl Workers {
         self.children.iter().map(|(_, _, n)| n).sum()
     }
 
-    /// Tell every worker to stop (close its stdin) and gather its errors.
-    pub async fn finish(mut self) -> Vec<String> {
+    /// Tell every worker to stop (close its stdin) and gather its errors;
+    /// also returns the sockets they opened per `--url`.
+    pub async fn finish(mut self) -> (Vec<String>, Vec<usize>) {
         let mut errors = std::mem::take(&mut self.failures);
         for (mut child, stdin, _) in self.children {
             drop(stdin);
@@ -168,34 +174,42 @@ impl Workers {
                 None => errors.push("a worker ended without its report".into()),
             }
         }
-        errors
+        (errors, self.opened)
     }
 }
 
 /// Start enough workers for `count` idle spectators over `codes`, each
 /// taking as many as this process could, and wait until they are up.
+/// Each continues the round robin over the URLs where `spread` stands.
 ///
 /// # Errors
 /// If this program cannot be started again.
 pub async fn start_workers(
     options: &Options,
+    spread: &Spread,
     codes: &[String],
     count: usize,
 ) -> anyhow::Result<Workers> {
-    let mut workers = Workers::default();
+    let mut workers = Workers {
+        opened: vec![0; spread.targets().len()],
+        ..Workers::default()
+    };
     if count == 0 {
         return Ok(workers);
     }
     let per_worker = crate::socket_budget(options).max(1);
     let exe = std::env::current_exe()?;
     let joined = codes.join(",");
+    let urls: Vec<&str> = spread.targets().iter().map(|t| t.base.as_str()).collect();
+    let urls = urls.join(",");
     let mut left = count;
     while left > 0 {
         let n = left.min(per_worker);
         left -= n;
         let mut child = tokio::process::Command::new(&exe)
-            .args(["--url", &options.url])
+            .args(["--url", &urls])
             .args(["--idle-spectators", &n.to_string()])
+            .args(["--first-position", &spread.reserve(n).to_string()])
             .args([
                 "--setup-concurrency",
                 &options.setup_concurrency.to_string(),
@@ -217,17 +231,49 @@ pub async fn start_workers(
             let _ = out.read_line(&mut first).await;
         }
         child.stdout = stdout.map(BufReader::into_inner);
-        match first
-            .trim()
-            .strip_prefix("connected ")
-            .and_then(|c| c.parse::<usize>().ok())
-        {
+        match parse_connected(&first) {
             // A worker reports its failed connections among its errors.
-            Some(c) => workers.children.push((child, stdin, c)),
+            Some((c, opened)) => {
+                for (sum, n) in workers.opened.iter_mut().zip(opened) {
+                    *sum += n;
+                }
+                workers.children.push((child, stdin, c));
+            }
             None => workers
                 .failures
                 .push(format!("a worker did not start: {first:?}")),
         }
     }
     Ok(workers)
+}
+
+/// A worker's first line, `connected N opened=A,B,..`: the sockets it
+/// holds, and how many it opened per `--url`.
+fn parse_connected(line: &str) -> Option<(usize, Vec<usize>)> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "connected" {
+        return None;
+    }
+    let connected = words.next()?.parse().ok()?;
+    let opened = words
+        .next()
+        .and_then(|w| w.strip_prefix("opened="))
+        .map(|list| list.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    Some((connected, opened))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_workers_first_line_gives_its_sockets_per_url() {
+        assert_eq!(
+            parse_connected("connected 5 opened=2,2,1\n"),
+            Some((5, vec![2, 2, 1]))
+        );
+        assert_eq!(parse_connected("connected 3"), Some((3, vec![])));
+        assert_eq!(parse_connected("Error: no server"), None);
+    }
 }

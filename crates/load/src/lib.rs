@@ -14,7 +14,14 @@
 //! `games=G sockets=S cmds_per_s=R p50_ms=.. p99_ms=.. p999_ms=.. errors=E server_rss_mb=M`
 //!
 //! where the percentiles are of the broadcast latency and the RSS is the
-//! peak the server reported on `/metrics` during the run.
+//! peak the server reported on `/metrics` during the run (with several
+//! `--url`s, the sum of each one's peak).
+//!
+//! `--url` may name several nodes of a cluster (repeated, or a
+//! comma-separated list): the games are created through the first one's
+//! lobby and every socket goes to the next URL round robin
+//! ([`spread`]); the report then gives each URL's sockets, latency and
+//! RSS.
 //!
 //! A process may hold only so many sockets (`ulimit -n`); idle spectators
 //! beyond what this process can open are handed to worker copies of the
@@ -22,6 +29,7 @@
 
 pub mod game;
 pub mod idle;
+pub mod spread;
 pub mod stats;
 pub mod wire;
 
@@ -29,6 +37,7 @@ use anyhow::Context;
 use citadel_protocol::{DarkLegionChoice, GameOptions};
 use clap::Parser;
 use game::GameShape;
+use spread::Spread;
 use stats::{quantile_ms, Stats};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,9 +52,18 @@ use tokio::time::Instant;
     about = "Load a running Citadel server over real WebSockets"
 )]
 pub struct Options {
-    /// The server's base URL.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    pub url: String,
+    /// The server's base URL. Give it more than once, or a comma-separated
+    /// list, to spread the sockets over the nodes of a cluster: games are
+    /// created through the first URL's lobby, and each socket (player,
+    /// spectator, idle spectator) goes to the next URL round robin, so a
+    /// game's players land on different nodes.
+    #[arg(
+        long = "url",
+        value_name = "URL",
+        default_value = "http://127.0.0.1:8080",
+        action = clap::ArgAction::Append
+    )]
+    pub urls: Vec<String>,
     /// Concurrent games (a game that ends is replaced by a new one).
     #[arg(long, default_value_t = 10)]
     pub games: usize,
@@ -81,14 +99,17 @@ pub struct Options {
     /// (comma-separated codes) until stdin closes.
     #[arg(long, hide = true)]
     pub worker_codes: Option<String>,
+    /// Internal: a worker's first socket position in the round robin over
+    /// the URLs (it continues the parent's sequence).
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub first_position: usize,
 }
 
 /// What every task of a run shares.
 #[derive(Debug)]
 pub struct Shared {
     http: reqwest::Client,
-    base: String,
-    ws_url: String,
+    spread: Spread,
     setup_slots: Semaphore,
     /// Set to the end of the measured window when the run starts.
     go: watch::Receiver<Option<Instant>>,
@@ -97,13 +118,11 @@ pub struct Shared {
 
 impl Shared {
     fn new(options: &Options, go: watch::Receiver<Option<Instant>>) -> anyhow::Result<Self> {
-        let base = options.url.trim_end_matches('/').to_string();
         Ok(Shared {
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(30))
                 .build()?,
-            ws_url: wire::ws_url(&base),
-            base,
+            spread: Spread::new(&options.urls, options.first_position)?,
             setup_slots: Semaphore::new(options.setup_concurrency.max(1)),
             go,
             seed: options.seed,
@@ -126,7 +145,7 @@ impl Shared {
         };
         let res = self
             .http
-            .post(format!("{}/api/games", self.base))
+            .post(format!("{}/api/games", self.spread.lobby().base))
             .json(&options)
             .send()
             .await
@@ -162,6 +181,20 @@ pub struct Report {
     pub server_rss_peak: Option<u64>,
     /// Server RSS at the end, bytes.
     pub server_rss_end: Option<u64>,
+    /// Per `--url`, in order.
+    pub per_url: Vec<UrlReport>,
+}
+
+/// What one `--url` saw.
+#[derive(Debug, Clone, Default)]
+pub struct UrlReport {
+    /// The base URL.
+    pub base: String,
+    /// Sockets that connected there during the run (this process and its
+    /// workers; replacement games included).
+    pub sockets_opened: usize,
+    /// Peak RSS it reported on `/metrics`, bytes.
+    pub rss_peak: Option<u64>,
 }
 
 impl Report {
@@ -237,6 +270,27 @@ impl std::fmt::Display for Report {
             mb(self.server_rss_peak),
             mb(self.server_rss_end)
         )?;
+        if self.per_url.len() > 1 {
+            for (i, u) in self.per_url.iter().enumerate() {
+                let lat = s.per_url.get(i);
+                let q = |h: Option<&hdrhistogram::Histogram<u64>>, q| {
+                    h.map_or(0.0, |h| quantile_ms(h, q))
+                };
+                let (ack, bc) = (lat.map(|l| &l.ack), lat.map(|l| &l.broadcast));
+                writeln!(
+                    f,
+                    "url {}{}: {} sockets opened, ack p50 {:.2} p99 {:.2}, broadcast p50 {:.2} p99 {:.2} ms, rss peak {}",
+                    u.base,
+                    if i == 0 { " (lobby)" } else { "" },
+                    u.sockets_opened,
+                    q(ack, 0.5),
+                    q(ack, 0.99),
+                    q(bc, 0.5),
+                    q(bc, 0.99),
+                    mb(u.rss_peak)
+                )?;
+            }
+        }
         writeln!(f, "errors: {}", self.errors())?;
         for e in s.sample_errors() {
             writeln!(f, "  {e}")?;
@@ -271,13 +325,15 @@ pub async fn run(options: Options) -> anyhow::Result<Report> {
     let budget = socket_budget(&options);
     let (go_tx, go) = watch::channel(None);
     let shared = Arc::new(Shared::new(&options, go)?);
-    shared
-        .http
-        .get(format!("{}/healthz", shared.base))
-        .send()
-        .await
-        .and_then(reqwest::Response::error_for_status)
-        .with_context(|| format!("no Citadel server answers at {}", shared.base))?;
+    for target in shared.spread.targets() {
+        shared
+            .http
+            .get(format!("{}/healthz", target.base))
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .with_context(|| format!("no Citadel server answers at {}", target.base))?;
+    }
     let shape = GameShape {
         players: options.players_per_game,
         spectators: options.spectators_per_game,
@@ -325,22 +381,33 @@ pub async fn run(options: Options) -> anyhow::Result<Report> {
         .idle_spectators
         .min(budget.saturating_sub(game_sockets));
     let idle = idle::start(Arc::clone(&shared), &codes, local).await;
-    let workers = idle::start_workers(&options, &codes, options.idle_spectators - local).await?;
+    let workers = idle::start_workers(
+        &options,
+        &shared.spread,
+        &codes,
+        options.idle_spectators - local,
+    )
+    .await?;
     let idle_sockets = idle.connected() + workers.connected();
 
     // 3. The measured window.
     let started = Instant::now();
     let deadline = started + Duration::from_secs(options.duration);
     let _ = go_tx.send(Some(deadline));
-    let mut rss_peak = None;
+    let targets = shared.spread.targets().len();
+    let mut rss_peaks: Vec<Option<u64>> = vec![None; targets];
     while Instant::now() < deadline {
-        if let Some(rss) = server_rss(&shared).await {
-            rss_peak = rss_peak.max(Some(rss));
+        for (i, peak) in rss_peaks.iter_mut().enumerate() {
+            *peak = (*peak).max(server_rss(&shared, i).await);
         }
         tokio::time::sleep(Duration::from_secs(1).min(deadline - Instant::now())).await;
     }
-    let rss_end = server_rss(&shared).await;
-    rss_peak = rss_peak.max(rss_end);
+    let mut rss_ends = Vec::new();
+    for (i, peak) in rss_peaks.iter_mut().enumerate() {
+        let end = server_rss(&shared, i).await;
+        *peak = (*peak).max(end);
+        rss_ends.push(end);
+    }
     for slot in slots {
         match slot.await {
             Ok(s) => stats.merge(s),
@@ -349,23 +416,48 @@ pub async fn run(options: Options) -> anyhow::Result<Report> {
     }
     let window = started.elapsed();
     stats.errors.extend(idle.finish().await);
-    stats.errors.extend(workers.finish().await);
+    let mut opened = shared.spread.opened_counts();
+    let (worker_errors, worker_opened) = workers.finish().await;
+    stats.errors.extend(worker_errors);
+    for (mine, theirs) in opened.iter_mut().zip(worker_opened) {
+        *mine += theirs;
+    }
+    let per_url = shared
+        .spread
+        .targets()
+        .iter()
+        .zip(opened)
+        .zip(&rss_peaks)
+        .map(|((t, sockets_opened), rss_peak)| UrlReport {
+            base: t.base.clone(),
+            sockets_opened,
+            rss_peak: *rss_peak,
+        })
+        .collect();
     Ok(Report {
         options,
         stats,
         sockets: game_sockets + idle_sockets,
         idle_sockets,
         window,
-        server_rss_peak: rss_peak,
-        server_rss_end: rss_end,
+        server_rss_peak: sum_known(&rss_peaks),
+        server_rss_end: sum_known(&rss_ends),
+        per_url,
     })
 }
 
-/// The server's resident memory from `/metrics`.
-async fn server_rss(shared: &Shared) -> Option<u64> {
+/// The sum of the values known, `None` if none is.
+fn sum_known(values: &[Option<u64>]) -> Option<u64> {
+    values.iter().flatten().copied().reduce(|a, b| a + b)
+}
+
+/// The resident memory of the server at `--url` number `target`, from its
+/// `/metrics`.
+async fn server_rss(shared: &Shared, target: usize) -> Option<u64> {
+    let base = &shared.spread.targets().get(target)?.base;
     let text = shared
         .http
-        .get(format!("{}/metrics", shared.base))
+        .get(format!("{base}/metrics"))
         .send()
         .await
         .ok()?
@@ -385,7 +477,8 @@ pub fn parse_rss(metrics: &str) -> Option<u64> {
 }
 
 /// Worker mode: hold idle spectators of `codes` until stdin closes,
-/// printing `connected N` once they are up and `done errors=E` (then one
+/// printing `connected N opened=A,B,..` (sockets per `--url`) once they
+/// are up and `done errors=E` (then one
 /// error per line) at the end.
 ///
 /// # Errors
@@ -395,8 +488,19 @@ pub async fn worker(options: Options, codes: &str) -> anyhow::Result<()> {
     let (_go_tx, go) = watch::channel(None);
     let shared = Arc::new(Shared::new(&options, go)?);
     let codes: Vec<String> = codes.split(',').map(str::to_string).collect();
-    let idle = idle::start(shared, &codes, options.idle_spectators.min(budget)).await;
-    println!("connected {}", idle.connected());
+    let idle = idle::start(
+        Arc::clone(&shared),
+        &codes,
+        options.idle_spectators.min(budget),
+    )
+    .await;
+    let opened: Vec<String> = shared
+        .spread
+        .opened_counts()
+        .iter()
+        .map(usize::to_string)
+        .collect();
+    println!("connected {} opened={}", idle.connected(), opened.join(","));
     let mut stdin = tokio::io::stdin();
     let mut sink = Vec::new();
     let _ = tokio::io::AsyncReadExt::read_to_end(&mut stdin, &mut sink).await;
@@ -411,6 +515,23 @@ pub async fn worker(options: Options, codes: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn url_is_one_default_or_repeated_or_a_list() {
+        let one = Options::parse_from(["citadel-load"]);
+        assert_eq!(one.urls, ["http://127.0.0.1:8080"]);
+        let many = Options::parse_from([
+            "citadel-load",
+            "--url",
+            "http://a:1",
+            "--url",
+            "http://b:2,http://c:3",
+        ]);
+        let spread = Spread::new(&many.urls, many.first_position).expect("URLs");
+        let bases: Vec<&str> = spread.targets().iter().map(|t| t.base.as_str()).collect();
+        assert_eq!(bases, ["http://a:1", "http://b:2", "http://c:3"]);
+        assert_eq!(spread.lobby().base, "http://a:1");
+    }
 
     #[test]
     fn rss_is_read_from_the_metrics_text() {
@@ -434,6 +555,7 @@ mod tests {
             window: Duration::from_secs(10),
             server_rss_peak: Some(200 * 1_048_576),
             server_rss_end: None,
+            per_url: Vec::new(),
         };
         assert_eq!(
             report.last_line(),

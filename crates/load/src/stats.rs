@@ -29,6 +29,27 @@ pub struct Stats {
     pub games_started: u64,
     /// Everything that went wrong, by kind.
     pub errors: Vec<String>,
+    /// The same latencies per `--url` (by index): the sockets on the node
+    /// that owns a game against those forwarded through another node.
+    pub per_url: Vec<UrlLatency>,
+}
+
+/// Ack and broadcast latency of the sockets on one `--url`.
+#[derive(Debug, Clone)]
+pub struct UrlLatency {
+    /// Ack latency of the players there.
+    pub ack: Histogram<u64>,
+    /// Broadcast latency of the viewers there.
+    pub broadcast: Histogram<u64>,
+}
+
+impl Default for UrlLatency {
+    fn default() -> Self {
+        UrlLatency {
+            ack: histogram(),
+            broadcast: histogram(),
+        }
+    }
 }
 
 impl Default for Stats {
@@ -40,6 +61,7 @@ impl Default for Stats {
             games_finished: 0,
             games_started: 0,
             errors: Vec::new(),
+            per_url: Vec::new(),
         }
     }
 }
@@ -58,6 +80,25 @@ impl Stats {
         record(&mut self.broadcast, d);
     }
 
+    /// Record an ack latency of a player on `--url` number `url`.
+    pub fn ack_on(&mut self, url: usize, d: Duration) {
+        self.ack(d);
+        record(&mut self.url(url).ack, d);
+    }
+
+    /// Record a broadcast latency of a viewer on `--url` number `url`.
+    pub fn broadcast_on(&mut self, url: usize, d: Duration) {
+        self.broadcast(d);
+        record(&mut self.url(url).broadcast, d);
+    }
+
+    fn url(&mut self, url: usize) -> &mut UrlLatency {
+        if self.per_url.len() <= url {
+            self.per_url.resize_with(url + 1, UrlLatency::default);
+        }
+        &mut self.per_url[url]
+    }
+
     /// Record an error.
     pub fn error(&mut self, what: impl Into<String>) {
         self.errors.push(what.into());
@@ -72,6 +113,11 @@ impl Stats {
         self.games_finished += other.games_finished;
         self.games_started += other.games_started;
         self.errors.extend(other.errors);
+        for (i, u) in other.per_url.into_iter().enumerate() {
+            let mine = self.url(i);
+            let _ = mine.ack.add(&u.ack);
+            let _ = mine.broadcast.add(&u.broadcast);
+        }
     }
 
     /// A few error texts, for the report.
@@ -128,5 +174,27 @@ mod tests {
         let p99 = quantile_ms(&a.broadcast, 0.99);
         assert!((98.0..=100.0).contains(&p99), "p99 {p99}");
         assert_eq!(quantile_ms(&Stats::default().ack, 0.5), 0.0);
+    }
+
+    #[test]
+    fn per_url_samples_are_kept_apart_and_in_the_totals() {
+        let mut a = Stats::default();
+        a.ack_on(0, Duration::from_millis(1));
+        let mut b = Stats::default();
+        b.ack_on(2, Duration::from_millis(9));
+        b.broadcast_on(2, Duration::from_millis(9));
+        b.broadcast_on(2, Duration::from_millis(9));
+        a.merge(b);
+        assert_eq!(a.per_url.len(), 3);
+        assert_eq!(a.ack.len(), 2);
+        assert_eq!(a.broadcast.len(), 2);
+        let lens: Vec<(u64, u64)> = a
+            .per_url
+            .iter()
+            .map(|u| (u.ack.len(), u.broadcast.len()))
+            .collect();
+        assert_eq!(lens, [(1, 0), (0, 0), (1, 2)]);
+        let p50 = quantile_ms(&a.per_url[2].ack, 0.5);
+        assert!((9.0..9.1).contains(&p50), "p50 {p50}");
     }
 }

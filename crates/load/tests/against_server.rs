@@ -69,6 +69,49 @@ async fn a_short_run_plays_every_game_and_measures_every_viewer() {
     server.shutdown().await;
 }
 
+/// Two `--url`s (here the same server twice, so no cluster is needed):
+/// the sockets alternate between them and the report counts each one's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_alternate_over_several_urls() {
+    let server = Server::start(Config::for_tests()).await.expect("server");
+    let url = format!("http://{}", server.addr());
+    let both = format!("{url},{url}/");
+    let o = options(
+        &both,
+        &[
+            "--games",
+            "3",
+            "--players-per-game",
+            "2",
+            "--spectators-per-game",
+            "1",
+            "--rate",
+            "5",
+            "--duration",
+            "2",
+            "--idle-spectators",
+            "3",
+        ],
+    );
+    let report = tokio::time::timeout(Duration::from_secs(60), run(o))
+        .await
+        .expect("run within a minute")
+        .expect("run");
+    assert_eq!(report.errors(), 0, "errors: {:?}", report.stats.errors);
+    let opened: Vec<usize> = report.per_url.iter().map(|u| u.sockets_opened).collect();
+    // 3 games x 3 sockets + 3 idle = 12, six each (more if a game ended
+    // and was replaced, still alternating).
+    assert_eq!(opened.len(), 2);
+    assert!(
+        opened[0] >= 6 && opened[0].abs_diff(opened[1]) <= 1,
+        "{opened:?}"
+    );
+    // Both URLs' viewers were measured.
+    assert!(report.stats.per_url.iter().all(|u| !u.broadcast.is_empty()));
+    assert!(report.to_string().contains(" (lobby): "), "{report}");
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_cut_off_by_the_server_count_as_errors() {
     let mut config = Config::for_tests();

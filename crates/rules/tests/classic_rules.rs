@@ -103,3 +103,56 @@ fn training_goes_on_while_the_dts_wait_at_their_entrance() {
         PhaseView::Corporation { .. }
     ));
 }
+
+/// CEQ-2: the 1993 draft goes one card at a time from the player after
+/// the Dark Legion in seat order (the AI Dark Legion sits after the
+/// corporation players, so Capitol, seat 0, starts); each card goes to one
+/// DT as it is picked; a player who passes is out and is not asked again.
+#[test]
+fn ceq_2_the_draft_goes_round_one_card_at_a_time_and_passing_is_final() {
+    let corps = [Corporation::Capitol, Corporation::Bauhaus];
+    let mut setup = Setup::new("classic-m1", &corps, DarkLegionSetup::Ai).with_seed(9);
+    setup.starting_rank = 3;
+    let mut dice = SeededDice::new(9);
+    let (mut g, _) = Game::new(setup, &mut dice).expect("mission 1");
+    let (capitol, bauhaus) = (Seat(0), Seat(1));
+    assert_eq!(g.seat_to_act(), Some(capitol));
+    let first = g
+        .legal(capitol)
+        .into_iter()
+        .find(|c| matches!(c, Command::PickEquipment { .. }))
+        .expect("Capitol may pick");
+    let Command::PickEquipment { item, figure } = first.clone() else {
+        unreachable!()
+    };
+    g.apply(capitol, first, &mut dice).expect("pick");
+    let v = g.view(Viewer::Spectator);
+    let carried = &v.figures[figure.index()];
+    assert!(
+        carried.items.contains(&item) || carried.weapon.as_deref() == Some(item.as_str()),
+        "{item} went to {} at once",
+        carried.name
+    );
+    assert_eq!(
+        g.seat_to_act(),
+        Some(bauhaus),
+        "one card, then the next player"
+    );
+    g.apply(bauhaus, Command::PassEquipment, &mut dice)
+        .expect("pass");
+    assert_eq!(g.seat_to_act(), Some(capitol));
+    let again = g
+        .legal(capitol)
+        .into_iter()
+        .find(|c| matches!(c, Command::PickEquipment { .. }))
+        .expect("Capitol picks again");
+    g.apply(capitol, again, &mut dice).expect("pick");
+    assert_eq!(g.seat_to_act(), Some(capitol), "Bauhaus passed: out");
+    assert_eq!(
+        g.apply(bauhaus, Command::PassEquipment, &mut dice),
+        Err(Rejection::NotYourTurn)
+    );
+    g.apply(capitol, Command::PassEquipment, &mut dice)
+        .expect("pass");
+    assert!(!g.legal(capitol).contains(&Command::PassEquipment));
+}

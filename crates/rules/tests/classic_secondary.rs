@@ -135,6 +135,7 @@ fn csm_1_csm_2_hid_2_1993_secondary_cards_stay_secret_until_the_end() {
             .filter(|t| t.primary == Some(false))
             .zip(&view.credits)
         {
+            assert_eq!(award.team, t.team, "team order");
             let card = t.secondary.expect("revealed at the end");
             assert!((1..=10).contains(&card));
             let success = resolved

@@ -312,6 +312,7 @@ fn build_setup(s: &Scenario) -> Result<Setup, String> {
             corporation: *c,
             doomtroopers: s.doomtroopers.get(c).copied(),
             pp: s.start_pp.get(c).copied(),
+            credits: None,
         })
         .collect();
     if let Some(r) = s.starting_rank {

@@ -4,8 +4,8 @@
 //! made by the [`crate::registry::Registry`].
 
 use crate::campaign_rules::{
-    all_mission_ids, sequence, CampaignChoice, CampaignDoc, CurrentGame, DarkLegionMode,
-    HistoryEntry,
+    all_mission_ids, sequence, CampaignChoice, CampaignDoc, CampaignEnd, CampaignTerms,
+    CurrentGame, DarkLegionMode, HistoryEntry, DEFAULT_TARGET_PP,
 };
 use crate::content_api::MissionBrief;
 use crate::error::ServerError;
@@ -18,7 +18,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use citadel_protocol::{DarkLegionChoice, GameOptions};
 use citadel_rules::content::Corporation;
-use citadel_rules::game::state::rank_for;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +28,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/campaigns/{code}", get(standings))
         .route("/api/campaigns/{code}/join", post(join))
         .route("/api/campaigns/{code}/next", post(next))
+        .route("/api/campaigns/{code}/credit", post(buy_credit))
 }
 
 /// `POST /api/campaigns`.
@@ -36,15 +36,26 @@ pub fn routes() -> Router<AppState> {
 struct CreateReq {
     name: String,
     players: u8,
-    /// Campaign 1, 2 or both (CMP-1); both when absent.
+    /// Campaign 1, 2, both, or the classic missions (CMP-1); both when
+    /// absent.
     #[serde(default)]
     campaign: CampaignChoice,
-    /// M; the length of the chosen sequence when absent (5, or 10 for both).
+    /// M; the length of the chosen sequence when absent (5, or 10 for
+    /// both and for classic).
     #[serde(default)]
     missions: Option<u32>,
     #[serde(default = "one")]
     starting_rank: u8,
     dark_legion: DarkLegionMode,
+    /// After M missions (default), or classic "first to T PP".
+    #[serde(default)]
+    end: CampaignEnd,
+    /// T of "first to T"; 130 when absent.
+    #[serde(default)]
+    target_pp: Option<i32>,
+    /// Classic: choose each mission freely (CMP-5).
+    #[serde(default)]
+    free_choice: bool,
 }
 
 fn one() -> u8 {
@@ -69,14 +80,28 @@ async fn create(
             "there is no mission record for that campaign".into(),
         ));
     }
-    let doc = CampaignDoc::create(
-        &req.name,
-        req.players,
-        req.missions.unwrap_or(seq.len() as u32),
-        req.starting_rank,
-        req.dark_legion,
-        req.campaign,
-    )?;
+    // Each form has its own length: say which rather than ignore a field.
+    if req.target_pp.is_some() && req.end != CampaignEnd::FirstTo {
+        return Err(ServerError::BadRequest(
+            "target_pp goes with \"end\": \"first_to\"".into(),
+        ));
+    }
+    if req.missions.is_some() && req.end == CampaignEnd::FirstTo {
+        return Err(ServerError::BadRequest(
+            "a \"first_to\" campaign has no number of missions".into(),
+        ));
+    }
+    let doc = CampaignDoc::create_with(&CampaignTerms {
+        name: req.name,
+        players: req.players,
+        missions: req.missions.unwrap_or(seq.len() as u32),
+        starting_rank: req.starting_rank,
+        dark_legion: req.dark_legion,
+        campaign: req.campaign,
+        end: req.end,
+        target_pp: req.target_pp.unwrap_or(DEFAULT_TARGET_PP),
+        free_choice: req.free_choice,
+    })?;
     let record = app.campaigns.create(random_hex(16), &doc).await?;
     Ok((
         StatusCode::CREATED,
@@ -188,16 +213,27 @@ async fn next(
         // mission the engine cannot play yet is not replaced by another:
         // the campaign waits, and says what the mission needs.
         let ids = all_mission_ids();
-        let Some(mission) = doc.next_mission(&ids).map(str::to_string) else {
+        let Some(listed) = doc.next_mission(&ids).map(str::to_string) else {
             return Err(ServerError::Conflict(
                 "the campaign has no mission left to play".into(),
             ));
         };
-        if let Some(asked) = req.mission.as_ref().filter(|m| **m != mission) {
-            return Err(ServerError::Conflict(format!(
-                "missions run in order (CMP-5): the next mission is {mission}, not {asked}"
-            )));
-        }
+        // With free choice (classic CMP-5) the body may name any of the
+        // campaign's missions; else it must be the listed one.
+        let mission = match &req.mission {
+            Some(asked) if doc.may_play(asked, &ids) => asked.clone(),
+            Some(asked) if doc.free_choice => {
+                return Err(ServerError::Conflict(format!(
+                    "{asked} is not one of this campaign's missions"
+                )))
+            }
+            Some(asked) => {
+                return Err(ServerError::Conflict(format!(
+                    "missions run in order (CMP-5): the next mission is {listed}, not {asked}"
+                )))
+            }
+            None => listed,
+        };
         if let Err(e) = crate::options::mission_playable(&mission) {
             return Err(ServerError::Conflict(e.message));
         }
@@ -252,6 +288,50 @@ async fn next(
     Err(ServerError::Contended)
 }
 
+/// `POST /api/campaigns/{code}/credit`: the buyer's standing after it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignCreditBought"))]
+pub(crate) struct CreditBought {
+    /// The buyer's index.
+    player: usize,
+    /// PP after paying 5.
+    pp: i32,
+    /// Rank from those PP (CRK-1): the rank the mission starts with.
+    rank: u8,
+    /// Credits after.
+    credits: i32,
+}
+
+/// CEC-4: the token's player converts 5 PP into 1 credit before the next
+/// mission starts, once per mission.
+async fn buy_credit(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<CreditBought>, ServerError> {
+    let hash = token_hash(
+        bearer(&headers)
+            .ok_or_else(|| ServerError::BadToken("a campaign player's token is needed".into()))?,
+    );
+    let (_, bought) = app
+        .campaigns
+        .update(&code, |c| {
+            let player = c.doc.player_by_token_hash(&hash).ok_or_else(|| {
+                ServerError::BadToken("that token is not a player of this campaign".into())
+            })?;
+            c.doc.buy_credit(player)?;
+            let p = &c.doc.players[player];
+            Ok(CreditBought {
+                player,
+                pp: p.pp,
+                rank: c.doc.rank_of(p.pp),
+                credits: p.credits,
+            })
+        })
+        .await?;
+    Ok(Json(bought))
+}
+
 /// One player in the standings.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignPlayerView"))]
@@ -260,8 +340,13 @@ struct PlayerView {
     name: String,
     corporation: Corporation,
     pp: i32,
+    /// In the campaign's edition (RNK-1, CRK-1).
     rank: u8,
     times_dl: u32,
+    /// Classic credits (CEC-1); `null` in CE campaigns.
+    credits: Option<i32>,
+    /// Bought a credit for the next mission (CEC-4).
+    credit_bought: bool,
 }
 
 /// The AI Dark Legion in the standings (AI campaigns).
@@ -317,8 +402,25 @@ pub(crate) struct Standings<'a> {
     starting_rank: u8,
     dark_legion: DarkLegionMode,
     campaign: CampaignChoice,
-    /// The M missions in play order (CMP-5).
+    /// `"ce"` or `"classic"`.
+    #[cfg_attr(feature = "ts", ts(type = "\"ce\" | \"classic\""))]
+    edition: &'static str,
+    /// How it ends (CMP-6).
+    end: CampaignEnd,
+    /// T of a "first to T" campaign.
+    target_pp: Option<i32>,
+    /// Classic: missions chosen freely (CMP-5).
+    free_choice: bool,
+    /// Classic: the DL band the next mission starts with (CDL-1), as the
+    /// lower rank of its pair (1, 3 or 5); `null` in CE campaigns.
+    next_band: Option<u8>,
+    /// The missions in play order (CMP-5): all M; in a "first to T"
+    /// campaign the played ones and the next round of the sequence.
     order: Vec<OrderEntry>,
+    /// Classic free choice (CMP-5): the missions `next` may name (any of
+    /// them, replays allowed; `index` is the position in this list). Empty
+    /// otherwise.
+    choices: Vec<OrderEntry>,
     players: Vec<PlayerView>,
     ai: Option<AiView>,
     history: Vec<HistoryEntry>,
@@ -341,20 +443,32 @@ async fn standings(
     let content = citadel_rules::Content::embedded()
         .map_err(|e| ServerError::Internal(anyhow::anyhow!("content: {e}")))?;
     let ids = all_mission_ids();
-    let order: Vec<OrderEntry> = doc
-        .order(&ids)
-        .iter()
-        .enumerate()
-        .filter_map(|(index, id)| {
-            let m = content.mission(id)?;
-            Some(OrderEntry {
-                index,
-                mission: m.id.clone(),
-                name: m.name.clone(),
-                playable: citadel_rules::game::playable::is_playable(m),
+    let shown = match doc.end {
+        CampaignEnd::Missions => doc.missions as usize,
+        CampaignEnd::FirstTo => doc.history.len() + sequence(doc.campaign, &ids).len(),
+    };
+    let entries = |list: &[&str]| -> Vec<OrderEntry> {
+        list.iter()
+            .enumerate()
+            .filter_map(|(index, id)| {
+                let m = content.mission(id)?;
+                Some(OrderEntry {
+                    index,
+                    mission: m.id.clone(),
+                    name: m.name.clone(),
+                    playable: citadel_rules::game::playable::is_playable(m),
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let listed = doc.order(&ids);
+    let order = entries(&listed[..shown.min(listed.len())]);
+    // The client offers these without knowing the rules of choice.
+    let choices = if doc.free_choice && !doc.finished {
+        entries(&sequence(doc.campaign, &ids))
+    } else {
+        Vec::new()
+    };
     let next_mission = doc
         .current
         .is_none()
@@ -370,6 +484,27 @@ async fn standings(
         .into_iter()
         .map(|(mission, completed)| Outcome { mission, completed })
         .collect();
+    let edition = if doc.is_classic() { "classic" } else { "ce" };
+    let next_band = doc.next_band();
+    let players = doc
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PlayerView {
+            player: i,
+            name: p.name.clone(),
+            corporation: p.corporation,
+            pp: p.pp,
+            rank: doc.rank_of(p.pp),
+            times_dl: p.times_dl,
+            credits: doc.is_classic().then_some(p.credits),
+            credit_bought: doc.credit_bought(i),
+        })
+        .collect();
+    let ai = doc.ai_pp.map(|pp| AiView {
+        pp,
+        rank: doc.rank_of(pp),
+    });
     Ok(Json(Standings {
         id: record.id,
         code: record.code,
@@ -379,24 +514,15 @@ async fn standings(
         starting_rank: doc.starting_rank,
         dark_legion: doc.dark_legion,
         campaign: doc.campaign,
+        edition,
+        end: doc.end,
+        target_pp: doc.target_pp,
+        free_choice: doc.free_choice,
+        next_band,
         order,
-        players: doc
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PlayerView {
-                player: i,
-                name: p.name.clone(),
-                corporation: p.corporation,
-                pp: p.pp,
-                rank: rank_for(p.pp),
-                times_dl: p.times_dl,
-            })
-            .collect(),
-        ai: doc.ai_pp.map(|pp| AiView {
-            pp,
-            rank: rank_for(pp),
-        }),
+        choices,
+        players,
+        ai,
         history: doc.history,
         outcomes,
         current_game: doc.current,

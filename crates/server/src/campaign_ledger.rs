@@ -61,6 +61,9 @@ pub struct Standing {
     pub pp: i32,
     /// Missions played as the Dark Legion so far.
     pub times_dl: u32,
+    /// Classic credits after the mission (CEC-1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credits: Option<i32>,
 }
 
 /// What a campaign's history row (`CampaignMission.summary`) holds.
@@ -284,6 +287,13 @@ fn apply(loaded: &mut Loaded, game: &str, summary: &GameSummary) -> Result<bool,
     if doc.current.as_ref().map(|c| c.game.as_str()) != Some(game) {
         return Ok(false);
     }
+    // A game closed because it does not replay on these rules has no
+    // result (no PP, no teams): like an abandoned mission it frees the
+    // campaign and changes nothing else, rather than reading its empty
+    // PP as everyone's new totals.
+    if summary.outdated.is_some() {
+        return Ok(doc.mission_abandoned(game));
+    }
     let entry = doc.apply_result(game, summary)?;
     let row = MissionRow {
         standings: doc
@@ -293,6 +303,7 @@ fn apply(loaded: &mut Loaded, game: &str, summary: &GameSummary) -> Result<bool,
                 name: p.name.clone(),
                 pp: p.pp,
                 times_dl: p.times_dl,
+                credits: doc.is_classic().then_some(p.credits),
             })
             .collect(),
         ai_pp: doc.ai_pp,

@@ -18,6 +18,11 @@ pub struct Cluster {
     pub nats: async_nats::Client,
     /// This node's id (`--node-id`).
     pub node_id: String,
+    /// Whether the NATS connection is up, as its events last said. A
+    /// publish while it is down does not fail (the client buffers it for
+    /// after the reconnect), so the edge's proxies watch this to learn
+    /// that their sockets are cut off.
+    up: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Cluster {
@@ -26,9 +31,26 @@ impl Cluster {
     /// # Errors
     /// If NATS does not answer at `url` within a few seconds.
     pub async fn connect(url: &str, node_id: &str) -> anyhow::Result<Cluster> {
+        let (up_tx, up) = tokio::sync::watch::channel(true);
+        let up_tx = std::sync::Arc::new(up_tx);
         let options = async_nats::ConnectOptions::new()
             .name(format!("citadel {node_id}"))
-            .connection_timeout(CONNECT_TIMEOUT);
+            .connection_timeout(CONNECT_TIMEOUT)
+            .event_callback(move |event| {
+                let up_tx = std::sync::Arc::clone(&up_tx);
+                async move {
+                    match event {
+                        async_nats::Event::Connected => {
+                            up_tx.send_replace(true);
+                        }
+                        async_nats::Event::Disconnected | async_nats::Event::Closed => {
+                            tracing::warn!("lost the connection to NATS");
+                            up_tx.send_replace(false);
+                        }
+                        _ => {}
+                    }
+                }
+            });
         let nats = tokio::time::timeout(CONNECT_TIMEOUT * 2, options.connect(url))
             .await
             .map_err(|_| anyhow::anyhow!("cannot connect to NATS at {url}: no answer"))?
@@ -36,6 +58,7 @@ impl Cluster {
         Ok(Cluster {
             nats,
             node_id: node_id.to_string(),
+            up,
         })
     }
 
@@ -79,6 +102,18 @@ impl Cluster {
             }
         });
         Ok(())
+    }
+
+    /// Whether the NATS connection is up, as its events last said.
+    pub fn nats_up(&self) -> bool {
+        *self.up.borrow()
+    }
+
+    /// Resolves once the NATS connection is down (at once if it is now).
+    pub async fn nats_down(&self) {
+        let mut up = self.up.clone();
+        // An error means the connection is gone for good: down too.
+        let _ = up.wait_for(|up| !*up).await;
     }
 
     /// Whether the NATS connection is up now: `"ok"`, or what is wrong.

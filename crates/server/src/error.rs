@@ -98,6 +98,11 @@ impl From<CampaignError> for ServerError {
         match e {
             CampaignError::Invalid(m) => ServerError::BadRequest(m),
             CampaignError::Conflict(m) => ServerError::Conflict(m),
+            // CEC-4's refusals fit the campaign's state, not the request's
+            // form: 409 with the reason in words.
+            e @ (CampaignError::NotEnoughPp { .. }
+            | CampaignError::CreditAlreadyBought
+            | CampaignError::NoCredits) => ServerError::Conflict(e.to_string()),
         }
     }
 }

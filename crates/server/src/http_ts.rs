@@ -22,6 +22,7 @@ pub fn typescript() -> String {
     d.add::<crate::campaign_api::Created>(); // POST /api/campaigns
     d.add::<crate::campaign_api::Joined>(); // POST /api/campaigns/{code}/join
     d.add::<crate::campaign_api::NextGame>(); // POST /api/campaigns/{code}/next
+    d.add::<crate::campaign_api::CreditBought>(); // POST /api/campaigns/{code}/credit
     d.add::<crate::campaign_api::Standings<'static>>(); // GET /api/campaigns/{code}
                                                         // `Replay.setup` is declared as `Omit<Setup, "seed">`, by name.
     d.add::<citadel_rules::game::Setup>();

@@ -3,7 +3,7 @@
 //! campaigns read their players' PP from it; "my games" shows it as is.
 
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Game, MissionResult, Seat, Viewer};
+use citadel_rules::game::{Game, MissionResult, Place, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A finished game's summary.
@@ -46,6 +46,48 @@ pub struct TeamSummary {
     pub corporation: Corporation,
     /// PP at the end.
     pub pp: i32,
+    /// How its Doomtroopers ended, and its missions' results: what a
+    /// classic campaign's economy reads (CEC-2, CEC-3, CSM-2). Results
+    /// stored before the field existed have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<TeamEnd>,
+}
+
+/// How one corporation team ended a mission (classic CEC-2, CEC-3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TeamEnd {
+    /// Its Doomtroopers eliminated in the mission (CEC-3).
+    pub eliminated: u8,
+    /// Its Doomtroopers alive or exited at the end (CEC-2; D15: exited DTs
+    /// count; a DT never placed is alive, MSN-6).
+    pub survivors: u8,
+    /// It pursued the primary mission (CSM-1: with secondary missions in
+    /// play, only the teams drawn for it). Every team until the engine
+    /// assigns secondary missions in classic games.
+    #[serde(default = "yes")]
+    pub primary: bool,
+    /// Its secondary mission's result and credits (classic CSM-2), when
+    /// the engine reports one; applied after the primary credits (CEC-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secondary: Option<SecondaryEnd>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A team's secondary mission at the end (classic CSM-2). The engine
+/// decides the amounts; the campaign only applies them, in CEC-8 order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SecondaryEnd {
+    /// Its condition held.
+    pub completed: bool,
+    /// Credits the team gains (CSM-2 success: 2).
+    pub credits: i32,
+    /// Credits the DL player gains (CSM-2 failure: 1).
+    pub dl_credits: i32,
 }
 
 impl GameSummary {
@@ -64,10 +106,28 @@ impl GameSummary {
             teams: view
                 .teams
                 .iter()
-                .map(|t| TeamSummary {
-                    seat: t.seat,
-                    corporation: t.corporation,
-                    pp: t.pp,
+                .map(|t| {
+                    let places: Vec<Place> = t
+                        .figures
+                        .iter()
+                        .filter_map(|id| view.figures.iter().find(|f| f.id == *id))
+                        .map(|f| f.place)
+                        .collect();
+                    let eliminated = places.iter().filter(|p| **p == Place::Eliminated).count();
+                    TeamSummary {
+                        seat: t.seat,
+                        corporation: t.corporation,
+                        pp: t.pp,
+                        end: Some(TeamEnd {
+                            eliminated: eliminated as u8,
+                            survivors: (places.len() - eliminated) as u8,
+                            primary: true,
+                            // The seam for classic secondary missions
+                            // (CSM-2): the engine does not report their
+                            // credits yet.
+                            secondary: None,
+                        }),
+                    }
                 })
                 .collect(),
             outdated: None,
@@ -92,6 +152,40 @@ impl GameSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A classic game's summary says how each team's Doomtroopers ended:
+    /// at the start none is eliminated, and DTs still in reserve count as
+    /// alive (MSN-6), so both survive (CEC-2); every team is on the primary
+    /// mission and no secondary result is reported yet.
+    #[test]
+    fn a_summary_counts_each_teams_survivors_and_losses() {
+        use citadel_rules::content::Corporation;
+        use citadel_rules::game::{DarkLegionSetup, Setup};
+        let setup = Setup::new(
+            "classic-m1",
+            &[Corporation::Bauhaus, Corporation::Capitol],
+            DarkLegionSetup::Seat(1),
+        );
+        let mut dice = citadel_rules::dice::SeededDice::new(1);
+        let (game, _) = Game::new(setup, &mut dice).expect("a game");
+        let s = GameSummary::of(&game);
+        assert_eq!(s.teams.len(), 1);
+        assert_eq!(
+            s.teams[0].end,
+            Some(TeamEnd {
+                eliminated: 0,
+                survivors: 2,
+                primary: true,
+                secondary: None,
+            })
+        );
+        // Stored results without it still read; `primary` defaults to true.
+        let t: TeamSummary = serde_json::from_str(
+            r#"{"seat":0,"corporation":"capitol","pp":1,"end":{"eliminated":1,"survivors":1}}"#,
+        )
+        .expect("parses");
+        assert_eq!(t.end.map(|e| (e.primary, e.eliminated)), Some((true, 1)));
+    }
 
     /// Results stored before the summary was a type parse into it, and
     /// a summary writes the same fields back.

@@ -435,13 +435,22 @@ impl Registry {
             });
         }
         let registry = Arc::clone(self);
+        let shutdown = self.shutdown.subscribe();
+        if self.tasks.is_closed() {
+            // The server began to stop before this game came (a hello or
+            // a lobby request in flight): it has missed the signal, which
+            // is sent once. Say it again (the others are stopping anyway);
+            // otherwise the game would run on, holding its lease, until
+            // the process died, and nobody could load it for a lease time.
+            let _ = self.shutdown.send(());
+        }
         let ctx = GameContext {
             lost: lost.clone(),
             games: Arc::clone(&self.store),
             campaigns: Arc::clone(&self.campaigns),
             campaign,
             metrics: Arc::clone(&self.metrics),
-            shutdown: self.shutdown.subscribe(),
+            shutdown,
             limits: self.limits,
             idle_before,
         };
@@ -508,6 +517,10 @@ impl Registry {
     /// Restore one stored game if this node gets its lease. Returns false
     /// (restoring nothing) if another node holds the lease.
     async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> Result<bool, RestoreError> {
+        // A stopping node takes no game: another node will.
+        if self.tasks.is_closed() {
+            return Ok(false);
+        }
         let store = self.store.store();
         if !self.ownership.acquire(store.as_ref(), &g.code).await? {
             return Ok(false);
@@ -760,8 +773,10 @@ impl Registry {
     /// their tasks to end (each finishes the batch in hand, stores it and
     /// closes its connections). Returns whether all ended in time.
     pub async fn shut_down(&self, limit: Duration) -> bool {
-        let _ = self.shutdown.send(());
+        // Closed before the signal, so a game spawned after the signal
+        // sees the tracker closed and is told again ([`Registry::spawn`]).
         self.tasks.close();
+        let _ = self.shutdown.send(());
         tokio::time::timeout(limit, self.tasks.wait()).await.is_ok()
     }
 }
@@ -796,6 +811,22 @@ mod tests {
             starting_rank: 1,
             turn_seconds: None,
         }
+    }
+
+    /// A lobby request or a hello in flight when the server begins to stop
+    /// makes a game after the stop signal went out: that game stops too
+    /// (and gives its lease back) instead of outliving the shutdown.
+    #[tokio::test]
+    async fn a_game_made_after_the_shutdown_began_stops_too() {
+        let registry = registry();
+        assert!(registry.shut_down(Duration::from_secs(5)).await);
+        let code = registry.create(options()).await.expect("created");
+        let ended = tokio::time::timeout(Duration::from_secs(5), registry.tasks.wait()).await;
+        assert!(
+            ended.is_ok(),
+            "game {code} still running after the shutdown"
+        );
+        assert!(registry.get(&code).is_none(), "{code} left memory");
     }
 
     /// Join `code` as a player; returns the connection's queue.

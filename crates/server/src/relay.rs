@@ -30,6 +30,8 @@
 //! `--lease-renew`; an edge that dies stops, and the owner drops its
 //! connections after a lease time (`--lease-ttl`) of silence, as if their
 //! sockets closed (a bot stands in for a player after the usual grace).
+//! An edge that loses NATS closes its proxied sockets with 1001 at once
+//! (a publish would not fail: the NATS client buffers it).
 
 use crate::cluster::Cluster;
 use crate::delivery::{ConnSink, Outgoing};
@@ -382,6 +384,14 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
     let Some(ToGame::Hello { hello, sink }) = rx.recv().await else {
         return;
     };
+    // Without NATS the hello could only wait for its time-out: say so now.
+    if !cluster.nats_up() {
+        let _ = sink.tx.try_send(Outgoing::Close(
+            close::SHUTDOWN,
+            "cannot reach the game's server; reconnect".into(),
+        ));
+        return;
+    }
     let node = cluster.node_id.clone();
     let conn = hello.conn;
     let subject = game_subject(&code);
@@ -436,6 +446,9 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
         close::SHUTDOWN,
         "the game moved to another server; reconnect",
     );
+    // One future for the socket's life, not one per message.
+    let nats_down = cluster.nats_down();
+    tokio::pin!(nats_down);
     loop {
         tokio::select! {
             from_socket = rx.recv() => match from_socket {
@@ -474,6 +487,22 @@ async fn proxy(edge: Edge, code: String, owner: String, mut rx: mpsc::Receiver<T
             _ = shutdown.recv() => {
                 let _ = publish(Inbound::Closed { node: node.clone(), conn }).await;
                 let _ = sink.tx.try_send(Outgoing::Close(close::SHUTDOWN, "server shutting down".into()));
+                return;
+            }
+            () = &mut nats_down => {
+                // Nothing reaches the owner now, and nothing comes back:
+                // the client reconnects (through the owner, or here once
+                // NATS is back) with its last seq. The `Closed` is
+                // buffered and reaches the owner after the reconnect
+                // (otherwise it drops the connection after a lease time
+                // without keep-alives); a full buffer would make the
+                // publish wait, hence the socket first and a time limit.
+                let _ = sink.tx.try_send(Outgoing::Close(
+                    close::SHUTDOWN,
+                    "lost the connection to the game's server; reconnect".into(),
+                ));
+                let closed = publish(Inbound::Closed { node: node.clone(), conn });
+                let _ = tokio::time::timeout(check_every, closed).await;
                 return;
             }
             _ = keepalive.tick() => {

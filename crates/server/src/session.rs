@@ -1116,6 +1116,7 @@ impl Session {
                 corporation: s.corporation.unwrap_or(Corporation::Bauhaus),
                 doomtroopers: s.team,
                 pp: None,
+                credits: None,
             })
             .collect();
         let dark_legion = match self.options.dark_legion {
@@ -1132,6 +1133,7 @@ impl Session {
             seed: self.seed,
             campaign: false,
             c2m4_completed: None,
+            dl_band: None,
         };
         self.launch(setup, now, out).map_err(|e| e.to_string())
     }

@@ -6,14 +6,21 @@ mod common;
 use common::{Ws, STEP};
 
 use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, GameView, Seat};
+use citadel_server::campaign_ledger::CampaignLedger;
+use citadel_server::campaign_rules::{
+    CampaignChoice, CampaignDoc, CampaignTerms, DarkLegionMode, EconomyKind,
+};
 use citadel_server::config::Config;
 use citadel_server::Server;
+use citadel_store::{GameRecord, Store};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest the whole test may take.
@@ -637,4 +644,529 @@ async fn campaign_2_runs_its_own_missions_and_never_starts_another_in_place_of_i
     })
     .await
     .expect("the test finished in time");
+}
+
+// ---------------------------------------------------------------- classic
+
+/// Each player's credits in the standings (classic).
+fn credits(standings: &Value) -> Vec<i64> {
+    standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["credits"].as_i64().expect("credits"))
+        .collect()
+}
+
+/// Each player's PP and credits at the start of a mission, from the
+/// spectator's first view (the DL player's PP are the DL's; the DL player
+/// has no team and so no credits in the game).
+fn start_of(view: &GameView, players: usize) -> Vec<(i64, Option<i64>)> {
+    (0..players)
+        .map(|i| match view.dark_legion.seat {
+            Some(s) if usize::from(s.0) == i => (i64::from(view.dark_legion.pp), None),
+            _ => {
+                let t = view
+                    .teams
+                    .iter()
+                    .find(|t| usize::from(t.seat.0) == i)
+                    .expect("a team");
+                (i64::from(t.pp), Some(i64::from(t.credits)))
+            }
+        })
+        .collect()
+}
+
+/// A classic mini-campaign over HTTP: created with the classic missions,
+/// a credit bought (CEC-4) before mission 1, mission 1 played by bot
+/// clients, and mission 2's setup starting from the standings' PP and
+/// credits (CEC-1: the draft's checkout limit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_campaign_carries_credits_and_pp_into_the_next_missions_setup() {
+    tokio::time::timeout(TEST_LIMIT, classic_body())
+        .await
+        .expect("the test finished in time");
+}
+
+async fn classic_body() {
+    let db = TempDb::new();
+    let server = server(&db).await;
+    let addr = server.addr();
+
+    // Classic options are refused in a CE campaign, and classic ranks
+    // stop at 6.
+    for bad in [
+        json!({ "name": "X", "players": 2, "campaign": "c1", "end": "first_to", "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "both", "free_choice": true, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "starting_rank": 7, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "target_pp": 50, "dark_legion": "rotate" }),
+        json!({ "name": "X", "players": 2, "campaign": "classic", "end": "first_to", "missions": 3, "dark_legion": "rotate" }),
+    ] {
+        let (status, body) = post(addr, "/api/campaigns", None, bad.clone()).await;
+        assert_eq!(status, 400, "{bad} → {body}");
+    }
+    // "First to T" with the default T.
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Long", "players": 2, "campaign": "classic", "end": "first_to",
+                "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let long = standings(addr, created["code"].as_str().expect("code")).await;
+    assert_eq!(long["end"], "first_to");
+    assert_eq!(long["target_pp"], 130);
+    assert_eq!(long["order"].as_array().expect("order").len(), 10);
+
+    // Free choice (CMP-5 classic): `next` names any of the ten missions;
+    // not a CE one, nor the training mission.
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Free", "players": 1, "campaign": "classic", "free_choice": true,
+                "dark_legion": "ai" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let free = created["code"].as_str().expect("code").to_string();
+    let (status, joined) = post(
+        addr,
+        &format!("/api/campaigns/{free}/join"),
+        None,
+        json!({ "name": "Solo", "corporation": "imperial" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let solo = joined["token"].as_str().expect("token").to_string();
+    let s = standings(addr, &free).await;
+    assert_eq!(s["free_choice"], true);
+    let choices: Vec<&str> = s["choices"]
+        .as_array()
+        .expect("choices")
+        .iter()
+        .map(|m| m["mission"].as_str().expect("id"))
+        .collect();
+    assert_eq!(choices.len(), 10);
+    assert_eq!(choices[2], "classic-m3");
+    for other in ["ce-c1m1", "classic-training"] {
+        let (status, refused) = post(
+            addr,
+            &format!("/api/campaigns/{free}/next"),
+            Some(&solo),
+            json!({ "mission": other }),
+        )
+        .await;
+        assert_eq!(status, 409, "{other}: {refused}");
+    }
+    let (status, started) = post(
+        addr,
+        &format!("/api/campaigns/{free}/next"),
+        Some(&solo),
+        json!({ "mission": "classic-m3" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(
+        started["mission"], "classic-m3",
+        "not the listed classic-m1"
+    );
+
+    // A mini-campaign of 2 missions at R0 = 2 (10 PP).
+    let (status, created) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "name": "Mini", "players": 2, "campaign": "classic", "missions": 2,
+                "starting_rank": 2, "dark_legion": "rotate" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let code = created["code"].as_str().expect("code").to_string();
+    let mut tokens = Vec::new();
+    for (name, corp) in [("Ann", "bauhaus"), ("Bob", "capitol")] {
+        let (status, joined) = post(
+            addr,
+            &format!("/api/campaigns/{code}/join"),
+            None,
+            json!({ "name": name, "corporation": corp }),
+        )
+        .await;
+        assert_eq!(status, 200, "{joined}");
+        tokens.push(joined["token"].as_str().expect("token").to_string());
+    }
+    let s = standings(addr, &code).await;
+    assert_eq!(s["edition"], "classic");
+    assert_eq!(s["end"], "missions");
+    assert_eq!(s["missions"], 2);
+    assert_eq!(s["choices"], json!([]), "missions in order");
+    assert_eq!(pps(&s), [10, 10], "CRK-1: rank 2's lowest PP");
+    assert_eq!(credits(&s), [2, 2], "CEC-1");
+    assert_eq!(s["next_mission"]["id"], "classic-m1");
+    assert_eq!(s["next_band"], 1, "CDL-1");
+    assert!(s["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .all(|p| p["rank"] == 2));
+
+    // CEC-4: Ann buys a credit; once per mission.
+    let credit = format!("/api/campaigns/{code}/credit");
+    let (status, bought) = post(addr, &credit, Some(&tokens[0]), json!({})).await;
+    assert_eq!(status, 200, "{bought}");
+    assert_eq!(bought["pp"], 5);
+    assert_eq!(bought["credits"], 3);
+    assert_eq!(bought["rank"], 1, "CRK-2: the rank after the purchase");
+    let (status, again) = post(addr, &credit, Some(&tokens[0]), json!({})).await;
+    assert_eq!(status, 409);
+    assert!(
+        again["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already")),
+        "{again}"
+    );
+    let (status, _) = post(addr, &credit, None, json!({})).await;
+    assert_eq!(status, 401);
+    let s = standings(addr, &code).await;
+    assert_eq!(pps(&s), [5, 10]);
+    assert_eq!(credits(&s), [3, 2]);
+    assert_eq!(s["players"][0]["credit_bought"], true);
+    assert_eq!(s["players"][1]["credit_bought"], false);
+    // Bob buys too, leaving 5 PP; a second purchase for this mission is
+    // refused whatever the PP.
+    let (status, _) = post(addr, &credit, Some(&tokens[1]), json!({})).await;
+    assert_eq!(status, 200);
+
+    assert_eq!(s["next_mission"]["playable"], true, "{}", s["next_mission"]);
+    // Mission 1: the setup has the bought credits and the PP after paying.
+    let (end1, dl1, _) =
+        play_classic_mission(addr, &code, &tokens, &[(5, 3), (5, 3)], "classic-m1", 300).await;
+    let dl1 = usize::from(dl1.expect("a DL player").0);
+    let s = standings(addr, &code).await;
+    let history = &s["history"][0];
+    assert_eq!(history["mission"], "classic-m1");
+    // CEC-8 as applied: the credits the history shows are the standings'.
+    let after: Vec<i64> = (0..2)
+        .map(|i| history["credits"][i]["after"].as_i64().expect("credits"))
+        .collect();
+    assert_eq!(credits(&s), after);
+    let before: Vec<i64> = (0..2)
+        .map(|i| history["credits"][i]["before"].as_i64().expect("credits"))
+        .collect();
+    assert_eq!(before, [3, 3]);
+    // The economy's steps account for every change of credits and PP
+    // after the engine's end PP.
+    let engine_pp = final_pp(&end1, 2);
+    let mut credit_change = [0i64; 2];
+    let mut pp_change = [0i64; 2];
+    for step in history["economy"].as_array().into_iter().flatten() {
+        let p = step["player"].as_u64().expect("player") as usize;
+        credit_change[p] += step["credits"].as_i64().expect("credits");
+        pp_change[p] += step["pp"].as_i64().expect("pp");
+    }
+    for i in 0..2 {
+        assert_eq!(after[i], 3 + credit_change[i], "player {i}'s credits");
+        assert_eq!(pps(&s)[i], engine_pp[i] + pp_change[i], "player {i}'s PP");
+    }
+    // CEC-2: a failure gives the DL player classic-m1's 2 credits.
+    // The DL player has no team, so no loss: 3 credits, + 2 on a failure.
+    let dl_gain = if history["result"] == "failure" { 2 } else { 0 };
+    assert_eq!(after[dl1], 3 + dl_gain, "{history}");
+
+    // Mission 2 starts from those PP and credits.
+    let want: Vec<(i64, i64)> = pps(&s).into_iter().zip(credits(&s)).collect();
+    let (status, next) = post(
+        addr,
+        &format!("/api/campaigns/{code}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    if s["next_mission"]["playable"] != true {
+        assert_eq!(status, 409, "{next}");
+        server.shutdown().await;
+        return;
+    }
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["mission"], "classic-m2");
+    let game = next["game"].as_str().expect("game");
+    let spectator = Client::join(
+        addr,
+        game,
+        Join::Spectator { name: "Eve".into() },
+        "spectator",
+    )
+    .await;
+    for (i, (pp, credits)) in start_of(spectator.view(), 2).into_iter().enumerate() {
+        assert_eq!(pp, want[i].0, "player {i}'s PP carried");
+        if let Some(c) = credits {
+            assert_eq!(c, want[i].1, "player {i}'s credits carried");
+        }
+    }
+    server.shutdown().await;
+}
+
+/// As [`play_mission`] for a classic mission: the spectator checks each
+/// player's (PP, credits) at the start.
+async fn play_classic_mission(
+    addr: SocketAddr,
+    campaign: &str,
+    tokens: &[String],
+    start: &[(i64, i64)],
+    mission: &str,
+    seed: u64,
+) -> (GameView, Option<Seat>, String) {
+    let (status, next) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/next"),
+        Some(&tokens[0]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(next["mission"], mission);
+    let game = next["game"].as_str().expect("game code").to_string();
+    // No credit is bought while the mission is in play.
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{campaign}/credit"),
+        Some(&tokens[1]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let spectator = Client::join(
+        addr,
+        &game,
+        Join::Spectator { name: "Eve".into() },
+        "spectator",
+    )
+    .await;
+    let dl_seat = spectator.view().dark_legion.seat;
+    for (i, (pp, credits)) in start_of(spectator.view(), tokens.len())
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(pp, start[i].0, "player {i}'s starting PP");
+        if let Some(c) = credits {
+            assert_eq!(c, start[i].1, "player {i}'s credits");
+        }
+    }
+    let mut players = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let c = Client::join(
+            addr,
+            &game,
+            Join::Resume {
+                token: token.clone(),
+            },
+            &format!("player{i}"),
+        )
+        .await;
+        players.push(c);
+    }
+    let watcher = tokio::spawn(watch(spectator));
+    let tasks: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| tokio::spawn(autoplay(c, seed + i as u64)))
+        .collect();
+    for t in tasks {
+        t.await.expect("player task");
+    }
+    let spectator = watcher.await.expect("spectator task");
+    (spectator.view().clone(), dl_seat, game)
+}
+
+// ---------------------------------------------------------------- ledger
+
+/// A classic mission's stored result folds into the stored campaign in
+/// CEC-8 order when the campaign is next read (as after a restart between
+/// the game's end and the campaign's update), once; and two nodes buying
+/// the same player's credit at once buy it once (CEC-4 under optimistic
+/// concurrency).
+async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
+    let nodes = [
+        Arc::new(CampaignLedger::new(Arc::clone(&a))),
+        Arc::new(CampaignLedger::new(b)),
+    ];
+    let terms = CampaignTerms::new(
+        "Ledger",
+        3,
+        3,
+        2,
+        DarkLegionMode::Rotate,
+        CampaignChoice::Classic,
+    );
+    let doc = CampaignDoc::create_with(&terms).expect("valid");
+    let record = nodes[0]
+        .create("camp-classic".into(), &doc)
+        .await
+        .expect("stored");
+    let code = record.code.clone();
+    for (i, corp) in [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        nodes[i % 2]
+            .update(&code, |c| {
+                Ok(c.doc.join(&format!("P{i}"), corp, format!("h{i}"), None)?)
+            })
+            .await
+            .expect("joins");
+    }
+    // Both nodes buy player 1's credit at once: one buys it.
+    let buys: Vec<_> = nodes
+        .iter()
+        .map(|n| {
+            let (n, code) = (Arc::clone(n), code.clone());
+            tokio::spawn(async move { n.update(&code, |c| Ok(c.doc.buy_credit(1)?)).await })
+        })
+        .collect();
+    let mut bought = 0;
+    for b in buys {
+        match b.await.expect("task") {
+            Ok(_) => bought += 1,
+            Err(e) => assert!(e.to_string().contains("already"), "{e}"),
+        }
+    }
+    assert_eq!(bought, 1);
+    nodes[1]
+        .update(&code, |c| {
+            c.doc.begin("GAMEC1", "classic-m1", Some(0));
+            Ok(())
+        })
+        .await
+        .expect("begins");
+
+    // The game's end is stored, the campaign not yet updated.
+    let summary = json!({
+        "result": "success", "dark_legion_seat": 0, "dark_legion_pp": 13,
+        "teams": [
+            { "seat": 1, "corporation": "capitol", "pp": 17,
+              "end": { "eliminated": 1, "survivors": 1 } },
+            { "seat": 2, "corporation": "mishima", "pp": 12,
+              "end": { "eliminated": 2, "survivors": 0, "primary": false,
+                       "secondary": { "completed": true, "credits": 2, "dl_credits": 0 } } }
+        ]
+    });
+    a.create_game(&GameRecord {
+        code: "GAMEC1".into(),
+        options: "{}".into(),
+        seed: 1,
+        created_at: 1,
+        lobby: "{}".into(),
+        setup: None,
+        started_at: Some(1),
+        finished_at: None,
+        result: None,
+        campaign: Some(record.id.clone()),
+        active_at: 1,
+        abandoned_at: None,
+        engine_version: 1,
+        content_hash: "0123456789abcdef0123456789abcdef".into(),
+    })
+    .await
+    .expect("game stored");
+    a.finish_game("GAMEC1", &summary.to_string(), 2)
+        .await
+        .expect("end stored");
+
+    for node in &nodes {
+        let c = node.load(&code).await.expect("loads");
+        let d = &c.doc;
+        assert!(d.current.is_none());
+        assert_eq!(d.history.len(), 1, "applied once");
+        // P1: 10 − 5 (the credit) → 17 in the game; 3 credits + 1
+        // (classic-m1 success) − 1 (a DT lost).
+        // P2: no primary credit, +2 from its secondary, then −2 for its two
+        // DTs: its PP stay.
+        let standing: Vec<(i32, i32)> = d.players.iter().map(|p| (p.pp, p.credits)).collect();
+        assert_eq!(standing, [(13, 2), (17, 3), (12, 2)]);
+        let steps: Vec<(usize, EconomyKind)> = d.history[0]
+            .economy
+            .iter()
+            .map(|e| (e.player, e.step))
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                (1, EconomyKind::PrimarySuccess),
+                (2, EconomyKind::SecondarySuccess),
+                (1, EconomyKind::Loss),
+                (2, EconomyKind::Loss),
+            ]
+        );
+    }
+    let rows = a.campaign_missions(&record.id).await.expect("history rows");
+    assert_eq!(rows.len(), 1);
+    let row: Value = serde_json::from_str(&rows[0].summary).expect("json");
+    assert_eq!(
+        row["entry"]["credits"][1],
+        json!({ "before": 3, "after": 3 })
+    );
+    assert_eq!(row["entry"]["economy"][0]["step"], "primary_success");
+    assert_eq!(row["standings"][1]["credits"], 3);
+
+    // Mission 2's game is closed as outdated (made on other rules): the
+    // campaign is freed, and nobody's PP or credits change.
+    nodes[0]
+        .update(&code, |c| {
+            c.doc.begin("GAMEC2", "classic-m2", Some(1));
+            Ok(())
+        })
+        .await
+        .expect("begins");
+    a.create_game(&GameRecord {
+        code: "GAMEC2".into(),
+        options: "{}".into(),
+        seed: 2,
+        created_at: 3,
+        lobby: "{}".into(),
+        setup: None,
+        started_at: Some(3),
+        finished_at: None,
+        result: None,
+        campaign: Some(record.id.clone()),
+        active_at: 3,
+        abandoned_at: None,
+        engine_version: 1,
+        content_hash: "0123456789abcdef0123456789abcdef".into(),
+    })
+    .await
+    .expect("game stored");
+    let outdated = json!({ "dark_legion_pp": 0, "teams": [], "outdated": "made by other rules" });
+    a.finish_game("GAMEC2", &outdated.to_string(), 4)
+        .await
+        .expect("end stored");
+    let c = nodes[1].load(&code).await.expect("loads");
+    assert!(c.doc.current.is_none(), "the campaign is free");
+    assert_eq!(c.doc.history.len(), 1);
+    let standing: Vec<(i32, i32)> = c.doc.players.iter().map(|p| (p.pp, p.credits)).collect();
+    assert_eq!(standing, [(13, 2), (17, 3), (12, 2)]);
+    assert_eq!(c.doc.players[1].times_dl, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classic_results_fold_into_a_campaign_stored_in_sqlite() {
+    let db = TempDb::new();
+    let a = citadel_store::open(&db.url()).await.expect("opens");
+    let b = citadel_store::open(&db.url()).await.expect("opens");
+    common::within(TEST_LIMIT, classic_ledger_body(a, b)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn classic_results_fold_into_a_campaign_stored_in_postgres() {
+    common::pg::with_db("campaign_classic", TEST_LIMIT, |url| async move {
+        let a = citadel_store::open(&url).await.expect("opens");
+        let b = citadel_store::open(&url).await.expect("opens");
+        classic_ledger_body(a, b).await;
+    })
+    .await;
 }

@@ -10,7 +10,7 @@
 
 mod common;
 use common::nats::nats_url;
-use common::node::Node;
+use common::node::{start_stoppable, Node};
 use common::pg::with_db;
 use common::{Ws, STEP};
 
@@ -551,35 +551,6 @@ impl Client {
 async fn start_node(db: &str, nats: &str, id: &str) -> (Node, SocketAddr) {
     let (node, addr, _stop) = start_stoppable(node_config(db, nats, id)).await;
     (node, addr)
-}
-
-/// Tells a node's server to stop gracefully; answers when it has.
-type Stop = tokio::sync::oneshot::Sender<tokio::sync::oneshot::Sender<()>>;
-
-/// Start a node's server on its own runtime: killed with the runtime
-/// ([`Node::kill`]), or stopped gracefully through the returned sender.
-async fn start_stoppable(config: Config) -> (Node, SocketAddr, Stop) {
-    let id = config.node_id.clone().unwrap_or_default();
-    let node = Node::new(&id);
-    let server = node
-        .run(async move { Server::start(config).await.unwrap() })
-        .await;
-    let addr = server.addr();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<tokio::sync::oneshot::Sender<()>>();
-    // The server lives in a task of its runtime until told to stop (a
-    // kill drops it there, unstopped).
-    node.run(async move {
-        tokio::spawn(async move {
-            if let Ok(done) = stopped.await {
-                server.shutdown().await;
-                let _ = done.send(());
-            } else {
-                std::future::pending::<()>().await;
-            }
-        });
-    })
-    .await;
-    (node, addr, stop)
 }
 
 /// The node holding the game's lease now.

@@ -818,11 +818,13 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
                 corporation: Corporation::Capitol,
                 doomtroopers: None,
                 pp: Some(23),
+                credits: None,
             },
             SeatSetup {
                 corporation: Corporation::Mishima,
                 doomtroopers: None,
                 pp: Some(7),
+                credits: None,
             },
         ],
         dark_legion: DarkLegionSetup::Seat(1),
@@ -830,6 +832,7 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
         seed: 5,
         campaign: true,
         c2m4_completed: None,
+        dl_band: None,
     };
     let seats = vec![
         ReservedSeat {
@@ -1254,4 +1257,61 @@ fn events_carry_patches_against_each_connections_last_view() {
             "conn {conn} rebuilt its view"
         );
     }
+}
+
+/// 1993 event 11 changes the board mid-game: the `events` message that
+/// carries `sectors_altered` carries the new map too (its tiles where the
+/// game now has them), for players and spectators alike; no other
+/// `events` message carries a map. Plays 1993 mission 1 with a bot seat
+/// and the AI Dark Legion over seeds until the AI turns a sector.
+#[test]
+fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
+    for seed in 1..40 {
+        let mut o = options(2, DarkLegionChoice::Ai);
+        o.mission = "classic-m1".into();
+        let mut s = Session::new("C".into(), o, seed, config());
+        hello(&mut s, 1, player("Ann"), 0);
+        hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
+        msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
+        msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+        msg(&mut s, 1, ClientMsg::Start, 0);
+        let out = ann_plays_like_a_bot(&mut s, 1, 1);
+        let mut altered = 0;
+        for conn in [1, 9] {
+            let mut last_map = None;
+            for m in sent(&out, conn) {
+                let ServerMsg::Events { events, map, .. } = m else {
+                    continue;
+                };
+                let alters = events
+                    .iter()
+                    .any(|e| matches!(e.event, Event::SectorsAltered { .. }));
+                assert_eq!(alters, map.is_some(), "seed {seed}: map iff altered");
+                if map.is_some() {
+                    altered += 1;
+                    last_map = map;
+                }
+            }
+            if let (Some(map), Some(g)) = (last_map, s.game()) {
+                let start = Box::new(citadel_protocol::MapData::of(
+                    &citadel_rules::game::Game::new(
+                        g.setup().clone(),
+                        &mut citadel_rules::dice::SeededDice::new(seed),
+                    )
+                    .expect("setup")
+                    .0,
+                ));
+                assert_eq!(
+                    *map,
+                    citadel_protocol::MapData::of(g),
+                    "seed {seed}: the board now"
+                );
+                assert_ne!(map, start, "seed {seed}: not the board at the start");
+            }
+        }
+        if altered > 0 {
+            return;
+        }
+    }
+    panic!("no game of 39 turned or swapped a sector");
 }

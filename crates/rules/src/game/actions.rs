@@ -39,7 +39,9 @@ impl Game {
     }
 
     /// May `figure` take an action now (TRN-4..6, DL-5)? `needs_board`:
-    /// the action needs the figure on the board.
+    /// the action needs the figure on the board, which every action but a
+    /// Move does (a Move may bring a waiting figure on), so a costed action
+    /// with `needs_board` is not a Move (classic event 13 reads it so).
     pub(crate) fn check_actor(
         &self,
         figure: FigureId,
@@ -81,6 +83,11 @@ impl Game {
                 } else {
                     Err(Rejection::AlreadyActivated)
                 }
+            }
+            // Classic event 13: the Timerift's action is a Move; while it is
+            // not taken, the last action left is only for a Move.
+            _ if needs_board && f.turn.rift_move && f.turn.used + 1 >= f.turn.allowed => {
+                Err(Rejection::NoActionsLeft)
             }
             _ if f.turn.used >= f.turn.allowed => {
                 if f.turn.used >= 4 {
@@ -153,10 +160,33 @@ impl Game {
                     });
                 }
             }
-            Cost::Action | Cost::Free => self.activate(figure, events),
+            Cost::Action => {
+                self.activate(figure, events);
+                self.share_misinterpreted_action(figure);
+            }
+            Cost::Free => self.activate(figure, events),
         }
         if cost != Cost::Free {
             self.figures[figure.index()].turn.used += 1;
+        }
+    }
+
+    /// Classic event 9 (Misinterpreted Orders): the chosen team's DTs have
+    /// two base actions between them this round, split as they like, so a
+    /// base action one takes is one fewer for each teammate (never below
+    /// what it has used). Extra actions from the pool are not counted.
+    fn share_misinterpreted_action(&mut self, figure: FigureId) {
+        let Some(team) = self.figures[figure.index()].team() else {
+            return;
+        };
+        if !self.effects.misinterpreted.contains(&(team, self.round)) {
+            return;
+        }
+        for mate in self.teams[usize::from(team)].figures {
+            let turn = &mut self.figures[mate.index()].turn;
+            if mate != figure && turn.allowed > turn.used {
+                turn.allowed -= 1;
+            }
         }
     }
 
@@ -182,7 +212,10 @@ impl Game {
         let cost = self.check_actor(figure, false, Cost::Action)?;
         let targets = self.check_path(figure, path)?;
         self.begin_action(figure, cost, events);
-        self.figures[figure.index()].turn.charge.clear();
+        let turn = &mut self.figures[figure.index()].turn;
+        turn.charge.clear();
+        // Classic event 13: a Move taken is the Timerift's Move.
+        turn.rift_move = false;
         self.execute_move(figure, path, &targets, dice, events);
         let f = &mut self.figures[figure.index()];
         f.turn.last = Some(LastAction::Move);

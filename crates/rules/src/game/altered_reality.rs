@@ -94,15 +94,26 @@ impl Game {
     /// The board changes of classic event 11 that the rules allow now, in
     /// CONV-8 order: turns (sector by sector, clockwise first), then swaps.
     pub(crate) fn sector_changes(&self) -> Vec<SectorChange> {
+        self.candidate_changes()
+            .filter(|c| self.altered_layout(*c).is_some())
+            .collect()
+    }
+
+    /// Is any board change legal now? Stops at the first: each check
+    /// builds and validates a whole board.
+    pub(crate) fn any_sector_change(&self) -> bool {
+        self.candidate_changes()
+            .any(|c| self.altered_layout(c).is_some())
+    }
+
+    /// Every turn and swap of this board's sectors, in CONV-8 order.
+    fn candidate_changes(&self) -> impl Iterator<Item = SectorChange> {
         let n = self.rules.board.tiles.len();
         let turns = (0..n).flat_map(|tile| {
             [true, false].map(|clockwise| SectorChange::Rotate { tile, clockwise })
         });
-        let swaps = (0..n).flat_map(|a| (a + 1..n).map(move |b| SectorChange::Swap { a, b }));
-        turns
-            .chain(swaps)
-            .filter(|c| self.altered_layout(*c).is_some())
-            .collect()
+        let swaps = (0..n).flat_map(move |a| (a + 1..n).map(move |b| SectorChange::Swap { a, b }));
+        turns.chain(swaps)
     }
 
     /// The mission record and board of this game with `change` made, or

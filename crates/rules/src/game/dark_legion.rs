@@ -112,6 +112,15 @@ impl Game {
     /// DL-5: every DL figure on the board or waiting may activate once.
     pub(crate) fn prepare_dl_activation(&mut self) {
         let band = usize::from(self.dl.band.max(1)) - 1;
+        // Classic event 13: one Nepharite gets one more action, which must be
+        // a Move. *Decision: the Nepharite in play with the lowest figure
+        // id (the card names none; the lowest id is the CONV-8 order).*
+        let rift = self
+            .figures
+            .iter()
+            .filter(|f| self.effects.nepharite_rift && f.in_play())
+            .find(|f| f.creature() == Some(CreatureKind::Nepharite))
+            .map(|f| f.id);
         for i in 0..self.figures.len() {
             let Some(kind) = self.figures[i].creature() else {
                 continue;
@@ -130,8 +139,7 @@ impl Game {
             {
                 actions += 1;
             }
-            // Classic event 13: the Nepharite has one more action.
-            if self.effects.nepharite_rift && kind == CreatureKind::Nepharite {
+            if rift == Some(id) {
                 actions += 1;
             }
             if self.effects.legionnaire_frenzy && kind == CreatureKind::Legionnaire {
@@ -152,6 +160,7 @@ impl Game {
             let f = &mut self.figures[i];
             f.turn = Default::default();
             f.turn.allowed = actions;
+            f.turn.rift_move = rift == Some(id);
             if f.skip_activation && f.in_play() {
                 f.skip_activation = false;
                 f.turn.activation = Activation::Done;
@@ -284,7 +293,7 @@ impl Game {
                 self.ask_dl(Decision::EventCorporation { card })
             }
             EventEffect::DefensiveSpike => self.defensive_spike(dice, events),
-            EventEffect::NephariteAlteredReality if !self.sector_changes().is_empty() => {
+            EventEffect::NephariteAlteredReality if self.any_sector_change() => {
                 self.ask_dl(Decision::AlterSectors { card });
             }
             // Events 21, 22, 25, 27, 28, 29 (no mission uses them) that need

@@ -90,8 +90,9 @@ impl Game {
                 let from = figure
                     .and_then(|f| self.figures[f.index()].square())
                     .and_then(|s| self.rules.board.tile_of(s));
+                let own_tile_too = self.hooks().teleport_within_own_tile;
                 (0..self.tiles.len())
-                    .filter(|t| Some(*t) != from)
+                    .filter(|t| own_tile_too || Some(*t) != from)
                     .filter(|t| figure.is_none() || !self.teleport_squares(*t).is_empty())
                     .map(|tile| Command::ChooseTile { tile })
                     .collect()

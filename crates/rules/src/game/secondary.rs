@@ -178,7 +178,10 @@ pub(crate) static CE_SECONDARIES: SecondaryRules = SecondaryRules {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CreditAward {
-    /// Who gains them: a team, or the Dark Legion player.
+    /// The team whose secondary mission this is.
+    pub team: u8,
+    /// Who gains them: that team (success), or the Dark Legion player
+    /// (failure).
     pub side: Side,
     /// Credits gained (never negative).
     pub amount: i32,

@@ -17,6 +17,11 @@ pub struct SeatSetup {
     /// Starting PP, for campaigns (CMP-3). Default: `10·(R0−1)` (RNK-4).
     #[serde(default)]
     pub pp: Option<i32>,
+    /// Credits the team may check out in the draft, for classic campaigns
+    /// (CEC-1: the campaign carries them; CEQ-1: a checkout limit). In
+    /// place of the rank's credits. Default: the rank's (CRK-4, EQP-2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credits: Option<u8>,
 }
 
 /// Who commands the Dark Legion (SET-2, SET-12).
@@ -62,6 +67,12 @@ pub struct Setup {
     /// completed. Records stored before the field existed have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub c2m4_completed: Option<bool>,
+    /// The DL band fixed by a campaign (classic CDL-1, which counts every
+    /// player's rank, the DL player's included; the campaign knows them
+    /// all). `None`: from the corporation teams' PP (DLB-1, CDL-1 in a
+    /// single mission).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dl_band: Option<u8>,
 }
 
 fn default_rank() -> u8 {
@@ -103,6 +114,7 @@ impl Setup {
                     corporation: *c,
                     doomtroopers: None,
                     pp: None,
+                    credits: None,
                 })
                 .collect(),
             dark_legion,
@@ -110,6 +122,7 @@ impl Setup {
             seed: 0,
             campaign: false,
             c2m4_completed: None,
+            dl_band: None,
         }
     }
 

@@ -133,6 +133,10 @@ pub struct FigureTurn {
     /// (CXA-4: once per round).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub helmet_used: bool,
+    /// Classic event 13 (Nepharite Timerift): one of this turn's actions is
+    /// a Move not taken yet, so the last action left must be that Move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rift_move: bool,
 }
 
 /// The previous action of a figure this activation.
@@ -903,11 +907,17 @@ impl Game {
             }
             let pp = seat.pp.unwrap_or(start_pp).max(0);
             let rank = rules.rank_for(pp);
-            let credits = tables
-                .ranks
-                .get(usize::from(rank) - 1)
-                .map_or(0, |r| r.credits)
-                + (hooks.bonus_credits)(seat.corporation, rank);
+            // A classic campaign carries each team's credits (CEC-1) in
+            // place of the rank's single-mission credits (CRK-4).
+            let credits = seat
+                .credits
+                .unwrap_or_else(|| {
+                    tables
+                        .ranks
+                        .get(usize::from(rank) - 1)
+                        .map_or(0, |r| r.credits)
+                })
+                .saturating_add((hooks.bonus_credits)(seat.corporation, rank));
             let extra_actions = hooks
                 .extra_action_pool
                 .map_or(0, |p| (p.at_start)(rank).min(p.cap));
@@ -962,7 +972,12 @@ impl Game {
         let mut pps: Vec<i32> = teams.iter().map(|t| t.pp).collect();
         pps.sort_unstable_by(|a, b| b.cmp(a));
         let r = rules.rank_for(pps.get(1).or(pps.first()).copied().unwrap_or(0));
-        let band = (hooks.band_for_rank)(r);
+        // A campaign may fix the band (classic CDL-1 counts the DL
+        // player's rank too, which only the campaign knows as a rank).
+        let band = match setup.dl_band {
+            Some(b) => b.clamp(1, 6), // the creature tables have 6 bands
+            None => (hooks.band_for_rank)(r),
+        };
         // SET-6: commander.
         let commander = if teams.len() >= 2 {
             let max = pps[0];

@@ -144,9 +144,10 @@ impl Game {
             seat: Some(t.seat),
         });
         self.phase = Phase::Corporation { team };
-        let misinterpreted = self.effects.misinterpreted.contains(&(team, self.round));
+        // Classic event 9 shares the team's base actions as they are taken
+        // (`share_misinterpreted_action`); each DT may still take both.
         for f in t.figures {
-            let base = if self.effects.intercepted.contains(&f) || misinterpreted {
+            let base = if self.effects.intercepted.contains(&f) {
                 1
             } else {
                 2

@@ -3,7 +3,10 @@
 //! no graceful step (no lease released, nothing flushed), like `kill -9`
 //! of a process, while the test goes on in its own runtime.
 
+use citadel_server::config::Config;
+use citadel_server::Server;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::mpsc as std_mpsc;
 
 /// A runtime of its own, on a thread; killed when dropped.
@@ -65,4 +68,40 @@ impl Drop for Node {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Tells a node's server to stop gracefully; answers when it has.
+pub type Stop = tokio::sync::oneshot::Sender<tokio::sync::oneshot::Sender<()>>;
+
+/// Start a node's server on its own runtime: killed with the runtime
+/// ([`Node::kill`]), or stopped gracefully through the returned sender.
+pub async fn start_stoppable(config: Config) -> (Node, SocketAddr, Stop) {
+    let id = config.node_id.clone().unwrap_or_default();
+    let node = Node::new(&id);
+    let server = node
+        .run(async move { Server::start(config).await.expect("node starts") })
+        .await;
+    let addr = server.addr();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<tokio::sync::oneshot::Sender<()>>();
+    // The server lives in a task of its runtime until told to stop (a
+    // kill drops it there, unstopped).
+    node.run(async move {
+        tokio::spawn(async move {
+            if let Ok(done) = stopped.await {
+                server.shutdown().await;
+                let _ = done.send(());
+            } else {
+                std::future::pending::<()>().await;
+            }
+        });
+    })
+    .await;
+    (node, addr, stop)
+}
+
+/// Stop a node gracefully through its [`Stop`]; returns once it has.
+pub async fn stop_gracefully(stop: Stop) {
+    let (done, stopped) = tokio::sync::oneshot::channel();
+    stop.send(done).expect("the node is running");
+    stopped.await.expect("the node stopped");
 }

@@ -368,6 +368,7 @@ impl Game {
             (Side::DarkLegion, def.failure, "secondary mission failure")
         };
         self.credits.push(CreditAward {
+            team: t,
             side,
             amount,
             reason: reason.to_string(),
@@ -1073,11 +1074,13 @@ mod tests {
             g.credit_awards(),
             &[
                 CreditAward {
+                    team: 0,
                     side: Side::Team(0),
                     amount: 2,
                     reason: "secondary mission success".into()
                 },
                 CreditAward {
+                    team: 1,
                     side: Side::DarkLegion,
                     amount: 1,
                     reason: "secondary mission failure".into()

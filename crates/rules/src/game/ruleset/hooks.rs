@@ -108,6 +108,9 @@ pub(crate) struct Hooks {
     /// mission uses them (CE SEC; classic CSM); `None`: the ruleset has
     /// none.
     pub secondaries: Option<&'static SecondaryRules>,
+    /// Dark Teleportation may put its figure anywhere on the board, its own
+    /// sector too (classic event 6), not only on another tile (CE event 2).
+    pub teleport_within_own_tile: bool,
     /// EXTRA_ACTIONS: each team has a pool of extra actions for the
     /// mission (classic CXA), refilled per turn for these corporations.
     pub extra_action_pool: Option<ExtraActionPool>,
@@ -187,6 +190,7 @@ pub(crate) static CE: Hooks = Hooks {
     nimrod_spread: Some(4),
     nimrod_one_roll: false,
     secondaries: Some(&crate::game::secondary::CE_SECONDARIES),
+    teleport_within_own_tile: false,
     extra_action_pool: None,
 };
 
@@ -263,6 +267,7 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     nimrod_spread: None,
     nimrod_one_roll: true,
     secondaries: Some(&super::classic_secondary::CLASSIC_SECONDARIES),
+    teleport_within_own_tile: true,
     extra_action_pool: Some(ExtraActionPool {
         at_start: |rank| rank.min(6),
         cap: 6,
