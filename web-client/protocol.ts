@@ -630,6 +630,30 @@ export type CreatureKind =
   | "ezoghoul";
 
 /**
+ * One credit change of the mission result (classic CSM-2), for the
+ * campaign, which keeps credits: `amount` credits to `side`.
+ */
+export type CreditAward = {
+  /**
+   * The team whose secondary mission this is.
+   */
+  team: number,
+  /**
+   * Who gains them: that team (success), or the Dark Legion player
+   * (failure).
+   */
+  side: Side,
+  /**
+   * Credits gained (never negative).
+   */
+  amount: number,
+  /**
+   * Why (`secondary mission success`, `secondary mission failure`).
+   */
+  reason: string,
+};
+
+/**
  * How the Dark Legion is chosen at start.
  */
 export type DarkLegionChoice =
@@ -2081,6 +2105,12 @@ export type FigureView = {
    * Objective tokens it carries (MSN-4), by name.
    */
   carrying?: Array<string>,
+  /**
+   * Classic CSM card 2 (public, like the capture itself): the team
+   * that took this Dark Legion figure prisoner; it moves it from its
+   * next turn, the Dark Legion no longer does.
+   */
+  captured_by?: number,
 };
 
 /**
@@ -2240,6 +2270,12 @@ export type GameView = {
    * so what counts now is `next` (1993 mission 1: 20 PP, then out).
    */
   goal_first_done?: boolean,
+  /**
+   * Classic CSM-2, once the mission has ended: the credits the
+   * secondary missions give (the campaign keeps credits). Empty, and
+   * not sent, in CE.
+   */
+  credits?: Array<CreditAward>,
 };
 
 /**
@@ -2839,6 +2875,13 @@ export type TeamView = {
    * for the owner.
    */
   secondary_offer?: Array<number>,
+  /**
+   * Classic CSM-1 (public): the team pursues the primary mission
+   * (`false`: it holds a secondary one instead, and gains no primary
+   * credits, CEC-2). Not sent in CE, where every team does, nor before
+   * the classic assignment after the draft.
+   */
+  primary?: boolean,
 };
 
 /**

@@ -310,11 +310,13 @@ export const DIRECTION_WORD = {
   n: "north", ne: "north-east", e: "east", se: "south-east", s: "south", sw: "south-west", w: "west", nw: "north-west",
 };
 export const DIRECTION_ARROW = { n: "↑", ne: "↗", e: "→", se: "↘", s: "↓", sw: "↙", w: "←", nw: "↖" };
-/** Special actions that are not a mission's own: the secondary missions' (SEC cards 3, 4, 7). */
+/** Special actions that are not a mission's own: the secondary missions' (SEC cards 3, 4, 7; 1993 cards 2 and 10). */
 const SPECIAL_WORDS = {
   cell_sample: "take a cell sample (secondary mission)",
   convey_message: "convey the message (secondary mission)",
   scan: "scan the tile (secondary mission)",
+  examine: "examine the creature (secondary mission)",
+  capture: "take the creature prisoner (secondary mission)",
 };
 
 /** A Special action's name: the mission's record, else a known one, else its id in words. */
@@ -464,7 +466,8 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
       if (e.count === 0) return `${seatName(e.seat)} draws no Doomtrooper cards.`;
       return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards?.length ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
     case "secondary_dealt":
-      return `${seatName(e.seat)} draws 2 secondary missions${e.cards ? ": " + e.cards.map(secondaryName).join(", ") : ""}.`;
+      // 1993 (CSM-1): one card, no choice; CE (SET-10): two, one kept.
+      return `${seatName(e.seat)} draws ${content.edition === "classic" ? "a secondary mission instead of the primary one" : "2 secondary missions"}${e.cards ? ": " + e.cards.map(secondaryName).join(", ") : ""}.`;
     case "secondary_kept":
       return `${seatName(e.seat)} keeps a secondary mission${e.card !== null ? ": " + secondaryName(e.card) : ""}.`;
     case "secondary_resolved":

@@ -8,10 +8,12 @@ use crate::nav;
 use crate::{timeout_default, Bot, Seen};
 use citadel_rules::content::missions::{Goal, TokenKind};
 use citadel_rules::content::CreatureKind;
+use citadel_rules::content::Edition;
 use citadel_rules::game::reaction::Window;
+use citadel_rules::game::ruleset::classic_secondary;
 use citadel_rules::game::state::{Rules, TokenState};
 use citadel_rules::game::view::{GameView, PhaseView};
-use citadel_rules::game::{Command, Decision, FigureId, FigureKind};
+use citadel_rules::game::{Command, Decision, FigureId, FigureKind, Viewer};
 use citadel_rules::geometry::{Board, Square, Walls};
 
 /// How hard a creature is to eliminate (lower: easier target).
@@ -393,6 +395,23 @@ impl HeuristicCorporation {
         if legal.contains(&Command::PassEquipment) {
             return Some(draft_pick(rules, view, legal).unwrap_or(Command::PassEquipment));
         }
+        // Never attack the team's own captive (classic CSM card 2).
+        let mine = |t: &FigureId| {
+            let me = view
+                .teams
+                .iter()
+                .find(|x| Viewer::Seat(x.seat) == view.viewer);
+            view.figures
+                .get(t.index())
+                .and_then(|f| f.captured_by)
+                .is_some_and(|c| me.is_some_and(|m| m.team == c))
+        };
+        let kept: Vec<Command> = legal
+            .iter()
+            .filter(|c| !matches!(c, Command::Attack { target, .. } if mine(target)))
+            .cloned()
+            .collect();
+        let legal = &kept[..];
         let aims = Aims::of(&rules.mission.goal, view);
         // Goal progress first: a mission Special action (photograph, loot,
         // ...), picking up the objective, leaving by a goal exit, a hack or
@@ -406,6 +425,9 @@ impl HeuristicCorporation {
         if let Some(c) = aims.exit_move(rules, view, legal) {
             return Some(c);
         }
+        if let Some(c) = captive_move(rules, view, legal) {
+            return Some(c);
+        }
         if let Some(c) = goal_token_action(rules, view, legal) {
             return Some(c);
         }
@@ -417,10 +439,24 @@ impl HeuristicCorporation {
         }
         let board = &rules.board;
         let dl = nav::creature_squares(view);
+        let mapping = sectors_to_map(rules, view);
+        // The team's own DTs (a captive only goes for the way out).
+        let own: Vec<(FigureId, Square, Command)> = moves(board, legal)
+            .into_iter()
+            .filter(|(f, _, _)| {
+                view.figures
+                    .get(f.index())
+                    .is_none_or(|v| v.captured_by.is_none())
+            })
+            .collect();
         let mut maps = Vec::new();
-        for f in moves(board, legal).iter().map(|(f, _, _)| *f) {
+        for f in own.iter().map(|(f, _, _)| *f) {
             if !maps.iter().any(|(g, _, _)| *g == f) {
-                let targets = aims.targets(rules, view, walls, Some(f));
+                let targets = if mapping.is_empty() {
+                    aims.targets(rules, view, walls, Some(f))
+                } else {
+                    mapping.clone()
+                };
                 let map = nav::step_map_tokens(board, walls, &targets, view);
                 maps.push((f, targets, map));
             }
@@ -433,7 +469,7 @@ impl HeuristicCorporation {
             let crowd = dl.iter().filter(|q| q.dist(s) <= 1).count() as u32;
             (d.saturating_add(2 * crowd.saturating_sub(1)), d)
         };
-        if let Some(c) = greedy_move_by(view, &moves(board, legal), key) {
+        if let Some(c) = greedy_move_by(view, &own, key) {
             return Some(c);
         }
         finish(legal)
@@ -674,6 +710,69 @@ impl Aims {
         // the Throne, portals, terminals).
         goal_targets(rules, view, walls)
     }
+}
+
+/// A captive's Move (classic CSM Capture Alien Specimen: a Dark Legion
+/// figure the team moves): out by a white entrance if it can, else the
+/// Move ending nearest one (by `dist`), if that is nearer than now.
+fn captive_move(rules: &Rules, view: &GameView, legal: &[Command]) -> Option<Command> {
+    let white: Vec<Square> = rules
+        .white
+        .iter()
+        .flat_map(|e| e.squares.iter().copied())
+        .collect();
+    let near = |s: Square| white.iter().map(|w| w.dist(s)).min().unwrap_or(i32::MAX);
+    let captive = |f: &FigureId| {
+        view.figures
+            .get(f.index())
+            .is_some_and(|v| v.captured_by.is_some())
+    };
+    let mut best: Option<(i32, &Command)> = None;
+    for c in legal {
+        let Command::Move { figure, path } = c else {
+            continue;
+        };
+        let Some(end) = path.last() else {
+            continue;
+        };
+        if !captive(figure) {
+            continue;
+        }
+        if !rules.board.on_board(*end) {
+            return Some(c.clone());
+        }
+        let now = nav::square_of(view, *figure).map_or(i32::MAX, near);
+        let d = near(*end);
+        if d < now && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.clone())
+}
+
+/// The 1993 secondary mission Map the Citadel (classic CSM), when this
+/// seat's team holds it and pursues no primary mission: the open squares
+/// of the sectors none of its DTs has ended a Move on yet (empty
+/// otherwise). A team on the primary mission never holds a card.
+fn sectors_to_map(rules: &Rules, view: &GameView) -> Vec<Square> {
+    let Viewer::Seat(seat) = view.viewer else {
+        return Vec::new();
+    };
+    let Some(team) = view.teams.iter().find(|t| t.seat == seat) else {
+        return Vec::new();
+    };
+    if rules.mission.edition != Edition::Classic
+        || team.secondary != Some(classic_secondary::MAP_THE_CITADEL)
+    {
+        return Vec::new();
+    }
+    let board = &rules.board;
+    view.tiles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !t.marked.contains(&team.team))
+        .flat_map(|(i, _)| board.tile_squares(i).filter(|s| board.passable(*s)))
+        .collect()
 }
 
 /// The open squares of the tiles that still hide face-down force cards.

@@ -154,6 +154,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
         carried_out,
         exits,
         goal_first_done,
+        credits,
     } = new;
     let mut d = Differ::default();
     d.value("viewer", &old.viewer, viewer);
@@ -186,6 +187,7 @@ pub fn diff(old: &GameView, new: &GameView) -> Patch {
     d.optional_list("carried_out", &old.carried_out, carried_out);
     d.optional_list("exits", &old.exits, exits);
     d.optional_list("card_doors", &old.card_doors, card_doors);
+    d.optional_list("credits", &old.credits, credits);
     // Left out of the JSON while false.
     d.optional(
         "goal_first_done",

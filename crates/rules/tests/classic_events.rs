@@ -144,13 +144,10 @@ fn cev_1_event_6_dark_teleportation_may_land_in_the_figures_own_sector() {
         &mut dice,
         |_| None,
         |g, _| {
-            matches!(
-                g.view(Viewer::Spectator).phase,
-                PhaseView::DarkLegion { .. }
-            ) && g
-                .legal(g.seat_to_act().expect("seat"))
-                .iter()
-                .any(|c| matches!(c, Command::Move { figure, .. } if *figure == leg))
+            matches!(g.view(Viewer::Spectator).phase, PhaseView::DarkLegion)
+                && g.legal(g.seat_to_act().expect("seat"))
+                    .iter()
+                    .any(|c| matches!(c, Command::Move { figure, .. } if *figure == leg))
         },
     );
     let v = g.view(Viewer::Spectator);

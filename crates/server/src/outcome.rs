@@ -3,7 +3,7 @@
 //! campaigns read their players' PP from it; "my games" shows it as is.
 
 use citadel_rules::content::Corporation;
-use citadel_rules::game::{Game, MissionResult, Place, Seat, Viewer};
+use citadel_rules::game::{Game, MissionResult, Place, Seat, Side, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// A finished game's summary.
@@ -121,11 +121,20 @@ impl GameSummary {
                         end: Some(TeamEnd {
                             eliminated: eliminated as u8,
                             survivors: (places.len() - eliminated) as u8,
-                            primary: true,
-                            // The seam for classic secondary missions
-                            // (CSM-2): the engine does not report their
-                            // credits yet.
-                            secondary: None,
+                            // CSM-1: the engine says which teams were
+                            // drawn for the primary mission (no flag: every
+                            // team, as in CE).
+                            primary: t.primary.unwrap_or(true),
+                            // CSM-2: the engine's credits for the team's
+                            // secondary mission, once the mission is over.
+                            secondary: view.credits.iter().find(|c| c.team == t.team).map(|c| {
+                                let completed = c.side == Side::Team(t.team);
+                                SecondaryEnd {
+                                    completed,
+                                    credits: if completed { c.amount } else { 0 },
+                                    dl_credits: if completed { 0 } else { c.amount },
+                                }
+                            }),
                         }),
                     }
                 })
@@ -155,8 +164,9 @@ mod tests {
 
     /// A classic game's summary says how each team's Doomtroopers ended:
     /// at the start none is eliminated, and DTs still in reserve count as
-    /// alive (MSN-6), so both survive (CEC-2); every team is on the primary
-    /// mission and no secondary result is reported yet.
+    /// alive (MSN-6), so both survive (CEC-2); with fewer than 3 teams
+    /// every team is on the primary mission and none has a secondary one
+    /// (CSM-1).
     #[test]
     fn a_summary_counts_each_teams_survivors_and_losses() {
         use citadel_rules::content::Corporation;
@@ -185,6 +195,49 @@ mod tests {
         )
         .expect("parses");
         assert_eq!(t.end.map(|e| (e.primary, e.eliminated)), Some((true, 1)));
+    }
+
+    /// CSM-1, CSM-2: a finished 1993 game with 4 teams reports the two
+    /// teams drawn for the primary mission, and for each of the others
+    /// its secondary mission's result and credits (+2 to the team on
+    /// success, +1 to the Dark Legion player on failure).
+    #[test]
+    fn a_classic_summary_reports_primary_teams_and_secondary_credits() {
+        use citadel_rules::content::Corporation;
+        use citadel_rules::dice::Dice;
+        use citadel_rules::game::{DarkLegionSetup, Setup};
+        let corps = [
+            Corporation::Bauhaus,
+            Corporation::Capitol,
+            Corporation::Imperial,
+            Corporation::Mishima,
+        ];
+        let setup = Setup::new("classic-m5", &corps, DarkLegionSetup::Ai).with_seed(2);
+        let mut dice = citadel_rules::dice::SeededDice::new(2);
+        let mut pick = citadel_rules::dice::SeededDice::new(99);
+        let (mut game, _) = Game::new(setup, &mut dice).expect("a game");
+        let mut steps = 0;
+        while !game.is_finished() && steps < 20_000 {
+            steps += 1;
+            let seat = game.seat_to_act().expect("a seat acts");
+            let legal = game.legal(seat);
+            let cmd = legal[pick.below(legal.len() as u32) as usize].clone();
+            game.apply(seat, cmd, &mut dice).expect("legal");
+        }
+        assert!(game.is_finished());
+        let s = GameSummary::of(&game);
+        let ends: Vec<TeamEnd> = s.teams.iter().filter_map(|t| t.end.clone()).collect();
+        assert_eq!(ends.iter().filter(|e| e.primary).count(), 2);
+        for e in &ends {
+            match (e.primary, e.secondary) {
+                (true, None) => {}
+                (false, Some(sec)) if sec.completed => {
+                    assert_eq!((sec.credits, sec.dl_credits), (2, 0));
+                }
+                (false, Some(sec)) => assert_eq!((sec.credits, sec.dl_credits), (0, 1)),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     /// Results stored before the summary was a type parse into it, and

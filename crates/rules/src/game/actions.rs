@@ -53,7 +53,14 @@ impl Game {
             .get(figure.index())
             .ok_or(Rejection::NoSuchFigure)?;
         let side = self.acting_side().ok_or(Rejection::WrongPhase)?;
-        if f.side() != side {
+        // A captive (classic CSM card 2) is its captor's once ready, and
+        // never the Dark Legion's.
+        let controller = match self.captor(figure) {
+            Some((team, true)) => Some(Side::Team(team)),
+            Some((_, false)) => None,
+            None => Some(f.side()),
+        };
+        if controller != Some(side) {
             return Err(Rejection::NotYourFigure);
         }
         match f.place {
@@ -286,8 +293,9 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
         let cost = self.check_actor(figure, true, Cost::Action)?;
-        if Game::is_secondary_special(action) {
-            // SEC cards 3, 4 and 7: only for the card's holder.
+        if self.is_secondary_special(action) {
+            // The ruleset's secondary cards with an action (CE SEC 3, 4
+            // and 7; classic card 10): only for the card's holder.
             self.check_secondary_special(figure, action)?;
             self.begin_action(figure, cost, events);
             self.record_secondary_special(figure, action);

@@ -132,6 +132,12 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Result<(), Rejection> {
+        // A captive (classic CSM card 2) may only be moved.
+        if let Some(figure) = action_figure(&command) {
+            if self.captor(figure).is_some() {
+                return Err(Rejection::AttackForbidden);
+            }
+        }
         match command {
             Command::Move { figure, path } => self.do_move(figure, &path, dice, events),
             Command::Attack {
@@ -383,5 +389,26 @@ impl Game {
             } => Some(self.dl.seat),
             _ => None,
         }
+    }
+}
+
+/// The figure a command other than a Move has act, if any (a captive,
+/// classic CSM card 2, may take no such action).
+fn action_figure(command: &Command) -> Option<FigureId> {
+    match command {
+        Command::Attack { figure, .. }
+        | Command::Swing { figure, .. }
+        | Command::Spray { figure, .. }
+        | Command::Volley { figure, .. }
+        | Command::AttackSquare { figure, .. }
+        | Command::AttackToken { figure, .. }
+        | Command::Hack { figure, .. }
+        | Command::Special { figure, .. }
+        | Command::PickUp { figure, .. }
+        | Command::HandOver { figure, .. }
+        | Command::UseItem { figure, .. }
+        | Command::Overrun { figure, .. }
+        | Command::PlayCard { figure, .. } => Some(*figure),
+        _ => None,
     }
 }

@@ -174,6 +174,7 @@ impl Game {
         self.figures.iter().any(|f| {
             f.creature().is_some()
                 && f.in_play()
+                && self.captor(f.id).is_none()
                 && (f.turn.activation != Activation::Done && f.turn.used < f.turn.allowed
                     || self.effects.dark_influence > 0)
         })

@@ -45,6 +45,15 @@ impl Game {
                 for f in t.figures {
                     self.figure_commands(f, &mut out);
                 }
+                // A captive (classic CSM card 2): its Moves only.
+                if let Some(captive) = self.captive_of(*team) {
+                    let mut own = Vec::new();
+                    self.figure_commands(captive, &mut own);
+                    out.extend(
+                        own.into_iter()
+                            .filter(|c| matches!(c, Command::Move { .. })),
+                    );
+                }
                 if !t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(team)
                 {
                     for f in t.figures {
@@ -75,7 +84,7 @@ impl Game {
                     return out;
                 }
                 for f in &self.figures {
-                    if f.creature().is_some() && f.in_play() {
+                    if f.creature().is_some() && f.in_play() && self.captor(f.id).is_none() {
                         self.figure_commands(f.id, &mut out);
                     }
                 }

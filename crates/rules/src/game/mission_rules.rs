@@ -343,8 +343,12 @@ impl Game {
     // ------------------------------------------------------------ MSN-4
 
     /// May this objective token be picked up? Only tokens a mission goal
-    /// carries out are objective markers (README D48).
+    /// carries out are objective markers (README D48), and a secondary
+    /// card's carried token once dropped (classic card 3's message).
     fn carriable(&self, name: &str) -> bool {
+        if self.is_secondary_token(name) {
+            return true;
+        }
         fn named(g: &Goal, name: &str) -> bool {
             match g {
                 Goal::And(v) | Goal::Or(v) => v.iter().any(|g| named(g, name)),

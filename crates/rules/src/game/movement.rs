@@ -25,6 +25,9 @@ pub(crate) struct Mover {
     pub id: FigureId,
     pub team: Option<u8>,
     pub phasing: bool,
+    /// A captive (classic CSM card 2): it moves as a creature and may
+    /// leave the board by a white entrance.
+    pub captive: bool,
 }
 
 impl Game {
@@ -36,6 +39,7 @@ impl Game {
             phasing: f.turn.phasing
                 || f.team()
                     .is_some_and(|t| self.effects.phasing_teams.contains(&t)),
+            captive: self.captor(id).is_some(),
         }
     }
 
@@ -217,6 +221,16 @@ impl Game {
             .any(|(inside, outside)| *inside == a && *outside == b)
     }
 
+    /// The exit step of a captive (classic CSM card 2): from a white
+    /// entrance's entry square to the square beyond its boundary edge.
+    fn is_white_exit_step(&self, a: Square, b: Square) -> bool {
+        self.rules
+            .white
+            .iter()
+            .flat_map(|e| e.outside.iter())
+            .any(|(inside, outside)| *inside == a && *outside == b)
+    }
+
     /// Check a whole Move path statically (MOV-1): every step, the end
     /// square and the allowance. Returns the step targets.
     pub(crate) fn check_path(
@@ -256,7 +270,12 @@ impl Game {
         }
         let start = if f.square().is_some() { 0 } else { 1 };
         for (i, &b) in path.iter().enumerate().skip(start) {
-            if m.team.is_some() && self.is_exit_step(at, b) {
+            let exit = if m.captive {
+                self.is_white_exit_step(at, b)
+            } else {
+                m.team.is_some() && self.is_exit_step(at, b)
+            };
+            if exit {
                 if i + 1 != path.len() {
                     return Err(Rejection::ExitNotLast);
                 }
@@ -371,14 +390,13 @@ impl Game {
                 next += 1;
                 continue;
             }
-            if m.team.is_some() {
-                for e in self
-                    .rules
-                    .white
-                    .iter()
-                    .chain(&self.rules.red)
-                    .chain(&self.rules.exits)
-                {
+            if m.team.is_some() || m.captive {
+                let exits: &[_] = if m.captive {
+                    &[&self.rules.white]
+                } else {
+                    &[&self.rules.white, &self.rules.red, &self.rules.exits]
+                };
+                for e in exits.iter().flat_map(|list| list.iter()) {
                     for (inside, outside) in &e.outside {
                         if *inside == at {
                             out.push(path_to(&nodes, next, Some(*outside)));
@@ -432,6 +450,13 @@ impl Game {
         let mut ended_early = false;
         for (&b, &target) in path.iter().zip(targets) {
             let from = self.figures[id.index()].square();
+            if target == StepTarget::Exit && self.captor(id).is_some() {
+                // Classic CSM card 2: the captive is out (no DT exit).
+                self.captive_left(id);
+                self.set_place(id, Place::Exited);
+                events.push(Event::Exited { figure: id });
+                return;
+            }
             if target == StepTarget::Exit {
                 self.note_exit(id, from);
                 let exit = from.and_then(|a| self.exit_id(a, b)).unwrap_or_default();

@@ -29,6 +29,7 @@ const IMPLEMENTED_RULES: &[&str] = &[
     "throne_target",
     "portal_reinforcements_from_round_6",
     "nepharite_summoning",
+    "stairs_sector_4",
 ];
 
 /// Event cards (ce.md EVE) whose effect the game implements: 1–20 (what
@@ -226,24 +227,22 @@ mod tests {
         assert!(playable_missions(c).starts_with(&ce));
     }
 
-    /// Issue #15: the 1993 training mission and the numbered missions play
-    /// now that every classic event (event 11 included) is built, all but
-    /// mission 5, whose secondary-mission rule (`stairs_sector_4`) waits
-    /// for the 1993 secondary missions.
+    /// Issue #15: the 1993 training mission and all ten numbered missions
+    /// play: every classic event is built, and mission 5's
+    /// `stairs_sector_4` (its stairs sector for the secondary missions,
+    /// classic CSM) came with the 1993 secondary missions.
     #[test]
-    fn the_classic_missions_are_playable_but_m5() {
+    fn the_classic_missions_are_all_playable() {
         let c = content();
         let training = c.mission("classic-training").expect("training record");
         assert_eq!(unsupported(training), Vec::<Unsupported>::new());
         for n in 1..=10 {
             let id = format!("classic-m{n}");
             let m = c.mission(&id).expect("classic record");
-            let expected = if n == 5 {
-                vec![Unsupported::Rule("stairs_sector_4".into())]
-            } else {
-                Vec::new()
-            };
-            assert_eq!(unsupported(m), expected, "{id}");
+            assert_eq!(unsupported(m), Vec::<Unsupported>::new(), "{id}");
         }
+        let m5 = c.mission("classic-m5").expect("m5");
+        assert!(m5.has_rule("stairs_sector_4"), "m5 still names its rule");
+        assert!(playable_missions(c).contains(&"classic-m5"));
     }
 }

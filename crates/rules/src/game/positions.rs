@@ -44,6 +44,10 @@ impl Game {
         }
         if self.figures[id.index()].creature().is_some() {
             self.update_doors();
+            // A captive (classic CSM card 2) that leaves play is nobody's.
+            if matches!(place, Place::Reserve | Place::Eliminated) {
+                self.release_captive(id);
+            }
         }
     }
 

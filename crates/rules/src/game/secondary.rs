@@ -18,6 +18,7 @@ use super::event::{Event, Place};
 use super::ids::{FigureId, Seat, Side};
 use super::rejection::Rejection;
 use super::state::{Decision, Game, Pending};
+use crate::content::tables::SecondaryDef;
 use crate::content::{AttackType, CreatureKind};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::Square;
@@ -61,6 +62,29 @@ pub struct Proof {
     pub scans: Vec<usize>,
     /// DTs that left the board through a white entrance.
     pub exited_white: Vec<FigureId>,
+    /// Classic Support Examination: the team's DTs that examined a large
+    /// creature with a Special action. Not serialized while empty, so CE
+    /// states keep their checksums.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examined: Vec<FigureId>,
+    /// Classic Convey Important Message: a DT of the team left the board
+    /// through a white entrance carrying the message.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub message_out: bool,
+    /// Classic Prepare for Main Attack: at the end of the team's latest
+    /// turn, (its round, no Legionnaire on the stairs sector).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<(u32, bool)>,
+    /// Classic Capture Alien Specimen: the Centurion or Razide the team
+    /// captured, while it is in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captive: Option<FigureId>,
+    /// The team controls its captive (from its next turn on).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub captive_ready: bool,
+    /// The captive left the board through a white entrance.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub captive_out: bool,
 }
 
 /// The game's secondary-mission state.
@@ -104,12 +128,101 @@ impl Secondaries {
     }
 }
 
+/// How a ruleset deals, checks and rewards its secondary missions: the
+/// seam between the shared proof-keeping here and each edition's cards
+/// (CE SEC: [`CE_SECONDARIES`]; classic CSM:
+/// `ruleset::classic_secondary::CLASSIC_SECONDARIES`). Read through
+/// `Hooks::secondaries`, so no core code asks which edition it plays.
+#[derive(Debug)]
+pub(crate) struct SecondaryRules {
+    /// Fewest corporation teams with which the cards are dealt (CE: 1;
+    /// classic CSM-1: 3).
+    pub min_teams: usize,
+    /// Some teams pursue the primary mission instead of a secondary one
+    /// (classic CSM-1): a team holding no card is on the primary mission.
+    pub assigns_primary: bool,
+    /// Deal after the draft, in the draft `order`.
+    pub deal: fn(&mut Game, &[u8], &mut dyn Dice, &mut Vec<Event>),
+    /// The holder-only Special action ids.
+    pub specials: &'static [&'static str],
+    /// Is the Special action open to this DT now (action costs aside)?
+    pub special_ok: fn(&Game, FigureId, &str) -> bool,
+    /// Record a checked Special action.
+    pub record_special: fn(&mut Game, FigureId, &str),
+    /// Does the team's card hold at mission end?
+    pub holds: fn(&Game, u8, u32) -> bool,
+    /// The reward of a resolved card (CE: PP; classic CSM-2: credits).
+    pub reward: fn(&mut Game, u8, &SecondaryDef, bool, &mut Vec<Event>),
+    /// A team's turn ends (classic cards that look at that moment).
+    pub turn_ended: fn(&mut Game, u8, &mut Vec<Event>),
+    /// A team's turn begins (classic: its captive gets its actions).
+    pub turn_begun: fn(&mut Game, u8),
+}
+
+/// The Collectors Edition's cards (ce.md SEC, SET-10, PPC-4).
+pub(crate) static CE_SECONDARIES: SecondaryRules = SecondaryRules {
+    min_teams: 1,
+    assigns_primary: false,
+    deal: Game::deal_secondaries,
+    specials: &[CELL_SAMPLE, CONVEY_MESSAGE, SCAN],
+    special_ok: Game::secondary_special_ok,
+    record_special: Game::record_ce_special,
+    holds: Game::secondary_holds,
+    reward: Game::ce_secondary_reward,
+    turn_ended: |_, _, _| {},
+    turn_begun: |_, _| {},
+};
+
+/// One credit change of the mission result (classic CSM-2), for the
+/// campaign, which keeps credits: `amount` credits to `side`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CreditAward {
+    /// The team whose secondary mission this is.
+    pub team: u8,
+    /// Who gains them: that team (success), or the Dark Legion player
+    /// (failure).
+    pub side: Side,
+    /// Credits gained (never negative).
+    pub amount: i32,
+    /// Why (`secondary mission success`, `secondary mission failure`).
+    pub reason: String,
+}
+
 impl Game {
     /// SET-10: does this mission use secondary missions?
     pub(crate) fn uses_secondaries(&self) -> bool {
-        self.hooks().secondary_missions
+        self.hooks()
+            .secondaries
+            .is_some_and(|r| self.teams.len() >= r.min_teams)
             && self.rules.mission.secondary
             && !self.rules.tables.secondary.is_empty()
+    }
+
+    /// The ruleset's secondary-mission rules, when it has any.
+    pub(crate) fn secondary_rules(&self) -> Option<&'static SecondaryRules> {
+        self.hooks().secondaries
+    }
+
+    /// Classic CSM-1: is `team` on the primary mission? `None` in a
+    /// ruleset where every team always is (CE) and while the draft that
+    /// precedes the assignment is still open. A team holding a secondary
+    /// card is not; with too few teams for secondary missions every team
+    /// is.
+    pub fn on_primary(&self, team: u8) -> Option<bool> {
+        self.secondary_rules().filter(|r| r.assigns_primary)?;
+        let kept = self.sec.kept.get(usize::from(team)).copied().flatten();
+        if self.sec.dealt || !self.uses_secondaries() {
+            Some(kept.is_none())
+        } else {
+            None
+        }
+    }
+
+    /// The credit changes of the mission result so far (classic CSM-2):
+    /// filled when the mission ends, empty in CE.
+    pub fn credit_awards(&self) -> &[CreditAward] {
+        &self.credits
     }
 
     /// SET-10: shuffle the deck, deal 2 to each team in `order` and ask
@@ -244,8 +357,10 @@ impl Game {
         };
         let white = from.is_some_and(|s| self.rules.white.iter().any(|e| e.squares.contains(&s)));
         if white {
+            let message = self.carries_message(figure);
             if let Some(p) = self.sec.proof.get_mut(usize::from(team)) {
                 p.exited_white.push(figure);
+                p.message_out |= message;
             }
         }
     }
@@ -261,6 +376,16 @@ impl Game {
         {
             return Some(t);
         }
+        self.farthest_tile()
+    }
+
+    /// The tile whose centre is farthest from every white entrance (the
+    /// largest distance to the nearest one), ties to the lowest tile id:
+    /// the stand-in for a stairs tile a board lacks (CE card 4, classic
+    /// CSM note).
+    pub(crate) fn farthest_tile(&self) -> Option<usize> {
+        let board = &self.rules.board;
+        let tiles = board.tiles.len();
         let centre = |t: usize| {
             let (mut x, mut y, mut n) = (0.0_f64, 0.0_f64, 0.0_f64);
             for s in board.tile_squares(t) {
@@ -311,7 +436,7 @@ impl Game {
 
     /// Is the secondary Special action `action` open to `figure` now
     /// (action costs aside)?
-    fn secondary_special_ok(&self, figure: FigureId, action: &str) -> bool {
+    pub(crate) fn secondary_special_ok(&self, figure: FigureId, action: &str) -> bool {
         let f = &self.figures[figure.index()];
         let (Some(team), Some(at)) = (f.team(), f.square()) else {
             return false;
@@ -350,16 +475,21 @@ impl Game {
 
     /// The secondary Special actions `figure` may take (for `legal()`).
     pub(crate) fn secondary_specials(&self, figure: FigureId) -> Vec<String> {
-        [CELL_SAMPLE, CONVEY_MESSAGE, SCAN]
-            .into_iter()
-            .filter(|a| self.secondary_special_ok(figure, a))
-            .map(str::to_string)
+        let Some(rules) = self.secondary_rules() else {
+            return Vec::new();
+        };
+        rules
+            .specials
+            .iter()
+            .filter(|a| (rules.special_ok)(self, figure, a))
+            .map(|a| a.to_string())
             .collect()
     }
 
-    /// Is `action` a secondary Special action id?
-    pub(crate) fn is_secondary_special(action: &str) -> bool {
-        [CELL_SAMPLE, CONVEY_MESSAGE, SCAN].contains(&action)
+    /// Is `action` a secondary Special action id of this ruleset?
+    pub(crate) fn is_secondary_special(&self, action: &str) -> bool {
+        self.secondary_rules()
+            .is_some_and(|r| r.specials.contains(&action))
     }
 
     /// Check a secondary Special action (no change on error).
@@ -368,15 +498,21 @@ impl Game {
         figure: FigureId,
         action: &str,
     ) -> Result<(), Rejection> {
-        if self.secondary_special_ok(figure, action) {
-            Ok(())
-        } else {
-            Err(Rejection::SpecialNotAvailable)
+        match self.secondary_rules() {
+            Some(r) if (r.special_ok)(self, figure, action) => Ok(()),
+            _ => Err(Rejection::SpecialNotAvailable),
         }
     }
 
     /// Record a checked secondary Special action.
     pub(crate) fn record_secondary_special(&mut self, figure: FigureId, action: &str) {
+        if let Some(r) = self.secondary_rules() {
+            (r.record_special)(self, figure, action);
+        }
+    }
+
+    /// Record a checked CE secondary Special action.
+    fn record_ce_special(&mut self, figure: FigureId, action: &str) {
         let f = &self.figures[figure.index()];
         let (Some(team), tile) = (
             f.team(),
@@ -390,6 +526,60 @@ impl Game {
             CONVEY_MESSAGE => p.message = Some(figure),
             SCAN => p.scans.extend(tile),
             _ => {}
+        }
+    }
+
+    /// A team's turn began: the ruleset's cards that act at that moment.
+    pub(crate) fn secondary_turn_begun(&mut self, team: u8) {
+        if let (true, Some(r)) = (self.sec.dealt, self.secondary_rules()) {
+            (r.turn_begun)(self, team);
+        }
+    }
+
+    /// A figure captured by a team (classic Capture Alien Specimen): the
+    /// team, and whether it controls the figure yet. No Dark Legion
+    /// command may use a captive; its team may only move it.
+    pub(crate) fn captor(&self, figure: FigureId) -> Option<(u8, bool)> {
+        if !self.sec.dealt {
+            return None;
+        }
+        self.sec
+            .proof
+            .iter()
+            .position(|p| p.captive == Some(figure))
+            .map(|t| (t as u8, self.sec.proof[t].captive_ready))
+    }
+
+    /// The captive `team` controls now, if any.
+    pub(crate) fn captive_of(&self, team: u8) -> Option<FigureId> {
+        let p = self.sec.proof.get(usize::from(team))?;
+        p.captive.filter(|_| p.captive_ready)
+    }
+
+    /// A captive left the board by a white entrance (card 2's success).
+    pub(crate) fn captive_left(&mut self, figure: FigureId) {
+        for p in &mut self.sec.proof {
+            if p.captive == Some(figure) {
+                p.captive_out = true;
+            }
+        }
+    }
+
+    /// A captive left play (eliminated): it is nobody's any more, so the
+    /// same figure placed again later is the Dark Legion's.
+    pub(crate) fn release_captive(&mut self, figure: FigureId) {
+        for p in &mut self.sec.proof {
+            if p.captive == Some(figure) {
+                p.captive = None;
+                p.captive_ready = false;
+            }
+        }
+    }
+
+    /// A team's turn ended: the ruleset's cards that look at that moment.
+    pub(crate) fn secondary_turn_ended(&mut self, team: u8, events: &mut Vec<Event>) {
+        if let (true, Some(r)) = (self.sec.dealt, self.secondary_rules()) {
+            (r.turn_ended)(self, team, events);
         }
     }
 
@@ -449,9 +639,12 @@ impl Game {
         }
     }
 
-    /// SCR-1 step 3 / PPC-4: reveal and resolve every kept card, in team
-    /// order; a failing commander loses the card's extra penalty (CMD-3).
+    /// SCR-1 step 3 / PPC-4 / CSM-2: reveal and resolve every kept card,
+    /// in team order, and give each its ruleset's reward.
     pub(crate) fn resolve_secondaries(&mut self, events: &mut Vec<Event>) {
+        let Some(rules) = self.secondary_rules() else {
+            return;
+        };
         for t in 0..self.teams.len() as u8 {
             let Some(card) = self.sec.kept.get(usize::from(t)).copied().flatten() else {
                 continue;
@@ -459,34 +652,46 @@ impl Game {
             let Some(def) = self.rules.tables.secondary(card).cloned() else {
                 continue;
             };
-            let success = self.secondary_holds(t, card);
+            let success = (rules.holds)(self, t, card);
             events.push(Event::SecondaryResolved {
                 seat: self.teams[usize::from(t)].seat,
                 card,
                 success,
             });
-            if success {
+            (rules.reward)(self, t, &def, success, events);
+        }
+    }
+
+    /// CE PPC-4: a card's PP; a failing commander loses the card's extra
+    /// penalty (CMD-3).
+    fn ce_secondary_reward(
+        &mut self,
+        t: u8,
+        def: &SecondaryDef,
+        success: bool,
+        events: &mut Vec<Event>,
+    ) {
+        if success {
+            self.award(
+                Side::Team(t),
+                def.success,
+                "secondary mission success",
+                events,
+            );
+        } else {
+            self.award(
+                Side::Team(t),
+                def.failure,
+                "secondary mission failure",
+                events,
+            );
+            if self.teams[usize::from(t)].commander {
                 self.award(
                     Side::Team(t),
-                    def.success,
-                    "secondary mission success",
+                    def.commander_penalty,
+                    "commander penalty (secondary mission)",
                     events,
                 );
-            } else {
-                self.award(
-                    Side::Team(t),
-                    def.failure,
-                    "secondary mission failure",
-                    events,
-                );
-                if self.teams[usize::from(t)].commander {
-                    self.award(
-                        Side::Team(t),
-                        def.commander_penalty,
-                        "commander penalty (secondary mission)",
-                        events,
-                    );
-                }
             }
         }
     }

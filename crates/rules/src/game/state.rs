@@ -736,6 +736,11 @@ pub struct Game {
     /// destroyed (empty otherwise, and then not serialized).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) card_doors: Vec<[Square; 2]>,
+    /// Classic CSM-2: the credit changes of the mission result, set when
+    /// it ends (credits themselves are the campaign's). Empty, and not
+    /// serialized, in CE.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) credits: Vec<super::secondary::CreditAward>,
 }
 
 /// What the mission goals read beyond the special-action counters: which
@@ -1160,6 +1165,7 @@ impl Game {
             mission: MissionProgress::default(),
             layout_changes: Vec::new(),
             card_doors: Vec::new(),
+            credits: Vec::new(),
         };
         // The mission's FIGURE figures (classic bosses), then the decisions
         // the mission asks before play (C2M1, C2M5).

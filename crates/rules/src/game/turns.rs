@@ -54,8 +54,12 @@ impl Game {
                 Phase::Equipment { order, next } => {
                     if order.iter().all(|t| self.teams[usize::from(*t)].passed) {
                         // SET-10 comes before SET-11.
-                        if self.uses_secondaries() && !self.sec.dealt {
-                            self.deal_secondaries(&order, dice, events);
+                        if let Some(deal) = self
+                            .secondary_rules()
+                            .filter(|_| self.uses_secondaries() && !self.sec.dealt)
+                            .map(|r| r.deal)
+                        {
+                            deal(self, &order, dice, events);
                             continue;
                         }
                         self.deal_dt_cards(&order, events);
@@ -158,6 +162,8 @@ impl Game {
             fig.turn = Default::default();
             fig.turn.allowed = base;
         }
+        // Classic CSM card 2: the team's captive acts in its turn.
+        self.secondary_turn_begun(team);
         // Classic CXA-3: Imperial adds to its pool at the start of its turn.
         if let Some(pool) = self.hooks().extra_action_pool {
             // Combat Frenzy's actions sit above the cap (README D44).
@@ -186,12 +192,19 @@ impl Game {
         let cards =
             (!t.hand.is_empty() && !self.card_played && !self.effects.no_cards.contains(&team))
                 || (t.extra_actions > 0 && !self.card_neurosis(team));
-        t.figures.iter().any(|id| {
+        let captive = self.captive_of(team).is_some_and(|id| {
             let f = &self.figures[id.index()];
-            f.in_play()
+            f.square().is_some()
                 && f.turn.activation != Activation::Done
-                && (f.turn.used < f.turn.allowed || (cards && f.turn.allowed < 4))
-        })
+                && f.turn.used < f.turn.allowed
+        });
+        captive
+            || t.figures.iter().any(|id| {
+                let f = &self.figures[id.index()];
+                f.in_play()
+                    && f.turn.activation != Activation::Done
+                    && (f.turn.used < f.turn.allowed || (cards && f.turn.allowed < 4))
+            })
     }
 
     pub(crate) fn end_corporation_turn(
@@ -212,6 +225,8 @@ impl Game {
         self.effects.no_cc_against.retain(|(t, _)| *t != team);
         self.clear_overrun();
         self.active = None;
+        // Classic CSM cards 3 and 7 look at the end of the holder's turn.
+        self.secondary_turn_ended(team, events);
         events.push(Event::TurnEnded {
             side: Side::Team(team),
         });

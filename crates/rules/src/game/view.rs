@@ -4,6 +4,7 @@
 
 use super::event::{Event, MissionResult, Place};
 use super::ids::{FigureId, Seat, Viewer};
+use super::secondary::CreditAward;
 use super::state::{Activation, Decision, Effects, FigureKind, Game, Phase, Token};
 use crate::content::tables::DtCardKind;
 use crate::content::Corporation;
@@ -65,6 +66,13 @@ pub struct TeamView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub secondary_offer: Option<Vec<u32>>,
+    /// Classic CSM-1 (public): the team pursues the primary mission
+    /// (`false`: it holds a secondary one instead, and gains no primary
+    /// credits, CEC-2). Not sent in CE, where every team does, nor before
+    /// the classic assignment after the draft.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub primary: Option<bool>,
 }
 
 /// The Dark Legion as seen.
@@ -113,6 +121,12 @@ pub struct FigureView {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub carrying: Vec<String>,
+    /// Classic CSM card 2 (public, like the capture itself): the team
+    /// that took this Dark Legion figure prisoner; it moves it from its
+    /// next turn, the Dark Legion no longer does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub captured_by: Option<u8>,
 }
 
 /// A door group as seen.
@@ -266,6 +280,12 @@ pub struct GameView {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub goal_first_done: bool,
+    /// Classic CSM-2, once the mission has ended: the credits the
+    /// secondary missions give (the campaign keeps credits). Empty, and
+    /// not sent, in CE.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<CreditAward>>", optional))]
+    pub credits: Vec<CreditAward>,
 }
 
 impl Game {
@@ -306,6 +326,7 @@ impl Game {
                     .get(i)
                     .filter(|o| !o.is_empty() && viewer == Viewer::Seat(t.seat))
                     .cloned(),
+                primary: self.on_primary(i as u8),
             })
             .collect();
         let figures = self
@@ -334,6 +355,7 @@ impl Game {
                     .filter(|(_, c)| *c == f.id)
                     .map(|(t, _)| t.clone())
                     .collect(),
+                captured_by: self.captor(f.id).map(|(t, _)| t),
             })
             .collect();
         let doors = (0..self.rules.doors.len())
@@ -416,6 +438,7 @@ impl Game {
             carried_out: self.mission.carried_out.clone(),
             exits: self.mission.exits.clone(),
             goal_first_done: self.mission.then_mark.is_some(),
+            credits: self.credits.clone(),
         }
     }
 

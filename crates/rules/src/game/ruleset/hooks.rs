@@ -9,6 +9,7 @@
 use crate::content::tables::EquipmentEffect;
 use crate::content::{AttackType, Corporation};
 use crate::dice::DieColor;
+use crate::game::secondary::SecondaryRules;
 
 /// How force cards are dealt at setup (core FRC-2, the FORCE_DEAL hook).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +104,10 @@ pub(crate) struct Hooks {
     pub nimrod_one_roll: bool,
     /// How the items both editions share are used (CE EQI, classic CEQ).
     pub items: ItemRules,
-    /// Secondary missions are dealt where the mission uses them (CE SEC).
-    /// Classic CSM is not built yet: classic games deal none.
-    pub secondary_missions: bool,
+    /// How secondary missions are dealt, checked and rewarded where the
+    /// mission uses them (CE SEC; classic CSM); `None`: the ruleset has
+    /// none.
+    pub secondaries: Option<&'static SecondaryRules>,
     /// Dark Teleportation may put its figure anywhere on the board, its own
     /// sector too (classic event 6), not only on another tile (CE event 2).
     pub teleport_within_own_tile: bool,
@@ -187,7 +189,7 @@ pub(crate) static CE: Hooks = Hooks {
     grenade_dice: None,
     nimrod_spread: Some(4),
     nimrod_one_roll: false,
-    secondary_missions: true,
+    secondaries: Some(&crate::game::secondary::CE_SECONDARIES),
     teleport_within_own_tile: false,
     extra_action_pool: None,
 };
@@ -264,7 +266,7 @@ pub(crate) static CLASSIC: Hooks = Hooks {
     grenade_dice: Some([DieColor::Red; 3]),
     nimrod_spread: None,
     nimrod_one_roll: true,
-    secondary_missions: false,
+    secondaries: Some(&super::classic_secondary::CLASSIC_SECONDARIES),
     teleport_within_own_tile: true,
     extra_action_pool: Some(ExtraActionPool {
         at_start: |rank| rank.min(6),

@@ -24,6 +24,7 @@
 
 mod ce;
 mod classic;
+pub mod classic_secondary;
 pub(crate) mod hooks;
 mod skirmish;
 
