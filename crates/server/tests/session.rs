@@ -1293,20 +1293,13 @@ fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
                 }
             }
             if let (Some(map), Some(g)) = (last_map, s.game()) {
-                let start = Box::new(citadel_protocol::MapData::of(
-                    &citadel_rules::game::Game::new(
-                        g.setup().clone(),
-                        &mut citadel_rules::dice::SeededDice::new(seed),
-                    )
-                    .expect("setup")
-                    .0,
-                ));
+                // (A turn may leave a symmetric sector looking the same, so
+                // the map is compared with the board, not with the start.)
                 assert_eq!(
                     *map,
                     citadel_protocol::MapData::of(g),
                     "seed {seed}: the board now"
                 );
-                assert_ne!(map, start, "seed {seed}: not the board at the start");
             }
         }
         if altered > 0 {
