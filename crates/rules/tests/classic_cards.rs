@@ -313,3 +313,80 @@ fn cdt_1_random_games_play_the_cards_and_finish() {
     }
     assert!(played >= 12, "only {played} cards played in 12 games");
 }
+
+/// How many squares `from` reaches by orthogonal steps over passable
+/// squares (static walls stop it) on `g`'s board, never stepping between
+/// the two squares of `cut`.
+fn reach(
+    g: &Game,
+    from: citadel_rules::geometry::Square,
+    cut: Option<[citadel_rules::geometry::Square; 2]>,
+) -> usize {
+    use citadel_rules::geometry::{Edge, Square, Walls};
+    let board = &g.rules().board;
+    let walls = Walls::new(board);
+    let mut seen = std::collections::BTreeSet::from([from]);
+    let mut queue = vec![from];
+    while let Some(s) = queue.pop() {
+        for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = Square::new(s.x + dx, s.y + dy);
+            let cut_here = cut.is_some_and(|[a, b]| (s, n) == (a, b) || (s, n) == (b, a));
+            let open = Edge::between(s, n).is_some_and(|e| !walls.is_wall(e));
+            if !cut_here && board.passable(n) && open && seen.insert(n) {
+                queue.push(n);
+            }
+        }
+    }
+    seen.len()
+}
+
+/// CDT-1 Remote Controlled Door (decision): a door goes only where the
+/// board stays connected, so it can never shut a figure away for good
+/// (only a 3-hit close combat attack opens it). On 1993 boards, each
+/// offered edge leaves as many squares reachable from it as before; the
+/// dead-end room south of (14, 12) on the training board (where a random
+/// game once shut its last Doomtrooper in) takes no door.
+#[test]
+fn cdt_1_a_remote_controlled_door_never_cuts_the_board_in_two() {
+    use citadel_rules::geometry::Square;
+    let mut offered = 0;
+    for mission in [
+        "classic-training",
+        "classic-m1",
+        "classic-m2",
+        "classic-m4",
+        "classic-m8",
+        "classic-m9",
+    ] {
+        let setup = Setup::new(mission, &[Corporation::Capitol], DarkLegionSetup::Ai).with_seed(1);
+        let position: Position = serde_json::from_value(serde_json::json!({
+            "face_down": {},
+            "cards": { "capitol": [3] },
+            "figures": [],
+        }))
+        .expect("position");
+        let mut dice = SeededDice::new(1);
+        let g = Game::scenario(setup, &position, &mut dice).expect("scenario");
+        let seat = g.seat_to_act().expect("Capitol acts");
+        for c in g.legal(seat) {
+            if let Command::PlayTwoUse {
+                squares: Some([a, b]),
+                ..
+            } = c
+            {
+                offered += 1;
+                assert_eq!(
+                    reach(&g, a, Some([a, b])),
+                    reach(&g, a, None),
+                    "{mission}: a door between {a} and {b} would cut the board"
+                );
+                let pocket = [Square::new(14, 12), Square::new(14, 13)];
+                assert!(
+                    mission != "classic-training" || [a, b] != pocket,
+                    "the dead-end room takes no door"
+                );
+            }
+        }
+    }
+    assert!(offered > 0, "some corridor takes a door");
+}

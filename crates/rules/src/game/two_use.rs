@@ -454,13 +454,53 @@ impl Game {
                         Square::new(c.x + sx, c.y + sy),
                     )
                 };
-                if side(-1) && side(1) {
+                if side(-1) && side(1) && self.reachable_around(a, c) {
                     out.push([a, c]);
                 }
             }
         }
         out.sort_by_key(|[a, _]| (a.y, a.x));
         out
+    }
+
+    /// Can `a` still reach `c` (two side-adjacent squares) without the
+    /// step between them, by orthogonal steps over passable squares (walls,
+    /// closed doors and card doors stop it; a diagonal step may not pass a
+    /// door's corner, so only orthogonal steps count)? *Decision (CDT,
+    /// Remote Controlled Door): the rules are silent on a door that cuts
+    /// the board in two; only a 3-hit close combat attack opens it, which a
+    /// rank-1 team or a Legionnaire never rolls, so such a door could shut
+    /// a figure away for good and leave a mission without a time limit
+    /// unable to end. It goes only where the board stays connected (MAP-17,
+    /// read square by square).*
+    fn reachable_around(&self, a: Square, c: Square) -> bool {
+        let b = &self.rules.board;
+        let mut seen = vec![false; (b.width() * b.height()).max(0) as usize];
+        let mut queue = std::collections::VecDeque::from([a]);
+        if let Some(i) = b.index(a) {
+            seen[i] = true;
+        }
+        while let Some(s) = queue.pop_front() {
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let n = Square::new(s.x + dx, s.y + dy);
+                if (s, n) == (a, c) || !b.passable(n) {
+                    continue;
+                }
+                if citadel_grid::Edge::between(s, n).is_none_or(|e| self.walls.is_wall(e)) {
+                    continue;
+                }
+                if n == c {
+                    return true;
+                }
+                if let Some(i) = b.index(n) {
+                    if !seen[i] {
+                        seen[i] = true;
+                        queue.push_back(n);
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Is `e` the edge of a Remote Controlled Door?
