@@ -232,9 +232,16 @@ check('moves glide along their path, except for a burst of events or with reduce
     await new Promise((r) => requestAnimationFrame(() => r()));
     return window.whereFigure(id);
   }, { moved, events: steps(8), id });
-  assert.equal(during.running, 1, 'the figure glides');
-  assert.equal(during.flag, 'true');
-  assert.ok(during.x > path[0].x - 0.01 && during.x < path[3].x - 0.5, `mid-way along the path, not yet at the end: x ${during.x}`);
+  // The client's own record says whether it started a glide; the frame
+  // sample can only see it mid-way when that frame came in time (on a
+  // loaded machine one frame may outlast the whole glide).
+  const started = (await page.evaluate(() => window.citadel.glides)).at(-1);
+  assert.equal(started.animated, 1, 'the figure glides');
+  assert.equal(started.burst, false);
+  if (during.running === 1) {
+    assert.equal(during.flag, 'true');
+    assert.ok(during.x > path[0].x - 0.01 && during.x < path[3].x - 0.5, `mid-way along the path, not yet at the end: x ${during.x}`);
+  }
   await until('the glide to end', async () => (await where()).running === 0, 3_000);
   const done = await where();
   assert.ok(Math.abs(done.x - path[3].x) < 0.05, `at the end of its path: ${done.x}`);
