@@ -109,9 +109,21 @@ impl Game {
         self.pending.extend(queued);
     }
 
+    /// The actions of a creature of `kind` at the game's band (its table
+    /// row; 2 if the table has no row for that band).
+    pub(crate) fn creature_actions(&self, kind: CreatureKind) -> u8 {
+        let band = usize::from(self.dl.band.max(1)) - 1;
+        self.rules
+            .tables
+            .creatures
+            .iter()
+            .find(|c| c.kind == kind)
+            .filter(|c| c.bands.len() > band)
+            .map_or(2, |c| c.actions)
+    }
+
     /// DL-5: every DL figure on the board or waiting may activate once.
     pub(crate) fn prepare_dl_activation(&mut self) {
-        let band = usize::from(self.dl.band.max(1)) - 1;
         // Classic event 13: one Nepharite gets one more action, which must be
         // a Move. *Decision: the Nepharite in play with the lowest figure
         // id (the card names none; the lowest id is the CONV-8 order).*
@@ -126,14 +138,7 @@ impl Game {
                 continue;
             };
             let id = self.figures[i].id;
-            let mut actions = self
-                .rules
-                .tables
-                .creatures
-                .iter()
-                .find(|c| c.kind == kind)
-                .filter(|c| c.bands.len() > band)
-                .map_or(2, |c| c.actions);
+            let mut actions = self.creature_actions(kind);
             if self.effects.necrofrenzy
                 && matches!(kind, CreatureKind::Necromutant | CreatureKind::Centurion)
             {

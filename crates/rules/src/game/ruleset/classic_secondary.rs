@@ -266,15 +266,7 @@ impl Game {
         let Some(kind) = self.figures[id.index()].creature() else {
             return;
         };
-        let band = usize::from(self.dl.band.max(1)) - 1;
-        let actions = self
-            .rules
-            .tables
-            .creatures
-            .iter()
-            .find(|c| c.kind == kind)
-            .filter(|c| c.bands.len() > band)
-            .map_or(2, |c| c.actions);
+        let actions = self.creature_actions(kind);
         let f = &mut self.figures[id.index()];
         f.turn = Default::default();
         f.turn.allowed = actions;
