@@ -185,3 +185,55 @@ fn csm_card_2_the_ai_dl_copes_with_a_captive_it_does_not_control() {
     );
     g.apply(capitol, cmd, &mut dice).expect("legal");
 }
+
+/// AI-14 and classic CEV event 11's AI policy: the AI Dark Legion turns
+/// the sector holding the most DTs a quarter turn clockwise (a tie goes to
+/// the sector first in layout order); on mission 1 with one DT on sector
+/// 1 (tile 0) and one on sector 5 (tile 2), that is tile 0.
+#[test]
+fn ai_14_the_ai_turns_the_sector_with_the_most_dts_clockwise() {
+    use citadel_rules::game::SectorChange;
+    let corps = [
+        Corporation::Capitol,
+        Corporation::Bauhaus,
+        Corporation::Mishima,
+        Corporation::Imperial,
+    ];
+    let setup = Setup::new("classic-m1", &corps, DarkLegionSetup::Ai).with_seed(3);
+    let position: Position = serde_json::from_value(serde_json::json!({
+        "turn": "dark_legion_start",
+        "event_deck": [2, 11],
+        "face_down": { "0": [], "1": [], "2": [], "3": [], "4": [], "5": [] },
+        "figures": [
+            { "name": "capitol-big_bob_watts", "at": { "x": 2, "y": 3 } },
+            { "name": "bauhaus-max_steiner", "at": { "x": 18, "y": 2 } },
+        ],
+    }))
+    .expect("position");
+    let mut dice = SeededDice::new(3);
+    let mut g = Game::scenario(setup, &position, &mut dice).expect("scenario");
+    g.settle(&mut dice);
+    let mut ai = AiDarkLegion::new();
+    for _ in 0..40 {
+        let seat = g.seat_to_act().expect("the Dark Legion acts");
+        let legal = g.legal(seat);
+        let choice = ai.choose(&Seen::of(&g, seat)).expect("the AI answers");
+        assert!(legal.contains(&choice), "{choice:?} is legal");
+        if legal
+            .iter()
+            .any(|c| matches!(c, Command::AlterSectors { .. }))
+        {
+            let turn = Command::AlterSectors {
+                change: Some(SectorChange::Rotate {
+                    tile: 0,
+                    clockwise: true,
+                }),
+            };
+            assert!(legal.contains(&turn), "the turn is legal here");
+            assert_eq!(choice, turn);
+            return;
+        }
+        g.apply(seat, choice, &mut dice).expect("legal");
+    }
+    panic!("no Altered Reality decision");
+}
