@@ -252,3 +252,34 @@ fn cev_1_event_11_never_turns_a_figure_under_the_citadel() {
     }
     panic!("no Altered Reality decision");
 }
+
+/// Games of one mission share its board until one of them changes it: a
+/// turn in one game leaves the other's board, figures and choices as they
+/// were, and the other can still make a different change.
+#[test]
+fn cev_1_event_11_a_change_stays_in_its_own_game() {
+    let (mut changed, mut dice) = at_event_11();
+    let (other, _) = at_event_11();
+    assert!(std::sync::Arc::ptr_eq(changed.rules(), other.rules()));
+    let before = (other.rules().board.clone(), changes(&other));
+    let turn = SectorChange::Rotate {
+        tile: 2,
+        clockwise: true,
+    };
+    assert!(before.1.contains(&Some(turn)));
+    let seat = changed.seat_to_act().expect("seat");
+    changed
+        .apply(
+            seat,
+            Command::AlterSectors { change: Some(turn) },
+            &mut dice,
+        )
+        .expect("legal turn");
+    assert_ne!(changed.rules().board, before.0);
+    assert_eq!(other.rules().board, before.0);
+    assert_eq!(changes(&other), before.1);
+    assert_eq!(
+        square_of(&other, "bauhaus-max_steiner"),
+        Some(Square::new(18, 2))
+    );
+}

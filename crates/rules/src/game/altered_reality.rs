@@ -28,7 +28,7 @@ use crate::content::missions::{Entrance, EntranceRef, MissionDef};
 use crate::content::tiles::TileDef;
 use citadel_grid::{Board, Square, Walls};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The sector the rules never move (CEV-1: "sector 7").
 const FIXED_SECTOR: u32 = 7;
@@ -90,36 +90,39 @@ impl SectorChange {
     }
 }
 
-impl Game {
-    /// The board changes of classic event 11 that the rules allow now, in
-    /// CONV-8 order: turns (sector by sector, clockwise first), then swaps.
-    pub(crate) fn sector_changes(&self) -> Vec<SectorChange> {
-        self.candidate_changes()
-            .filter(|c| self.altered_layout(*c).is_some())
-            .collect()
+/// A layout change the board allows ([`Rules::sector_memo`]): the change,
+/// and the mission record and board it makes, checked by the loader.
+#[derive(Debug)]
+pub(crate) struct BoardChange {
+    change: SectorChange,
+    mission: MissionDef,
+    board: Board,
+}
+
+impl Rules {
+    /// The layout changes this board allows, in CONV-8 order, each
+    /// checked once per rules (each check builds and validates a whole
+    /// board).
+    fn board_changes(&self) -> &[BoardChange] {
+        self.sector_memo.get_or_init(|| {
+            candidate_changes(self.board.tiles.len())
+                .filter_map(|change| {
+                    let (mission, board) = self.board_change(change)?;
+                    Some(BoardChange {
+                        change,
+                        mission,
+                        board,
+                    })
+                })
+                .collect()
+        })
     }
 
-    /// Is any board change legal now? Stops at the first: each check
-    /// builds and validates a whole board.
-    pub(crate) fn any_sector_change(&self) -> bool {
-        self.candidate_changes()
-            .any(|c| self.altered_layout(c).is_some())
-    }
-
-    /// Every turn and swap of this board's sectors, in CONV-8 order.
-    fn candidate_changes(&self) -> impl Iterator<Item = SectorChange> {
-        let n = self.rules.board.tiles.len();
-        let turns = (0..n).flat_map(|tile| {
-            [true, false].map(|clockwise| SectorChange::Rotate { tile, clockwise })
-        });
-        let swaps = (0..n).flat_map(move |a| (a + 1..n).map(move |b| SectorChange::Swap { a, b }));
-        turns.chain(swaps)
-    }
-
-    /// The mission record and board of this game with `change` made, or
-    /// `None` if the rules forbid it.
-    fn altered_layout(&self, change: SectorChange) -> Option<(MissionDef, Board)> {
-        let rules = &self.rules;
+    /// The mission record and board of this board with `change` made, or
+    /// `None` if the board forbids it (what stands on it is not looked
+    /// at here).
+    fn board_change(&self, change: SectorChange) -> Option<(MissionDef, Board)> {
+        let rules = self;
         let board = &rules.board;
         let n = board.tiles.len();
         let citadel = |i: usize| {
@@ -141,12 +144,6 @@ impl Game {
                     .iter()
                     .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
             })
-            // A Remote Controlled Door stays where it was placed.
-            || self
-                .card_doors
-                .iter()
-                .flatten()
-                .any(|s| board.tile_of(*s).is_some_and(|t| moved.contains(&t)))
         {
             return None;
         }
@@ -199,26 +196,74 @@ impl Game {
         {
             return None;
         }
-        // What stands on a moved sector must land on a passable square: the
-        // Citadel piece stays where it is over the sectors' corners, so a
-        // turned Citadel sector may bring a square under it.
-        let lands = |s: Square| new_board.passable(change.map_square(board, s));
-        if self
-            .figures
-            .iter()
-            .filter_map(|f| f.square())
-            .any(|s| !lands(s))
-            || self.tokens.iter().any(|t| !lands(t.square))
-        {
-            return None;
-        }
         Some((mission, new_board))
+    }
+}
+
+/// Every turn and swap of the sectors of a board of `n` sectors, in
+/// CONV-8 order: turns (sector by sector, clockwise first), then swaps.
+fn candidate_changes(n: usize) -> impl Iterator<Item = SectorChange> {
+    let turns = (0..n)
+        .flat_map(|tile| [true, false].map(|clockwise| SectorChange::Rotate { tile, clockwise }));
+    let swaps = (0..n).flat_map(move |a| (a + 1..n).map(move |b| SectorChange::Swap { a, b }));
+    turns.chain(swaps)
+}
+
+impl Game {
+    /// The board changes of classic event 11 that the rules allow now, in
+    /// CONV-8 order.
+    pub(crate) fn sector_changes(&self) -> Vec<SectorChange> {
+        let rules = Arc::clone(&self.rules);
+        rules
+            .board_changes()
+            .iter()
+            .filter(|c| self.allows(c))
+            .map(|c| c.change)
+            .collect()
+    }
+
+    /// Is any board change legal now?
+    pub(crate) fn any_sector_change(&self) -> bool {
+        let rules = Arc::clone(&self.rules);
+        rules.board_changes().iter().any(|c| self.allows(c))
+    }
+
+    /// Is `change` one of [`Self::sector_changes`]?
+    pub(crate) fn sector_change_legal(&self, change: SectorChange) -> bool {
+        self.board_change_now(change).is_some()
+    }
+
+    /// The board's entry for `change`, if the game allows it now.
+    fn board_change_now(&self, change: SectorChange) -> Option<(MissionDef, Board)> {
+        let rules = Arc::clone(&self.rules);
+        rules
+            .board_changes()
+            .iter()
+            .find(|c| c.change == change && self.allows(c))
+            .map(|c| (c.mission.clone(), c.board.clone()))
+    }
+
+    /// What the game adds to the board's checks: a Remote Controlled Door
+    /// stays where it was placed, and what stands on a moved sector must
+    /// land on a passable square (the Citadel piece stays where it is over
+    /// the sectors' corners, so a turned Citadel sector may bring a square
+    /// under it).
+    fn allows(&self, c: &BoardChange) -> bool {
+        let board = &self.rules.board;
+        let change = c.change;
+        let moved = |s: &Square| board.tile_of(*s).is_some_and(|t| change.moves(t));
+        if self.card_doors.iter().flatten().any(moved) {
+            return false;
+        }
+        let lands = |s: Square| c.board.passable(change.map_square(board, s));
+        self.figures.iter().filter_map(|f| f.square()).all(lands)
+            && self.tokens.iter().all(|t| lands(t.square))
     }
 
     /// Make `change` (checked legal by the caller): new rules for this
     /// game, and everything on the moved sectors moved with them.
     pub(crate) fn alter_reality(&mut self, change: SectorChange, events: &mut Vec<Event>) {
-        let Some((mission, board)) = self.altered_layout(change) else {
+        let Some((mission, board)) = self.board_change_now(change) else {
             return;
         };
         let old = Arc::clone(&self.rules);
@@ -237,6 +282,7 @@ impl Game {
             rank_min_pp: rules.rank_min_pp.clone(),
             tile_defs: rules.tile_defs.clone(),
             two_use_cards: rules.two_use_cards.clone(),
+            sector_memo: OnceLock::new(),
         };
         let map = |s: Square| change.map_square(&old.board, s);
         for f in &mut self.figures {

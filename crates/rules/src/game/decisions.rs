@@ -181,6 +181,14 @@ impl Game {
             // The typed reason of a refused play, not just "not an option".
             return self.check_two_use(*team, cmd);
         }
+        if let (Decision::AlterSectors { .. }, Command::AlterSectors { change }) = (d, cmd) {
+            // One board to validate, not every turn and swap.
+            return match change {
+                None => Ok(()),
+                Some(c) if self.sector_change_legal(*c) => Ok(()),
+                Some(_) => Err(Rejection::InvalidChoice),
+            };
+        }
         let options = self.decision_options(d);
         if options.contains(cmd) {
             return Ok(());

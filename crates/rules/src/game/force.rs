@@ -193,6 +193,13 @@ impl Game {
                     && !self.placement_squares(*tile).is_empty()
             }
             Decision::RevealTile => self.tiles.iter().any(|t| !t.face_down.is_empty()),
+            // These always offer a default (leave the board as it is, pass
+            // the card), so they never lapse; listing their options would
+            // validate a whole board per sector change, or every card play.
+            Decision::AlterSectors { .. }
+            | Decision::CardWindow { .. }
+            | Decision::CardControl { .. }
+            | Decision::CardMove { .. } => true,
             _ => !self.decision_options(d).is_empty(),
         }
     }

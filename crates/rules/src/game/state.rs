@@ -12,8 +12,9 @@ use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// What never changes during a game: the mission, its board and the
 /// edition tables. Shared by clones of the game (bots clone often).
@@ -54,6 +55,12 @@ pub struct Rules {
     /// editions).
     #[serde(skip)]
     pub(crate) two_use_cards: Vec<crate::content::classic_tables::ClassicDtCardDef>,
+    /// Classic event 11: the layout changes this board allows, each with
+    /// its checked mission record and board, found on first use. Only the
+    /// checks that depend on the game (where figures and tokens stand, the
+    /// Remote Controlled Doors) are left to make per game.
+    #[serde(skip)]
+    pub(crate) sector_memo: OnceLock<Vec<super::altered_reality::BoardChange>>,
 }
 
 impl Rules {
@@ -833,81 +840,18 @@ impl Game {
     ) -> Result<(Game, Vec<Event>), SetupError> {
         let mission = content
             .mission(&setup.mission)
-            .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?
-            .clone();
+            .ok_or_else(|| SetupError::UnknownMission(setup.mission.clone()))?;
         if mission.edition != setup.ruleset.content_edition()
-            || (check_playable && !super::playable::is_playable(&mission))
+            || (check_playable && !super::playable::is_playable(mission))
         {
-            return Err(SetupError::MissionNotPlayable(mission.id));
+            return Err(SetupError::MissionNotPlayable(mission.id.clone()));
         }
         validate_seats(&setup)?;
-        let board = build_board(
-            &mission.layout,
-            content.tiles(mission.edition),
-            mission.citadel,
-        )
-        .map_err(SetupError::BadMission)?;
-        let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
-            list.iter()
-                .map(|(id, e)| MissionDef::resolve_entrance(&board, mission.citadel, id, e))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(SetupError::BadMission)
-        };
-        let white = resolve(&mission.white)?;
-        let red = resolve(&mission.red)?;
-        let exits = resolve(&mission.exits)?;
-        let doors = mission.doors.clone();
-        let door_squares = doors
-            .iter()
-            .map(|g| {
-                let mut v: Vec<Square> = g
-                    .iter()
-                    .flat_map(|e| {
-                        let (a, b) = e.squares();
-                        [a, b]
-                    })
-                    .filter(|s| board.on_board(*s))
-                    .collect();
-                v.sort();
-                v.dedup();
-                v
-            })
-            .collect();
-        let (tables, rank_min_pp, two_use_cards) = match mission.edition {
-            Edition::Ce => (
-                content.ce.clone(),
-                (0..12).map(|r| 10 * r).collect::<Vec<i32>>(),
-                Vec::new(),
-            ),
-            Edition::Classic => (
-                content.classic.base.clone(),
-                content.classic.rank_min_pp.clone(),
-                content.classic.dt_cards.clone(),
-            ),
-        };
-        if usize::from(setup.starting_rank) > rank_min_pp.len() {
+        let rules = shared_rules(content, mission)?;
+        if usize::from(setup.starting_rank) > rules.rank_min_pp.len() {
             return Err(SetupError::BadRank);
         }
-        let tile_defs =
-            super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
-        let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
-        let dl_entrances = red.iter().chain(&white).cloned().collect();
-        let rules = Rules {
-            mission,
-            board,
-            tables,
-            dl_entrances,
-            white,
-            red,
-            exits,
-            doors,
-            door_squares,
-            door_index,
-            rank_min_pp,
-            tile_defs,
-            two_use_cards,
-        };
-        Ok(Game::start(Arc::new(rules), setup, dice))
+        Ok(Game::start(rules, setup, dice))
     }
 
     fn start(rules: Arc<Rules>, setup: Setup, dice: &mut dyn Dice) -> (Game, Vec<Event>) {
@@ -1355,6 +1299,96 @@ pub fn ability_n(rank: u8) -> u8 {
         7..=11 => 2,
         _ => 3,
     }
+}
+
+/// The rules of `mission`: built once per mission and shared by every game
+/// when `content` is the embedded content (it cannot change, so what is
+/// derived from it cannot go stale), built per game from any other content.
+/// Sharing is what lets [`Rules::sector_memo`] serve every game.
+fn shared_rules(content: &Content, mission: &MissionDef) -> Result<Arc<Rules>, SetupError> {
+    let embedded = Content::embedded().is_ok_and(|e| std::ptr::eq(e, content));
+    if !embedded {
+        return build_rules(content, mission.clone()).map(Arc::new);
+    }
+    static SHARED: OnceLock<Mutex<HashMap<String, Arc<Rules>>>> = OnceLock::new();
+    let shared = SHARED.get_or_init(Mutex::default);
+    // A panic elsewhere while holding the lock leaves the map intact.
+    let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(rules) = shared.get(&mission.id) {
+        return Ok(Arc::clone(rules));
+    }
+    let rules = Arc::new(build_rules(content, mission.clone())?);
+    shared.insert(mission.id.clone(), Arc::clone(&rules));
+    Ok(rules)
+}
+
+/// Build the rules of `mission` from `content` (its board, entrances,
+/// doors and the edition's tables).
+fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupError> {
+    let board = build_board(
+        &mission.layout,
+        content.tiles(mission.edition),
+        mission.citadel,
+    )
+    .map_err(SetupError::BadMission)?;
+    let resolve = |list: &[(String, crate::content::missions::EntranceRef)]| {
+        list.iter()
+            .map(|(id, e)| MissionDef::resolve_entrance(&board, mission.citadel, id, e))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(SetupError::BadMission)
+    };
+    let white = resolve(&mission.white)?;
+    let red = resolve(&mission.red)?;
+    let exits = resolve(&mission.exits)?;
+    let doors = mission.doors.clone();
+    let door_squares = doors
+        .iter()
+        .map(|g| {
+            let mut v: Vec<Square> = g
+                .iter()
+                .flat_map(|e| {
+                    let (a, b) = e.squares();
+                    [a, b]
+                })
+                .filter(|s| board.on_board(*s))
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        })
+        .collect();
+    let (tables, rank_min_pp, two_use_cards) = match mission.edition {
+        Edition::Ce => (
+            content.ce.clone(),
+            (0..12).map(|r| 10 * r).collect::<Vec<i32>>(),
+            Vec::new(),
+        ),
+        Edition::Classic => (
+            content.classic.base.clone(),
+            content.classic.rank_min_pp.clone(),
+            content.classic.dt_cards.clone(),
+        ),
+    };
+    let tile_defs =
+        super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
+    let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
+    let dl_entrances = red.iter().chain(&white).cloned().collect();
+    Ok(Rules {
+        mission,
+        board,
+        tables,
+        dl_entrances,
+        white,
+        red,
+        exits,
+        doors,
+        door_squares,
+        door_index,
+        rank_min_pp,
+        tile_defs,
+        two_use_cards,
+        sector_memo: OnceLock::new(),
+    })
 }
 
 #[cfg(test)]
