@@ -268,6 +268,8 @@ impl Game {
         };
         let old = Arc::clone(&self.rules);
         let rules = &*old;
+        // No sector holding a door moves, so the door index stays right.
+        let step_table = super::step_table::StepTable::new(&board, &rules.door_index);
         let rules = Rules {
             mission,
             board,
@@ -282,6 +284,7 @@ impl Game {
             rank_min_pp: rules.rank_min_pp.clone(),
             tile_defs: rules.tile_defs.clone(),
             two_use_cards: rules.two_use_cards.clone(),
+            step_table,
             sector_memo: OnceLock::new(),
         };
         let map = |s: Square| change.map_square(&old.board, s);

@@ -29,6 +29,7 @@ pub mod ruleset;
 pub mod secondary;
 pub mod setup;
 pub mod state;
+mod step_table;
 mod terrain;
 mod turns;
 pub mod two_use;

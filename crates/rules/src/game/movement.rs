@@ -5,6 +5,7 @@ use super::event::{Event, Place};
 use super::ids::FigureId;
 use super::rejection::Rejection;
 use super::state::{FigureKind, Game};
+use super::step_table::StepKind;
 use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
@@ -114,6 +115,58 @@ impl Game {
         Edge::between(p, q).is_some_and(|e| self.wall_for(m, at, e, removed))
     }
 
+    /// The step `a → b` (the `k`-th of the ring of `a`, board index
+    /// `from`) as [`Self::check_step`] would answer it with no door group
+    /// removed: `Some(true)` legal crossing no door, `Some(false)`
+    /// illegal, `None` when only the full check can tell (a door edge, a
+    /// Remote Controlled Door near the step, a phasing mover). Asks the
+    /// board's [`StepTable`](super::step_table::StepTable) first, the game
+    /// only about what stands on `b`.
+    pub(crate) fn quick_step(
+        &self,
+        m: &Mover,
+        from: usize,
+        k: usize,
+        a: Square,
+        b: Square,
+    ) -> Option<bool> {
+        if m.phasing {
+            return None;
+        }
+        match self.rules.step_table.step(from, k) {
+            // A Remote Controlled Door only ever adds a wall.
+            StepKind::Blocked => Some(false),
+            StepKind::Door => None,
+            StepKind::Open => {
+                // A door edge can touch the step only if both its squares
+                // lie in the 2x2 block the step spans.
+                let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+                let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+                let near = |s: &Square| (x0..=x1).contains(&s.x) && (y0..=y1).contains(&s.y);
+                if self.card_doors.iter().any(|d| d.iter().all(near)) {
+                    return None;
+                }
+                Some(self.target_blocks(m, b).is_none())
+            }
+        }
+    }
+
+    /// What stands on `b` that stops `m` stepping there: a blocking token,
+    /// an enemy, or a team that does not let it pass (MOV-2, MOV-6).
+    pub(crate) fn target_blocks(&self, m: &Mover, b: Square) -> Option<Rejection> {
+        if self.token_at(b).is_some_and(|t| t.kind.blocking()) {
+            return Some(Rejection::Impassable);
+        }
+        let other = self.figure_at(b).filter(|o| *o != m.id)?;
+        match (m.team, self.figures[other.index()].team()) {
+            (None, None) => None,
+            (Some(_), None) | (None, Some(_)) => Some(Rejection::EnemyInTheWay),
+            (Some(mine), Some(theirs)) => (mine != theirs
+                && !self.teams[usize::from(theirs)].allow_pass)
+                .then_some(Rejection::CannotPassThrough),
+        }
+    }
+
     /// MOV-2 for one on-board step `a → b`, the path so far having removed
     /// door groups `removed`. Returns the door group crossed, if any.
     pub(crate) fn check_step(
@@ -130,22 +183,11 @@ impl Game {
         if !board.on_board(b) {
             return Err(Rejection::OffBoard);
         }
-        if !board.passable(b) || self.token_at(b).is_some_and(|t| t.kind.blocking()) {
+        if !board.passable(b) {
             return Err(Rejection::Impassable);
         }
-        if let Some(other) = self.figure_at(b) {
-            if other != m.id {
-                let of = &self.figures[other.index()];
-                match (m.team, of.team()) {
-                    (None, None) => {}
-                    (Some(_), None) | (None, Some(_)) => return Err(Rejection::EnemyInTheWay),
-                    (Some(mine), Some(theirs)) => {
-                        if mine != theirs && !self.teams[usize::from(theirs)].allow_pass {
-                            return Err(Rejection::CannotPassThrough);
-                        }
-                    }
-                }
-            }
+        if let Some(r) = self.target_blocks(m, b) {
+            return Err(r);
         }
         if let (Some(la), Some(lb)) = (board.level(a), board.level(b)) {
             if level_rank(la).abs_diff(level_rank(lb)) > 1 {
@@ -379,6 +421,7 @@ impl Game {
         };
         let mut out = Vec::with_capacity(64);
         let mut removed: Vec<usize> = Vec::new();
+        let mut any_removed = false;
         let mut next = 0;
         while next < nodes.len() {
             let Node { at, depth, .. } = nodes[next];
@@ -406,19 +449,31 @@ impl Game {
             }
             // Doors this path removed so far (rarely any).
             removed.clear();
-            let mut k = next as u32;
-            while k != ROOT {
-                let n = &nodes[k as usize];
-                if n.removed != NO_DOOR {
-                    removed.push(n.removed as usize);
+            if any_removed {
+                let mut k = next as u32;
+                while k != ROOT {
+                    let n = &nodes[k as usize];
+                    if n.removed != NO_DOOR {
+                        removed.push(n.removed as usize);
+                    }
+                    k = n.parent;
                 }
-                k = n.parent;
             }
-            for b in at.ring() {
+            let from = board.index(at).unwrap_or(usize::MAX);
+            for (k, b) in at.ring().into_iter().enumerate() {
                 if board.index(b).is_none_or(|i| seen[i]) {
                     continue;
                 }
-                if let Ok(door) = self.check_step(&m, at, b, &removed) {
+                // The board's answer first; the full check only where a
+                // door (or a Remote Controlled Door, or phasing) is
+                // involved. Both give the same answer (step_table.rs).
+                let step = match self.quick_step(&m, from, k, at, b) {
+                    Some(true) => Ok(None),
+                    Some(false) => continue,
+                    None => self.check_step(&m, at, b, &removed),
+                };
+                if let Ok(door) = step {
+                    any_removed |= door.is_some() && m.team.is_some();
                     mark(b, &mut seen);
                     nodes.push(Node {
                         at: b,
@@ -581,7 +636,7 @@ fn start_square(p: Place) -> Option<Square> {
 }
 
 /// Order of levels L–S1–S2–S3–U (MOV-2 (5)).
-fn level_rank(l: Level) -> u8 {
+pub(crate) fn level_rank(l: Level) -> u8 {
     match l {
         Level::Lower => 0,
         Level::S1 => 1,

@@ -59,6 +59,10 @@ pub struct Rules {
     /// its checked mission record and board, found on first use. Only the
     /// checks that depend on the game (where figures and tokens stand, the
     /// Remote Controlled Doors) are left to make per game.
+    /// What the board alone says about each step (derived from `board`
+    /// and `door_index`), for the move search.
+    #[serde(skip)]
+    pub(crate) step_table: super::step_table::StepTable,
     #[serde(skip)]
     pub(crate) sector_memo: OnceLock<Vec<super::altered_reality::BoardChange>>,
 }
@@ -1372,6 +1376,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
     let tile_defs =
         super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
     let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
+    let step_table = super::step_table::StepTable::new(&board, &door_index);
     let dl_entrances = red.iter().chain(&white).cloned().collect();
     Ok(Rules {
         mission,
@@ -1387,6 +1392,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
         rank_min_pp,
         tile_defs,
         two_use_cards,
+        step_table,
         sector_memo: OnceLock::new(),
     })
 }

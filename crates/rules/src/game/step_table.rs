@@ -1,0 +1,197 @@
+//! The parts of a step's legality (MOV-2) that only the board decides,
+//! worked out once per board.
+//!
+//! The move search of `legal()` tries all eight steps from every square a
+//! figure can reach, for every figure that may act, on every call. Most of
+//! [`Game::check_step`](super::state::Game)'s work for a step is about the
+//! board alone: on-board, passable, stairs levels, static walls and, for a
+//! diagonal, the ADJ-3 corner routes. That answer is the same for every
+//! game of the board, so it is kept per board in [`Rules`] and the search
+//! asks the game only what changes: tokens and figures on the target
+//! square. A step that touches a door edge is left to the full check,
+//! because doors open, close and are removed during play.
+//!
+//! [`Rules`]: super::state::Rules
+
+use super::door_index::DoorIndex;
+use super::movement::level_rank;
+use citadel_grid::{Board, Edge, Square, Walls};
+
+/// What the board alone says about one step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StepKind {
+    /// Never legal on this board (off the board, impassable target,
+    /// a level change of two or more, a static wall, a sealed diagonal).
+    Blocked,
+    /// Legal as far as the board goes and no door edge is involved: only
+    /// what stands on the target square can stop it.
+    Open,
+    /// A door edge is involved: ask the full check.
+    Door,
+}
+
+const BITS: u32 = 2;
+const BLOCKED: u16 = 0;
+const OPEN: u16 = 1;
+const DOOR: u16 = 2;
+
+/// [`StepKind`] for each square of the board's bounding box and each of
+/// the eight steps of [`Square::ring`], two bits a step.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StepTable {
+    steps: Vec<u16>,
+}
+
+impl StepTable {
+    /// The table of `board`, whose door groups are indexed by `doors`.
+    pub(crate) fn new(board: &Board, doors: &DoorIndex) -> StepTable {
+        let walls = Walls::new(board);
+        let (w, h) = (board.width(), board.height());
+        let mut steps = Vec::with_capacity(usize::try_from(w * h).unwrap_or(0));
+        for y in 0..h {
+            for x in 0..w {
+                let a = Square::new(x, y);
+                let mut bits = 0u16;
+                if board.on_board(a) {
+                    for (k, b) in a.ring().into_iter().enumerate() {
+                        let kind = match classify(board, &walls, doors, a, b) {
+                            StepKind::Blocked => BLOCKED,
+                            StepKind::Open => OPEN,
+                            StepKind::Door => DOOR,
+                        };
+                        bits |= kind << (BITS * k as u32);
+                    }
+                }
+                steps.push(bits);
+            }
+        }
+        StepTable { steps }
+    }
+
+    /// The step from the square of board index `from` to its `k`-th
+    /// neighbour in [`Square::ring`] order.
+    #[inline]
+    pub(crate) fn step(&self, from: usize, k: usize) -> StepKind {
+        let bits = self
+            .steps
+            .get(from)
+            .map_or(BLOCKED, |s| (s >> (BITS * k as u32)) & ((1 << BITS) - 1));
+        match bits {
+            OPEN => StepKind::Open,
+            DOOR => StepKind::Door,
+            _ => StepKind::Blocked,
+        }
+    }
+}
+
+/// What the board says about the step `a → b` (neighbours): the static
+/// checks of `Game::check_step`, in its terms.
+fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Square) -> StepKind {
+    if !board.on_board(b) || !board.passable(b) {
+        return StepKind::Blocked;
+    }
+    if let (Some(la), Some(lb)) = (board.level(a), board.level(b)) {
+        if level_rank(la).abs_diff(level_rank(lb)) > 1 {
+            return StepKind::Blocked;
+        }
+    }
+    if a.is_orthogonal_neighbour(b) {
+        let Some(e) = Edge::between(a, b) else {
+            return StepKind::Blocked;
+        };
+        if walls.is_static_wall(e) {
+            return StepKind::Blocked;
+        }
+        return if doors.group(e).is_some() {
+            StepKind::Door
+        } else {
+            StepKind::Open
+        };
+    }
+    // Diagonal (ADJ-3): two corner routes, each closed by a wall on
+    // either of its edges.
+    let c = Square::new(b.x, a.y);
+    let d = Square::new(a.x, b.y);
+    let edges = [(a, c), (c, b), (a, d), (d, b)].map(|(p, q)| Edge::between(p, q));
+    if edges.iter().flatten().any(|e| doors.group(*e).is_some()) {
+        return StepKind::Door;
+    }
+    let wall = |i: usize| edges[i].is_some_and(|e| walls.is_static_wall(e));
+    if (wall(0) || wall(1)) && (wall(2) || wall(3)) {
+        StepKind::Blocked
+    } else {
+        StepKind::Open
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Content, Corporation};
+    use crate::dice::{Dice, SeededDice};
+    use crate::game::{DarkLegionSetup, Game, Setup};
+
+    /// For every figure on the board, from every square to each of its
+    /// eight neighbours, `Game::quick_step` answers exactly what the full
+    /// step check answers wherever it claims to know, in the positions of
+    /// random games of every playable mission of both editions (CE boards
+    /// have doors; 1993 games place Remote Controlled Doors).
+    #[test]
+    fn the_table_agrees_with_the_full_step_check() {
+        let content = Content::embedded().expect("content");
+        let mut checked = [0usize; 3];
+        let mut card_door_positions = 0;
+        for mission in crate::game::playable::playable_missions(content) {
+            for seed in 0..3u64 {
+                let corps = [
+                    Corporation::Bauhaus,
+                    Corporation::Capitol,
+                    Corporation::Mishima,
+                ];
+                let setup = Setup::new(mission, &corps, DarkLegionSetup::Ai).with_seed(seed);
+                let mut dice = SeededDice::new(seed);
+                let mut bot = SeededDice::new(seed ^ 0x7ab1e);
+                let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
+                for n in 0..400 {
+                    if n % 40 == 0 || (!g.card_doors.is_empty() && n % 8 == 0) {
+                        agree(&g, &mut checked);
+                        card_door_positions += usize::from(!g.card_doors.is_empty());
+                    }
+                    let Some(seat) = g.seat_to_act().filter(|_| !g.is_finished()) else {
+                        break;
+                    };
+                    let legal = g.legal(seat);
+                    let cmd = legal[bot.below(legal.len() as u32) as usize].clone();
+                    g.apply(seat, cmd, &mut dice).expect("legal");
+                }
+            }
+        }
+        // Every kind of answer was met and checked.
+        assert!(checked.iter().all(|&c| c > 1000), "{checked:?}");
+        assert!(card_door_positions > 0, "a Remote Controlled Door was met");
+    }
+
+    fn agree(g: &Game, checked: &mut [usize; 3]) {
+        let board = &g.rules.board;
+        for f in g.figures.iter().filter(|f| f.square().is_some()) {
+            let m = g.mover(f.id);
+            for a in board.squares() {
+                let Some(from) = board.index(a) else { continue };
+                for (k, b) in a.ring().into_iter().enumerate() {
+                    let full = g.check_step(&m, a, b, &[]);
+                    match g.quick_step(&m, from, k, a, b) {
+                        Some(false) => {
+                            assert!(full.is_err(), "{a} -> {b} illegal, check says {full:?}");
+                            checked[0] += 1;
+                        }
+                        Some(true) => {
+                            assert_eq!(full, Ok(None), "{a} -> {b} for {:?}", f.id);
+                            checked[1] += 1;
+                        }
+                        None => checked[2] += 1,
+                    }
+                }
+            }
+        }
+    }
+}
