@@ -126,7 +126,6 @@ fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Squar
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::content::{Content, Corporation};
     use crate::dice::{Dice, SeededDice};
     use crate::game::{DarkLegionSetup, Game, Setup};
