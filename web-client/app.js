@@ -15,6 +15,7 @@ import { withArticle } from "./text.js";
 import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
 import { dtCardText, eventText, itemInfo } from "./text.js";
 import { editionOf, setContent, useEdition } from "./text.js";
+import { twoUseCard, twoUseName, twoUseTarget, twoUseUseName } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -106,6 +107,8 @@ function newConn(logEl) {
     /** The log's roll context (describeEvent). */ rollCtx: { roll: null },
     /** This connection's log, attached as `#log` while it is shown. */ logEl: logEl ?? h("ol", { id: "log" }),
     /** A hotseat player added on this device (not the page's first seat). */ local: false,
+    /** The hand box's two-use card use whose targets are listed ("card:use"), or null. */
+    /** @type {string|null} */ cardChoice: null,
   };
 }
 let state = newConn(/** @type {HTMLElement} */ (document.getElementById("log")));
@@ -134,7 +137,8 @@ Object.defineProperty(window, "citadel", {
       const mine = (c) => c.view?.teams.find((t) => t.seat === c.seat) ?? null;
       return {
         seats: hot.conns.map((c) => ({ seat: c.seat, name: c.name, shown: c === state, lastSeq: c.lastSeq,
-          hand: mine(c)?.hand ?? null, secondary: mine(c)?.secondary ?? null, secondary_offer: mine(c)?.secondary_offer ?? null })),
+          hand: mine(c)?.hand ?? null, cards: mine(c)?.cards ?? null,
+          secondary: mine(c)?.secondary ?? null, secondary_offer: mine(c)?.secondary_offer ?? null })),
         neutral: !!hot.neutral && state === hot.neutral, handover: hot.handover?.seat ?? null,
       };
     },
@@ -259,6 +263,7 @@ function send(msg) {
 
 function sendCommand(command) {
   state.mode = null;
+  state.cardChoice = null;
   send({ type: "command", client_ref: ++state.ref, command });
   renderGame();
 }
@@ -1699,8 +1704,8 @@ function decisionTitle(view, p) {
     case "call_reinforcements": return `Call the next event's reinforcements? (${plural(p.calls_left, "call")} left this mission)`;
     case "alter_sectors": return `${eventName(p.card)}: turn one sector a quarter turn with everything on it, swap two sectors, or leave the board as it is`;
     case "card_window": return "A turn starts: play one of your Doomtrooper cards, or pass";
-    case "card_square": return `${words(p.card_use)}: choose the square for ${figName(view, p.figure)}`;
-    case "card_move": return `${words(p.card_use)}: move (${p.left} left), or pass`;
+    case "card_square": return `${twoUseUseName(p.card_use)}: choose the square for ${figName(view, p.figure)}`;
+    case "card_move": return `${twoUseUseName(p.card_use)}: move (${p.left} left), or pass`;
     case "card_control": return `Commanding Voice: act with ${figName(view, p.figure)} (${p.left} left), or pass`;
     default: return words(p.decision);
   }
@@ -1870,7 +1875,7 @@ function renderPanel(view) {
       h("td", { title: "actions left", text: figs.map((f) => `${figLabel(view, f)} ${
         f.place.at === "eliminated" ? "out" : f.place.at === "exited" ? "exited" : Math.max(0, f.actions_allowed - f.actions_used)}`).join(" · ") }),
       h("td", { title: t.secondary ? `reckless tokens · cards in hand · secondary mission ${secondaryName(t.secondary)}: ${secondaryText(t.secondary)}` : "reckless tokens · cards in hand",
-        text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size}${t.secondary ? " ◎" + secondaryName(t.secondary) : ""}` }));
+        text: `${t.reckless ? "⚠" + t.reckless + " " : ""}🂠${t.hand_size + (t.cards_size ?? 0)}${t.secondary ? " ◎" + secondaryName(t.secondary) : ""}` }));
   });
   const dl = view.dark_legion;
   rows.push(h("tr", { class: view.phase.phase === "dark_legion" ? "acting" : "" },
@@ -1880,12 +1885,56 @@ function renderPanel(view) {
     h("td", { title: "force cards left to draw", text: `${plural(view.force_pile, "force card")} left` }), h("td", { text: "" })));
   $("sides").replaceChildren(h("tbody", {}, ...rows));
   const hand = myTeam()?.hand ?? null;
-  $("hand-box").hidden = state.spectator || !hand;
-  $("hand").replaceChildren(...(state.spectator ? [] : (hand ?? []).map((c, i) => h("li", { "data-card": i, "data-kind": c },
+  // A 1993 game: the team's two-use cards (sent to their owner only).
+  const classic = editionOf(view.mission) === "classic";
+  const twoUse = classic && myTeam() ? myTeam()?.cards ?? [] : null;
+  $("hand-box").hidden = state.spectator || (!hand && !twoUse);
+  $("hand").replaceChildren(...(state.spectator ? [] : [...(hand ?? []).map((c, i) => h("li", { "data-card": i, "data-kind": c },
     h("b", { text: dtCardName(c) }),
     h("span", { class: "muted", text: content.data?.dt_cards?.find((d) => d.kind === c)?.reaction ? " ⚡ reaction" : "" }),
-    dtCardText(c) ? h("div", { class: "card-text", text: dtCardText(c) }) : null))));
-  $("hand-box").querySelector("h3").textContent = hand && hand.length ? "Your cards" : "Your cards: none";
+    dtCardText(c) ? h("div", { class: "card-text", text: dtCardText(c) }) : null)),
+  ...(twoUse ?? []).map((n, i) => twoUseItem(view, n, i))]));
+  const held = (hand?.length ?? 0) + (twoUse?.length ?? 0);
+  $("hand-box").querySelector("h3").textContent = held ? "Your cards" : "Your cards: none";
+}
+
+/**
+ * One 1993 two-use card of the hand box: its name, then each use with what
+ * it does. A use the legal list offers now is marked and has a button: the
+ * command itself when there is one, else a choice of its targets (the same
+ * commands the action buttons send). In a 1993 reaction window the card's
+ * fitting use answers it (`react` with the card's index in the hand).
+ * @param {GameView} view @param {number} n the card's number @param {number} i its index in `cards`
+ */
+function twoUseItem(view, n, i) {
+  const def = twoUseCard(n);
+  const win = view.pending?.decision === "reaction" ? view.pending.window : null;
+  const uses = def?.uses ?? [];
+  return h("li", { class: "two-use", "data-card": i, "data-two-use": n },
+    h("b", { class: "two-use-name", text: twoUseName(n) }), h("span", { class: "muted", text: ` · card ${n}` }),
+    ...uses.map((u) => {
+      const cmds = state.legal.filter((c) => c.type === "play_two_use" && c.card === n && c.card_use === u.card_use);
+      const react = win !== null && u.answers === win ? state.legal.find((c) => c.type === "react" && c.card === i) : null;
+      if (react) cmds.push(react);
+      const open = state.cardChoice === `${n}:${u.card_use}` && cmds.length > 1;
+      const label = `Play ${u.name}`;
+      return h("div", { class: `use ${u.role}${cmds.length ? " legal" : ""}`, "data-use": u.card_use, "data-legal": String(cmds.length > 0) },
+        h("div", { class: "use-head" },
+          h("span", { class: "use-role", text: u.role === "boon" ? "Boon" : "Sabotage" }),
+          h("b", { text: u.name }),
+          u.answers ? h("span", { class: "muted", title: "played in answer to a roll, when the game asks", text: " ⚡ answers a roll" }) : null,
+          cmds.length === 1
+            ? h("button", { type: "button", class: "play-use", "data-play-use": u.card_use, "aria-label": `${label}: ${describeCommand(view, cmds[0])}`,
+              title: describeCommand(view, cmds[0]), text: "Play", onclick: () => sendCommand(cmds[0]) })
+            : cmds.length > 1
+              ? h("button", { type: "button", class: "play-use", "data-play-use": u.card_use, "aria-expanded": String(open), "aria-label": `${label}: choose the target`,
+                text: open ? "Play… (close)" : "Play…", onclick: () => { state.cardChoice = open ? null : `${n}:${u.card_use}`; renderGame(); } })
+              : null),
+        h("div", { class: "card-text", text: u.text }),
+        open ? h("div", { class: "use-targets row" }, ...cmds.map((c) =>
+          h("button", { type: "button", text: c.type === "play_two_use" ? `${u.name}${twoUseTarget(view, c)}` : describeCommand(view, c),
+            onclick: () => sendCommand(c) }))) : null);
+    }));
 }
 
 /** A dot: the seat's player is online, away, or played by the computer. */
@@ -2005,7 +2054,7 @@ document.addEventListener("keydown", (e) => {
   }
   if ($("game").hidden) return;
   const k = e.key.toLowerCase();
-  if (k === "escape") { state.selected = null; state.mode = null; renderGame(); }
+  if (k === "escape") { state.selected = null; state.mode = null; state.cardChoice = null; renderGame(); }
   else if (k === "e") /** @type {HTMLButtonElement} */ ($("end-turn"))?.click();
   else if (k === "a") /** @type {HTMLButtonElement} */ ($("end-activation"))?.click();
   else if (/^[1-9]$/.test(k)) /** @type {HTMLButtonElement|null} */ ($("decision").querySelector(`button[data-option="${Number(k) - 1}"]`))?.click();

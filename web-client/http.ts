@@ -5,6 +5,7 @@
 
 import type {
   AttackType,
+  ClassicDtUse,
   Command,
   Corporation,
   CreatureKind,
@@ -20,6 +21,7 @@ import type {
   SeqEvent,
   Specialty,
   TokenKind,
+  Window,
 } from "./protocol";
 
 /**
@@ -279,6 +281,10 @@ export type ClassicDoc = {
    * CRK-1: the minimum PP of ranks 1..=6.
    */
   rank_min_pp: Array<number>,
+  /**
+   * CDT: the 13 two-use Doomtrooper cards, by number.
+   */
+  two_use_cards: Array<TwoUseCard>,
   /**
    * DICE-1.
    */
@@ -1516,6 +1522,58 @@ export type TerrainBand = {
    */
   pp_portal: number,
 };
+
+/**
+ * One 1993 two-use Doomtrooper card (classic CDT-1): a player holding it
+ * plays it for one of its two uses.
+ */
+export type TwoUseCard = {
+  /**
+   * 1..=13, the number `TeamView.cards` and the card events carry.
+   */
+  number: number,
+  /**
+   * The card's name: its two uses' names, "Boon / Sabotage".
+   */
+  name: string,
+  /**
+   * Its two uses: the boon for the player's own side first, then the
+   * sabotage against a chosen player.
+   */
+  uses: Array<TwoUseCardUse>,
+};
+
+/**
+ * One use of a two-use card, as a `play_two_use` command names it.
+ */
+export type TwoUseCardUse = {
+  /**
+   * The use's id (`card_use` of `play_two_use` and the card events).
+   */
+  card_use: ClassicDtUse,
+  /**
+   * The boon (use 1) or the sabotage (use 2).
+   */
+  role: TwoUseRole,
+  /**
+   * Its printed name.
+   */
+  name: string,
+  /**
+   * What it does, for players.
+   */
+  text: string,
+  /**
+   * The reaction window it also answers (a `react` command with the
+   * card's index while `pending` is that window), if any.
+   */
+  answers: Window | null,
+};
+
+/**
+ * Which of a two-use card's uses (CDT-1).
+ */
+export type TwoUseRole = "boon" | "sabotage";
 
 /**
  * A weapon card (ce.md WPN table).

@@ -127,6 +127,40 @@ export function dtCardText(kind) {
   return content.data?.dt_cards?.find((c) => c.kind === kind)?.text ?? "";
 }
 
+/** The 1993 two-use Doomtrooper cards (`classic.two_use_cards` of the
+ *  content): in effect in a 1993 game, else the document's. */
+function twoUseCards() {
+  const d = /** @type {any} */ (content.data);
+  return d?.two_use_cards ?? /** @type {any} */ (content.doc)?.classic?.two_use_cards ?? [];
+}
+
+/** A 1993 two-use card's record by number ({number, name, uses}), or null. */
+export function twoUseCard(n) {
+  return twoUseCards().find((c) => c.number === n) ?? null;
+}
+
+/** A 1993 two-use card's name by number ("Medic / Uncalibrated
+ *  Targeter"); "a card" when the number is not ours to know. */
+export function twoUseName(n) {
+  if (n === null || n === undefined) return "a card";
+  return twoUseCard(n)?.name ?? `card ${n}`;
+}
+
+/** A use of a 1993 two-use card by id, from the content ("medic" → "Medic"). */
+export function twoUseUseName(cardUse) {
+  for (const c of twoUseCards()) for (const u of c.uses ?? []) if (u.card_use === cardUse) return u.name;
+  return words(cardUse);
+}
+
+/** What a `play_two_use` command names, as words to append to the use:
+ *  " on Bauhaus", " on Max Steiner", ": sector A to sector B", "". */
+export function twoUseTarget(view, c) {
+  return c.corporation ? ` on ${words(c.corporation)}`
+    : c.figure !== undefined && c.figure !== null ? ` on ${figName(view, c.figure)}`
+    : c.tile !== undefined && c.tile !== null ? `: ${tileName(view, c.tile)} to ${tileName(view, c.to_tile)}`
+    : c.squares ? `: door between ${sq(c.squares[0], view)} and ${sq(c.squares[1], view)}` : "";
+}
+
 /** A door card: {name, text}, from the content. */
 export function doorCard(kind) {
   const c = content.data?.door_cards?.find((d) => d.kind === kind);
@@ -371,6 +405,14 @@ export function describeCommand(view, c) {
     }
     case "react": {
       if (c.card === null) return "Pass";
+      // A 1993 window is answered from the two-use cards, by their index.
+      const win = view.pending?.decision === "reaction" ? view.pending.window : null;
+      const own = view.teams.find((t) => t.cards)?.cards;
+      const two = typeof win === "string" && own ? twoUseCard(own[c.card]) : null;
+      if (two) {
+        const use = two.uses?.find((u) => u.answers === win);
+        return `Play ${use?.name ?? "the card"} (${two.name})`;
+      }
       const hand = view.teams.find((t) => t.hand)?.hand;
       return `Play ${dtCardName(hand?.[c.card] ?? `card ${c.card + 1}`)}`;
     }
@@ -399,14 +441,9 @@ export function describeCommand(view, c) {
       const on = c.play.target !== null ? ` on ${fig(c.play.target)}` : c.play.square ? ` at ${sq(c.play.square, view)}` : "";
       return `${card} (${fig(c.figure)})${on}`;
     }
-    case "play_two_use": {
-      // A 1993 two-use card (CDT-1): the use, then whatever it names.
-      const on = c.corporation ? ` on ${words(c.corporation)}`
-        : c.figure !== undefined && c.figure !== null ? ` on ${fig(c.figure)}`
-        : c.tile !== undefined && c.tile !== null ? `: ${tileName(view, c.tile)} to ${tileName(view, c.to_tile)}`
-        : c.squares ? `: door between ${sq(c.squares[0], view)} and ${sq(c.squares[1], view)}` : "";
-      return `Card ${c.card}: ${words(c.card_use)}${on}`;
-    }
+    case "play_two_use":
+      // A 1993 two-use card (CDT-1): the use, whatever it names, the card.
+      return `${twoUseUseName(c.card_use)}${twoUseTarget(view, c)} (${twoUseName(c.card)})`;
     case "pass_card": return "Pass (keep the cards)";
     case "attack_door": return `${fig(c.figure)}: attack the door between ${sq(c.squares[0], view)} and ${sq(c.squares[1], view)}`;
     case "choose_square": return `Square ${sq(c.square, view)}`;
@@ -463,7 +500,9 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "equipment_picked": return `${seatName(e.seat)} gives ${fig(e.figure)} ${withArticle(itemName(e.item))}.`;
     case "equipment_passed": return `${seatName(e.seat)} is done with equipment.`;
     case "cards_dealt":
-      if (e.count === 0) return `${seatName(e.seat)} draws no Doomtrooper cards.`;
+      // A 1993 game deals no Collectors Edition cards, only the two-use
+      // ones (`two_use_dealt`), so the empty CE deal is left out there.
+      if (e.count === 0) return editionOf(view?.mission) === "classic" ? null : `${seatName(e.seat)} draws no Doomtrooper cards.`;
       return `${seatName(e.seat)} draws ${e.count} Doomtrooper card${e.count === 1 ? "" : "s"}${e.cards?.length ? ": " + e.cards.map(dtCardName).join(", ") : ""}.`;
     case "secondary_dealt":
       // 1993 (CSM-1): one card, no choice; CE (SET-10): two, one kept.
@@ -553,11 +592,13 @@ export function describeEvent(view, e, seatName, ctx = { roll: null }) {
     case "smoke": return `Smoke fills ${tileName(view, e.tile)}.`;
     case "card_played":
       return `${seatName(e.seat)} plays ${dtCardName(e.card)} for ${fig(e.figure)}${e.extra_action ? " (+1 action)" : ""}.`;
-    case "two_use_dealt": return `${seatName(e.seat)} is dealt ${plural(e.count, "Doomtrooper card")}${e.cards ? ` (${e.cards.join(", ")})` : ""}.`;
+    // The 1993 two-use cards, by name; a card the viewer may not know
+    // (another player's hand) is "a card".
+    case "two_use_dealt": return `${seatName(e.seat)} is dealt ${plural(e.count, "Doomtrooper card")}${e.cards ? `: ${e.cards.map(twoUseName).join(", ")}` : ""}.`;
     case "two_use_played":
-      return `${seatName(e.seat)} plays card ${e.card}: ${words(e.card_use)}${e.corporation ? ` on ${words(e.corporation)}` : e.figure !== null ? ` on ${fig(e.figure)}` : ""}.`;
-    case "two_use_taken": return `${seatName(e.to)} takes a card from ${seatName(e.from)}${e.card !== null ? ` (card ${e.card})` : ""}.`;
-    case "two_use_discarded": return `${seatName(e.seat)} discards card ${e.card}.`;
+      return `${seatName(e.seat)} plays ${twoUseUseName(e.card_use)}${e.corporation ? ` on ${words(e.corporation)}` : e.figure !== null ? ` on ${fig(e.figure)}` : ""} (card: ${twoUseName(e.card)}).`;
+    case "two_use_taken": return `${seatName(e.to)} takes ${e.card !== null ? twoUseName(e.card) : "a card"} from ${seatName(e.from)}.`;
+    case "two_use_discarded": return `${seatName(e.seat)} discards ${twoUseName(e.card)}.`;
     case "card_door_placed": return `A door shuts between ${sq(e.squares[0], view)} and ${sq(e.squares[1], view)}.`;
     case "card_door_attacked": return `${fig(e.figure)} attacks the door: rolls ${diceText(e.dice)} = ${plural(e.hits, "hit")}${e.hits >= 3 ? "" : " — it holds"}.`;
     case "card_door_destroyed": return `The door between ${sq(e.squares[0], view)} and ${sq(e.squares[1], view)} is destroyed.`;

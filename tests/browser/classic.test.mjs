@@ -8,7 +8,12 @@
 // What it checks on the way: the Citadel piece is drawn (its solid base,
 // the red entrance CITADEL on it, gates on its arms), each team's
 // extra-action pool is shown and goes down when a Doomtrooper takes a third
-// action, no Doomtrooper card hand, a creature's tooltip gives its AF.
+// action, a creature's tooltip gives its AF, and the hand box ("Your
+// cards") lists the shown seat's own two-use Doomtrooper cards (the
+// training deals them) by name, both uses each with the uses the legal
+// list offers marked, as many as the server sent; no seat's cards while the
+// hand-over screen is up. Once, a marked use is played from the hand box
+// by clicking, and the page sends exactly the command the server offered.
 // The players step towards the nearest creature, else into a sector whose
 // force cards are still face down, and never off the board; the game is
 // played to its end (every Dark Legion figure eliminated, or every
@@ -202,6 +207,97 @@ check('classic: the training mission in hotseat, two corporations against the AI
   let handovers = 0;
   let lastHandover = null;
   let maxRound = 0;
+  let twoUseChecks = 0;
+  let cardsShown = 0;
+  let legalUsesShown = 0;
+  let handShot = false;
+  let played = null;
+  let hiddenCards = 0;
+  const dealtSeen = new Set();
+  /**
+   * The hand box against what the server sent, on one snapshot: while a
+   * seat is shown, exactly its own two-use cards (`TeamView.cards` of its
+   * own connection), in order, each named as the content names it, with
+   * its two uses and their texts, a use marked legal exactly when the legal
+   * list offers it; while the hand-over screen or the neutral view is up,
+   * no card at all. Returns 1 when it checked a shown seat's hand.
+   */
+  const checkTwoUseHand = (snap, view) => {
+    const seat = snap.hotseat.seats.find((x) => x.shown) ?? null;
+    if (snap.handoverShown || !seat) {
+      assert.deepEqual(snap.twoUse, [], 'no two-use card in the page while no seat is shown');
+      // No held card's name anywhere (the neutral log says "is dealt 2 Doomtrooper cards.").
+      for (const s of snap.hotseat.seats) {
+        for (const n of s.cards ?? []) {
+          const name = content.classic.two_use_cards.find((c) => c.number === n)?.name;
+          assert.ok(name && snap.text !== null && !snap.text.includes(name), `seat ${s.seat}'s card "${name}" is not in the page behind the hand-over screen`);
+          hiddenCards += 1;
+        }
+      }
+      return 0;
+    }
+    const team = view.teams.find((t) => t.seat === seat.seat);
+    const sent = seat.cards ?? [];
+    assert.equal(sent.length, team.cards_size ?? 0, 'the owner gets every card its team holds');
+    assert.deepEqual(snap.twoUse.map((c) => c.number), sent, `the hand box lists exactly ${seat.name}'s cards`);
+    for (const other of view.teams.filter((t) => t.seat !== seat.seat)) {
+      assert.equal(other.cards, undefined, `team ${other.team}'s cards are not in ${seat.name}'s view`);
+    }
+    assert.equal(snap.handBoxShown, true, 'the hand box is shown to a seat');
+    assert.equal(snap.handTitle, sent.length ? 'Your cards' : 'Your cards: none');
+    if (sent.length) cardsShown += 1;
+    // The deal in the seat's own log, by name, while the first cards are still held.
+    if (!played && !dealtSeen.has(seat.seat) && sent.length) {
+      const dealt = snap.cardLog.find((l) => / \(you\) is dealt \d Doomtrooper cards?: /.test(l));
+      assert.ok(dealt, `${seat.name}'s log says what it was dealt: ${JSON.stringify(snap.cardLog)}`);
+      for (const n of sent) assert.ok(dealt.includes(content.classic.two_use_cards.find((c) => c.number === n).name), `the deal names card ${n}: ${dealt}`);
+      assert.doesNotMatch(snap.cardLog.join('\n'), /draws no Doomtrooper cards/, 'no empty Collectors Edition deal in a 1993 log');
+      dealtSeen.add(seat.seat);
+    }
+    const win = view.pending?.decision === 'reaction' ? view.pending.window : null;
+    snap.twoUse.forEach((shown, i) => {
+      const def = content.classic.two_use_cards.find((c) => c.number === shown.number);
+      assert.ok(def, `card ${shown.number} is in the content`);
+      assert.ok(shown.visible, `card ${shown.number} is visible`);
+      assert.equal(shown.name, def.name, `card ${shown.number} by name`);
+      assert.deepEqual(shown.uses.map((u) => u.use), def.uses.map((u) => u.card_use), `card ${shown.number}: both uses`);
+      shown.uses.forEach((u, k) => {
+        const d = def.uses[k];
+        assert.ok(u.text.includes(d.name) && u.text.includes(d.text), `${d.name}: its name and what it does`);
+        const offered = snap.legal.some((c) => (c.type === 'play_two_use' && c.card === shown.number && c.card_use === d.card_use)
+          || (c.type === 'react' && c.card === i && win !== null && d.answers === win));
+        assert.equal(u.legal, offered, `${d.name} is marked ${offered ? '' : 'not '}playable as the legal list says`);
+        assert.equal(u.button, offered, `${d.name}: a Play button exactly when it may be played`);
+        if (offered) legalUsesShown += 1;
+      });
+    });
+    return 1;
+  };
+  /**
+   * Play one marked use from the hand box by clicking, as a player would:
+   * "Play" when the use has one command, else "Play…" and its first target.
+   * The page must send exactly the offered command, and the card must
+   * leave the hand.
+   */
+  const playFromHand = async (snap) => {
+    const card = snap.twoUse.find((c) => c.uses.some((u) => u.legal));
+    if (!card) return null;
+    const u = card.uses.find((x) => x.legal);
+    const cmds = snap.legal.filter((c) => c.type === 'play_two_use' && c.card === card.number && c.card_use === u.use);
+    if (!cmds.length) return null; // a reaction: left to the decision box
+    await shot(page, 'classic-hand-playable');
+    const before = await page.evaluate(() => window.citadel.sent.length);
+    const li = `#hand [data-two-use="${card.number}"] [data-use="${u.use}"]`;
+    await page.click(`${li} button[data-play-use]`);
+    if (cmds.length > 1) await page.locator(`${li} .use-targets button`).first().click();
+    const sent = await page.evaluate(() => window.citadel.sent.at(-1));
+    assert.equal(await page.evaluate(() => window.citadel.sent.length), before + 1, 'one message sent');
+    assert.equal(sent.type, 'command');
+    assert.deepEqual(sent.command, cmds[0], 'the hand box sends the command the server offered');
+    await until(`card ${card.number} to leave the hand`, async () =>
+      !((await page.evaluate(() => window.citadel.hotseat.seats.find((s) => s.shown)?.cards ?? [])).includes(card.number)));
+    return { card: card.number, use: u.use };
+  };
   const deadline = Date.now() + PLAY_MS;
   for (;;) {
     const snap = await page.evaluate(() => {
@@ -213,7 +309,23 @@ check('classic: the training mission in hotseat, two corporations against the AI
           team: Number(tr.getAttribute('data-team')),
           text: tr.querySelector('.extra-actions')?.textContent ?? null,
         })),
-        cards: document.querySelectorAll('#hand [data-card]').length,
+        ceCards: document.querySelectorAll('#hand [data-card]:not([data-two-use])').length,
+        // The 1993 cards of the hand box, as shown.
+        handBoxShown: !document.querySelector('#hand-box').hidden,
+        handTitle: document.querySelector('#hand-box h3')?.textContent ?? '',
+        twoUse: [...document.querySelectorAll('[data-two-use]')].map((li) => ({
+          number: Number(li.getAttribute('data-two-use')),
+          name: li.querySelector('.two-use-name')?.textContent ?? '',
+          visible: li.getClientRects().length > 0,
+          uses: [...li.querySelectorAll('[data-use]')].map((u) => ({
+            use: u.getAttribute('data-use'), legal: u.getAttribute('data-legal') === 'true',
+            text: u.textContent, button: !!u.querySelector('button[data-play-use]'),
+          })),
+        })),
+        legal: c.legal,
+        cardLog: [...document.querySelectorAll('#log li')].map((li) => li.textContent).filter((t) => /Doomtrooper card/.test(t)),
+        // Everything in the page, hidden parts included, while no seat may look.
+        text: !document.querySelector('#handover').hidden || c.hotseat.neutral ? document.documentElement.textContent : null,
         creatureTitle: [...document.querySelectorAll('#board g.fig.creature title')].map((t) => t.textContent)[0] ?? null,
         dtTitle: [...document.querySelectorAll('#board g.fig.dt.board title')].map((t) => t.textContent)[0] ?? null,
         legend: document.querySelector('#legend-box')?.hidden ? null : document.querySelector('#legend')?.textContent ?? null,
@@ -235,7 +347,8 @@ check('classic: the training mission in hotseat, two corporations against the AI
         pools.set(t.team, t.extra_actions);
         assert.ok(t.rank >= 1 && t.rank <= 6, `a 1993 rank (${t.rank})`);
       }
-      assert.equal(snap.cards, 0, 'no Doomtrooper card hand in the 1993 training');
+      assert.equal(snap.ceCards, 0, 'no Collectors Edition card in a 1993 game');
+      twoUseChecks += checkTwoUseHand(snap, view);
       if (snap.creatureTitle && !creatureTooltip) creatureTooltip = snap.creatureTitle;
       if (snap.dtTitle && !dtTooltip) dtTooltip = snap.dtTitle;
       if (snap.legend && !legend) legend = snap.legend;
@@ -263,6 +376,15 @@ check('classic: the training mission in hotseat, two corporations against the AI
       assert.doesNotMatch(head, /Defence die/);
       await page.click('#rules-close');
       boardShot = true;
+    }
+    if (shown && !handShot && snap.twoUse.length) {
+      await shot(page, 'classic-hand');
+      handShot = true;
+    }
+    // Once both deals were read: a card played changes what a seat holds.
+    if (shown && !played && dealtSeen.size === 2 && !snap.handoverShown && snap.twoUse.some((c) => c.uses.some((u) => u.legal))) {
+      played = await playFromHand(snap);
+      if (played) continue;
     }
     const s = await citadelState(page);
     if (!shown || !s.legal.some((c) => c.type !== 'set_allow_pass')) {
@@ -301,6 +423,12 @@ check('classic: the training mission in hotseat, two corporations against the AI
   assert.match(dtTooltip ?? '', new RegExp(`, AF 1, absorb die ${absorb}\\b`), 'a Doomtrooper\'s tooltip: AF 1 and the rank\'s absorb die');
   if (legend) assert.match(legend, /AF \d+/, 'the creature legend gives the AF');
   assert.ok(boardShot, 'the board was seen with a seat shown');
+  console.log(`# classic-training: hand box checked ${twoUseChecks} times, ${cardsShown} with cards, ${legalUsesShown} playable uses marked, ${hiddenCards} held cards absent behind the hand-over screen; played from the hand: ${JSON.stringify(played)}`);
+  assert.ok(cardsShown > 0, 'the hand box listed the two-use cards the training deals');
+  assert.ok(legalUsesShown > 0, 'a playable use was marked');
+  assert.ok(played, 'a card was played from the hand box by clicking');
+  assert.ok(hiddenCards > 0, 'held cards were checked absent behind the hand-over screen');
+  assert.equal(dealtSeen.size, 2, 'both seats\' deals were read in their own logs');
   assert.ok(handovers >= 2, 'the device was handed over');
   await page.context().close();
 });

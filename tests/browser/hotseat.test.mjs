@@ -6,10 +6,11 @@
 //
 // What must never happen: another seat's secrets in the page. After every
 // step the test reads, in one go, what each seat of the page may see
-// (`window.citadel.hotseat`: its hand and secondary mission, kept in
+// (`window.citadel.hotseat`: its hand, 1993 two-use cards and secondary mission, kept in
 // memory) and the whole DOM, and checks that
 // - while the hand-over screen or the neutral view is shown, no seat's
-//   Doomtrooper cards (`#hand [data-card]`) nor secondary mission (its name,
+//   Doomtrooper cards (`#hand [data-card]`, the 1993 ones `[data-two-use]`)
+//   nor secondary mission (its name,
 //   anywhere in the page: the panel, the decision, the log) are in the DOM;
 // - while a seat is shown, the hand in the DOM is exactly that seat's, and
 //   no other seat's secondary mission is anywhere in the DOM.
@@ -59,7 +60,9 @@ async function snapshot(page) {
       finished: view?.phase?.phase === 'finished',
       handoverShown: !document.querySelector('#handover').hidden,
       handoverName: document.querySelector('#handover-name')?.textContent ?? '',
-      cards: [...document.querySelectorAll('[data-card]')].map((e) => e.getAttribute('data-kind')),
+      cards: [...document.querySelectorAll('[data-card]:not([data-two-use])')].map((e) => e.getAttribute('data-kind')),
+      // A 1993 game's two-use cards, by number.
+      twoUse: [...document.querySelectorAll('[data-two-use]')].map((e) => Number(e.getAttribute('data-two-use'))),
       handBoxShown: !document.querySelector('#hand-box').hidden,
       marks: (document.querySelector('#sides')?.textContent.match(/◎/g) ?? []).length,
       // Everything in the page, hidden parts included.
@@ -87,7 +90,7 @@ function assertNoOtherSecrets(snap, where) {
   let secrets = 0;
   for (const seat of snap.hotseat.seats) {
     if (!blocked && seat === shown) continue;
-    secrets += (seat.hand?.length ?? 0) + (seat.secondary !== null ? 1 : 0);
+    secrets += (seat.hand?.length ?? 0) + (seat.cards?.length ?? 0) + (seat.secondary !== null ? 1 : 0);
     if (snap.finished) continue; // secondary missions are revealed at the end (SET-10)
     for (const n of [seat.secondary, ...(seat.secondary_offer ?? [])]) {
       if (n === null || mine.has(n)) continue;
@@ -98,10 +101,12 @@ function assertNoOtherSecrets(snap, where) {
   }
   if (blocked) {
     assert.deepEqual(snap.cards, [], `${where}: no Doomtrooper card in the page while no seat is shown`);
+    assert.deepEqual(snap.twoUse, [], `${where}: no 1993 two-use card in the page while no seat is shown`);
     assert.equal(snap.handBoxShown, false, `${where}: no hand box while no seat is shown`);
     if (!snap.finished) assert.equal(snap.marks, 0, `${where}: no secondary mission marked in the panel`);
   } else {
     assert.deepEqual(snap.cards, shown.hand ?? [], `${where}: the page shows exactly ${shown.name}'s hand`);
+    assert.deepEqual(snap.twoUse, shown.cards ?? [], `${where}: the page shows exactly ${shown.name}'s two-use cards`);
     if (!snap.finished) assert.ok(snap.marks <= (shown.secondary !== null ? 1 : 0), `${where}: only ${shown.name}'s secondary is marked`);
   }
   return secrets;

@@ -213,3 +213,46 @@ test('a 1993 game reads the classic tables: AF and absorb die in the log and the
     text.content.doc = null;
   }
 });
+
+test('the 1993 two-use cards are named in the buttons and the log; a card the viewer may not know is "a card"', () => {
+  const use = (card_use, role, name, answers = null) => ({ card_use, role, name, text: `${name} does something.`, answers });
+  const doc = {
+    classic: {
+      two_use_cards: [
+        { number: 7, name: 'Limited Teleportation / Dud Round', uses: [use('limited_teleportation', 'boon', 'Limited Teleportation'), use('dud_round', 'sabotage', 'Dud Round', 'card_dt_hit')] },
+        { number: 8, name: 'Medic / Uncalibrated Targeter', uses: [use('medic', 'boon', 'Medic'), use('uncalibrated_targeter', 'sabotage', 'Uncalibrated Targeter')] },
+      ],
+    },
+    missions: [{ id: 'classic-training', edition: 'classic' }],
+  };
+  const classicView = { ...view, mission: 'classic-training', teams: [{ ...view.teams[0], hand: [], cards: [8, 7], cards_size: 2 }] };
+  try {
+    text.setContent(doc);
+    text.useEdition('classic');
+    assert.equal(text.describeCommand(classicView, { type: 'play_two_use', card: 8, card_use: 'medic', figure: 3 }),
+      'Medic on Valerie Duval (Medic / Uncalibrated Targeter)', 'the use, its target and the card by name');
+    assert.equal(text.describeCommand(classicView, { type: 'play_two_use', card: 8, card_use: 'uncalibrated_targeter', corporation: 'capitol' }),
+      'Uncalibrated Targeter on Capitol (Medic / Uncalibrated Targeter)');
+    // A 1993 reaction window: `card` indexes the two-use cards; the fitting use is named.
+    const hit = { ...classicView, pending: { decision: 'reaction', team: 0, figure: 1, window: 'card_dt_hit', dice: [] } };
+    assert.equal(text.describeCommand(hit, { type: 'react', card: 1 }), 'Play Dud Round (Limited Teleportation / Dud Round)');
+    assert.equal(text.describeCommand(hit, { type: 'react', card: null }), 'Pass');
+    const say = (e) => text.describeEvent(classicView, e, seatName, { roll: null });
+    assert.equal(say({ type: 'two_use_dealt', seat: 0, count: 2, cards: [8, 7] }),
+      'Player 0 is dealt 2 Doomtrooper cards: Medic / Uncalibrated Targeter, Limited Teleportation / Dud Round.');
+    assert.equal(say({ type: 'two_use_dealt', seat: 1, count: 2, cards: null }), 'Player 1 is dealt 2 Doomtrooper cards.', 'another seat\'s cards stay unnamed');
+    assert.equal(say({ type: 'two_use_played', seat: 0, card: 8, card_use: 'medic', corporation: null, figure: 1 }),
+      'Player 0 plays Medic on Max Steiner (card: Medic / Uncalibrated Targeter).');
+    assert.equal(say({ type: 'two_use_taken', from: 1, to: 0, card: 7 }), 'Player 0 takes Limited Teleportation / Dud Round from Player 1.');
+    assert.equal(say({ type: 'two_use_taken', from: 1, to: 2, card: null }), 'Player 2 takes a card from Player 1.', 'a card the viewer may not know');
+    assert.equal(say({ type: 'two_use_discarded', seat: 1, card: 8 }), 'Player 1 discards Medic / Uncalibrated Targeter.');
+    // The empty Collectors Edition deal says nothing in a 1993 game (the two-use deal follows); it does in a CE one.
+    assert.equal(say({ type: 'cards_dealt', seat: 0, count: 0, cards: [] }), null);
+    assert.equal(text.describeEvent(view, { type: 'cards_dealt', seat: 0, count: 0, cards: [] }, seatName, { roll: null }), 'Player 0 draws no Doomtrooper cards.');
+    assert.equal(text.twoUseName(null), 'a card');
+    assert.equal(text.twoUseName(13), 'card 13', 'a number the content does not list');
+  } finally {
+    text.content.data = null;
+    text.content.doc = null;
+  }
+});

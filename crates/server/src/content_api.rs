@@ -12,9 +12,11 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
+use citadel_rules::content::classic_tables::{ClassicDtCardDef, ClassicDtUse};
 use citadel_rules::content::ids::Edition;
 use citadel_rules::content::missions::MissionDef;
 use citadel_rules::content::tables::CeTables;
+use citadel_rules::game::reaction::Window;
 use serde::Serialize;
 use std::sync::OnceLock;
 
@@ -161,6 +163,74 @@ pub(crate) struct ClassicDoc<'a> {
     base: &'a CeTables,
     /// CRK-1: the minimum PP of ranks 1..=6.
     rank_min_pp: &'a [i32],
+    /// CDT: the 13 two-use Doomtrooper cards, by number.
+    two_use_cards: Vec<TwoUseCard<'a>>,
+}
+
+/// One 1993 two-use Doomtrooper card (classic CDT-1): a player holding it
+/// plays it for one of its two uses.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TwoUseCard<'a> {
+    /// 1..=13, the number `TeamView.cards` and the card events carry.
+    pub number: u32,
+    /// The card's name: its two uses' names, "Boon / Sabotage".
+    pub name: String,
+    /// Its two uses: the boon for the player's own side first, then the
+    /// sabotage against a chosen player.
+    pub uses: Vec<TwoUseCardUse<'a>>,
+}
+
+/// One use of a two-use card, as a `play_two_use` command names it.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TwoUseCardUse<'a> {
+    /// The use's id (`card_use` of `play_two_use` and the card events).
+    pub card_use: ClassicDtUse,
+    /// The boon (use 1) or the sabotage (use 2).
+    pub role: TwoUseRole,
+    /// Its printed name.
+    pub name: &'a str,
+    /// What it does, for players.
+    pub text: &'a str,
+    /// The reaction window it also answers (a `react` command with the
+    /// card's index while `pending` is that window), if any.
+    pub answers: Option<Window>,
+}
+
+/// Which of a two-use card's uses (CDT-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum TwoUseRole {
+    /// Use 1: for the player's own side.
+    Boon,
+    /// Use 2: against a chosen player.
+    Sabotage,
+}
+
+/// A card of the rules content as the document shows it.
+fn two_use_card(def: &ClassicDtCardDef) -> TwoUseCard<'_> {
+    TwoUseCard {
+        number: def.number,
+        name: format!("{} / {}", def.boon_name, def.sabotage_name),
+        uses: vec![
+            TwoUseCardUse {
+                card_use: def.boon,
+                role: TwoUseRole::Boon,
+                name: &def.boon_name,
+                text: &def.boon_text,
+                answers: def.boon.reaction_window(),
+            },
+            TwoUseCardUse {
+                card_use: def.sabotage,
+                role: TwoUseRole::Sabotage,
+                name: &def.sabotage_name,
+                text: &def.sabotage_text,
+                answers: def.sabotage.reaction_window(),
+            },
+        ],
+    }
 }
 
 /// The routes of this module.
@@ -181,6 +251,7 @@ fn document() -> Result<&'static str, ServerError> {
             classic: ClassicDoc {
                 base: &content.classic.base,
                 rank_min_pp: &content.classic.rank_min_pp,
+                two_use_cards: content.classic.dt_cards.iter().map(two_use_card).collect(),
             },
             missions,
         })
@@ -335,6 +406,67 @@ mod tests {
             serde_json::json!(content.classic.rank_min_pp)
         );
         assert!(classic["weapons"].as_array().is_some_and(|w| !w.is_empty()));
+    }
+
+    #[test]
+    fn the_classic_tables_name_every_two_use_card_and_both_its_uses() {
+        let doc: serde_json::Value =
+            serde_json::from_str(document().expect("content loads")).expect("json");
+        let content = citadel_rules::Content::embedded().expect("content");
+        let cards = doc["classic"]["two_use_cards"]
+            .as_array()
+            .expect("the 1993 two-use cards");
+        assert_eq!(cards.len(), 13, "the 13 cards of the 1993 deck");
+        let mut seen = std::collections::HashSet::new();
+        for (card, def) in cards.iter().zip(&content.classic.dt_cards) {
+            let n = def.number;
+            assert_eq!(card["number"], n, "record order");
+            assert_eq!(
+                card["name"],
+                format!("{} / {}", def.boon_name, def.sabotage_name),
+                "card {n}: named by its two uses"
+            );
+            let uses = card["uses"].as_array().expect("uses");
+            assert_eq!(uses.len(), 2, "card {n}: two uses");
+            let want = [
+                ("boon", def.boon, &def.boon_name, &def.boon_text),
+                (
+                    "sabotage",
+                    def.sabotage,
+                    &def.sabotage_name,
+                    &def.sabotage_text,
+                ),
+            ];
+            for (u, (role, id, name, text)) in uses.iter().zip(want) {
+                assert_eq!(u["role"], role, "card {n}");
+                assert_eq!(
+                    u["card_use"],
+                    serde_json::json!(id),
+                    "card {n}: the command's id"
+                );
+                assert_eq!(u["name"], name.as_str(), "card {n}");
+                assert_eq!(u["text"], text.as_str(), "card {n}");
+                assert!(text.len() > 8, "card {n}: {name} says what it does");
+                assert!(
+                    seen.insert(u["card_use"].to_string()),
+                    "card {n}: {name} twice"
+                );
+            }
+        }
+        assert_eq!(seen.len(), 26, "every use once");
+        let medic = &cards[7];
+        assert_eq!(medic["number"], 8);
+        assert_eq!(medic["name"], "Medic / Uncalibrated Targeter");
+        assert_eq!(medic["uses"][0]["card_use"], "medic");
+        assert!(
+            medic["uses"][0]["answers"].is_null(),
+            "played on a turn only"
+        );
+        // Dud Round (card 7's sabotage) answers a hit on a Doomtrooper.
+        assert_eq!(cards[6]["uses"][1]["card_use"], "dud_round");
+        assert_eq!(cards[6]["uses"][1]["answers"], "card_dt_hit");
+        // The CE document has no such table: CE games deal no two-use cards.
+        assert!(doc.get("two_use_cards").is_none());
     }
 
     #[test]

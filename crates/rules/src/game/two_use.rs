@@ -127,15 +127,26 @@ fn target_of(u: U) -> Target {
     }
 }
 
+impl U {
+    /// The 1993 reaction window this use answers, if any (CDT-1): Heroic
+    /// Luck and Weak Spot after the player's own attack roll on a DL
+    /// figure, Dud Round when a firearm attack would wound a DT. The other
+    /// uses are played between actions and at the start of a turn only.
+    pub fn reaction_window(self) -> Option<Window> {
+        match self {
+            U::HeroicLuck | U::WeakSpot => Some(Window::CardOwnAttack),
+            U::DudRound => Some(Window::CardDtHit),
+            _ => None,
+        }
+    }
+}
+
 impl Window {
     /// The use of a two-use card that answers this window, if any.
     pub(crate) fn fitting_use(self, def: &ClassicDtCardDef) -> Option<U> {
-        let fits = |u: U| match self {
-            Window::CardOwnAttack => matches!(u, U::HeroicLuck | U::WeakSpot),
-            Window::CardDtHit => u == U::DudRound,
-            _ => false,
-        };
-        [def.boon, def.sabotage].into_iter().find(|u| fits(*u))
+        [def.boon, def.sabotage]
+            .into_iter()
+            .find(|u| u.reaction_window() == Some(self))
     }
 
     /// A window of the 1993 cards (answered from `Team::cards`).
