@@ -42,6 +42,8 @@ impl Game {
                 if t.seat != seat {
                     return out;
                 }
+                // Room for the usual options (two figures' moves and attacks).
+                out.reserve(64);
                 for f in t.figures {
                     self.figure_commands(f, &mut out);
                 }

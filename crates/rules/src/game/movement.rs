@@ -422,11 +422,17 @@ impl Game {
         let mut out = Vec::with_capacity(64);
         let mut removed: Vec<usize> = Vec::new();
         let mut any_removed = false;
+        let table = &self.rules.step_table;
         let mut next = 0;
         while next < nodes.len() {
             let Node { at, depth, .. } = nodes[next];
             let depth = usize::from(depth);
-            if depth > 0 && self.may_end_on(id, at) {
+            // `may_end_on` but for passability: every node was entered by a
+            // legal step or is a passable entry square.
+            if depth > 0
+                && self.figure_at(at).is_none_or(|f| f == id)
+                && self.token_at(at).is_none()
+            {
                 out.push(path_to(&nodes, next, None));
             }
             if depth >= allowance {
@@ -461,9 +467,13 @@ impl Game {
             }
             let from = board.index(at).unwrap_or(usize::MAX);
             for (k, b) in at.ring().into_iter().enumerate() {
-                if board.index(b).is_none_or(|i| seen[i]) {
+                // Most steps the board forbids outright: skip them first.
+                if !m.phasing && table.step(from, k) == StepKind::Blocked {
                     continue;
                 }
+                let Some(ib) = board.index(b).filter(|&i| !seen[i]) else {
+                    continue;
+                };
                 // The board's answer first; the full check only where a
                 // door (or a Remote Controlled Door, or phasing) is
                 // involved. Both give the same answer (step_table.rs).
@@ -474,7 +484,7 @@ impl Game {
                 };
                 if let Ok(door) = step {
                     any_removed |= door.is_some() && m.team.is_some();
-                    mark(b, &mut seen);
+                    seen[ib] = true;
                     nodes.push(Node {
                         at: b,
                         parent: next as u32,
