@@ -285,6 +285,7 @@ impl Game {
             tile_defs: rules.tile_defs.clone(),
             two_use_cards: rules.two_use_cards.clone(),
             step_table,
+            corridor_memo: OnceLock::new(),
             sector_memo: OnceLock::new(),
         };
         let map = |s: Square| change.map_square(&old.board, s);

@@ -63,6 +63,11 @@ pub struct Rules {
     /// and `door_index`), for the move search.
     #[serde(skip)]
     pub(crate) step_table: super::step_table::StepTable,
+    /// Classic Remote Controlled Door: the corridor edges of this board
+    /// while no door is on it ([`Game::corridor_edges`]), found on first
+    /// use.
+    #[serde(skip)]
+    pub(crate) corridor_memo: OnceLock<Vec<[Square; 2]>>,
     #[serde(skip)]
     pub(crate) sector_memo: OnceLock<Vec<super::altered_reality::BoardChange>>,
 }
@@ -1393,6 +1398,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
         tile_defs,
         two_use_cards,
         step_table,
+        corridor_memo: OnceLock::new(),
         sector_memo: OnceLock::new(),
     })
 }

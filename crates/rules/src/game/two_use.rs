@@ -434,6 +434,20 @@ impl Game {
     /// corridor), with no wall, mission door or card door on them yet;
     /// each as its two squares, west or north first, in (y, x) order.
     pub(crate) fn corridor_edges(&self) -> Vec<[Square; 2]> {
+        // With no door on the board (no 1993 mission has one) and no card
+        // door placed yet, the walls are the board's own: the answer is
+        // the board's, worked out once.
+        if self.rules.doors.is_empty() && self.card_doors.is_empty() {
+            let rules = std::sync::Arc::clone(&self.rules);
+            return rules
+                .corridor_memo
+                .get_or_init(|| self.corridor_edges_now())
+                .clone();
+        }
+        self.corridor_edges_now()
+    }
+
+    fn corridor_edges_now(&self) -> Vec<[Square; 2]> {
         let b = &self.rules.board;
         let wall = |p: Square, q: Square| {
             citadel_grid::Edge::between(p, q).is_some_and(|e| self.walls.is_static_wall(e))
