@@ -423,6 +423,7 @@ impl Game {
         let mut removed: Vec<usize> = Vec::new();
         let mut any_removed = false;
         let table = &self.rules.step_table;
+        let width = board.width();
         let mut next = 0;
         while next < nodes.len() {
             let Node { at, depth, .. } = nodes[next];
@@ -468,10 +469,16 @@ impl Game {
             let from = board.index(at).unwrap_or(usize::MAX);
             for (k, b) in at.ring().into_iter().enumerate() {
                 // Most steps the board forbids outright: skip them first.
-                if !m.phasing && table.step(from, k) == StepKind::Blocked {
+                // Any other step's target is on the board, inside the
+                // bounding box, so its index needs no look at the cells.
+                let ib = if m.phasing {
+                    board.index(b)
+                } else if table.step(from, k) == StepKind::Blocked {
                     continue;
-                }
-                let Some(ib) = board.index(b).filter(|&i| !seen[i]) else {
+                } else {
+                    usize::try_from(b.y * width + b.x).ok()
+                };
+                let Some(ib) = ib.filter(|&i| !seen[i]) else {
                     continue;
                 };
                 // The board's answer first; the full check only where a
