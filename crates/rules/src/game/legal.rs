@@ -85,6 +85,9 @@ impl Game {
                 if self.acting_side() != Some(Side::DarkLegion) || seat != self.dl.seat {
                     return out;
                 }
+                // Every creature that may act lists its moves: often
+                // hundreds of commands, so room for them up front.
+                out.reserve(256);
                 for f in &self.figures {
                     if f.creature().is_some() && f.in_play() && self.captor(f.id).is_none() {
                         self.figure_commands(f.id, &mut out);
