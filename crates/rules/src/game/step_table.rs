@@ -141,7 +141,7 @@ mod tests {
         let mut checked = [0usize; 3];
         let mut card_door_positions = 0;
         for mission in crate::game::playable::playable_missions(content) {
-            for seed in 0..3u64 {
+            for seed in 0..2u64 {
                 let corps = [
                     Corporation::Bauhaus,
                     Corporation::Capitol,
@@ -152,7 +152,7 @@ mod tests {
                 let mut bot = SeededDice::new(seed ^ 0x7ab1e);
                 let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
                 for n in 0..400 {
-                    if n % 40 == 0 || (!g.card_doors.is_empty() && n % 8 == 0) {
+                    if n % 60 == 0 || (!g.card_doors.is_empty() && n % 20 == 0) {
                         agree(&g, &mut checked);
                         card_door_positions += usize::from(!g.card_doors.is_empty());
                     }
