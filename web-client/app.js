@@ -54,7 +54,9 @@ const FIGURE_ACTIONS = new Set(["move", "attack", "special", "use_item", "overru
 // The weapon attacks (ce.md WPN-4..7) and the token missions' figure commands.
 for (const t of ["swing", "spray", "volley", "attack_square", "attack_token", "hack", "pick_up", "hand_over"]) FIGURE_ACTIONS.add(t);
 /** Decisions answered by clicking a square; `kind` groups them (a creature, or the command type). */
-const PLACEMENTS = new Set(["place", "place_start", "place_debris"]);
+/** Decisions answered by a square: highlighted on the board, clicked there
+ *  (a placement, a teleport's square, a 1993 card's square). */
+const PLACEMENTS = new Set(["place", "place_start", "place_debris", "choose_square"]);
 const placeKind = (c) => c.kind ?? (c.type === "place_start" ? `place_start:${c.figure}` : c.type);
 /** Figure commands aimed at a square: the field holding it. They are
  *  offered as one button per kind, then "click a highlighted square". */
@@ -1747,7 +1749,10 @@ function renderDecision(view, a, kinds) {
           onclick: () => { state.placeKind = k; renderGame(); } }))));
     }
     const shown = a.decisions.filter((c) => !PLACEMENTS.has(c.type) || (placeKind(c) === state.placeKind && a.decisions.length <= 40));
-    if (a.decisions.some((c) => PLACEMENTS.has(c.type))) kids.push(h("p", { class: "muted", text: "Click a highlighted square to place." }));
+    if (a.decisions.some((c) => PLACEMENTS.has(c.type))) {
+      const placing = a.decisions.some((c) => PLACEMENTS.has(c.type) && c.type !== "choose_square");
+      kids.push(h("p", { class: "muted", text: placing ? "Click a highlighted square to place." : "Click a highlighted square to choose it." }));
+    }
     const reacts = a.decisions.filter((c) => c.type === "react");
     if (reacts.length && reacts.length === state.legal.length && (reacts.length === 1 || autoPassOn())) {
       kids.push(h("p", { class: "muted", text: reacts.length === 1 ? "No card in your hand can answer this: passing in a moment." : "Auto-pass is on: passing in a moment." }));
