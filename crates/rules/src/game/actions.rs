@@ -688,9 +688,7 @@ impl Game {
             }
         }
         if self.check_actor(figure, false, Cost::Action).is_ok() {
-            for path in self.reachable(figure) {
-                out.push(Command::Move { figure, path });
-            }
+            self.reachable_each(figure, |path| out.push(Command::Move { figure, path }));
         }
         if self.check_actor(figure, true, Cost::Action).is_ok() {
             let enemies: Vec<FigureId> = self

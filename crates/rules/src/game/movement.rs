@@ -5,7 +5,7 @@ use super::event::{Event, Place};
 use super::ids::FigureId;
 use super::rejection::Rejection;
 use super::state::{FigureKind, Game};
-use super::step_table::StepKind;
+use super::step_table::{StepKind, StepTable};
 use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
@@ -115,25 +115,23 @@ impl Game {
         Edge::between(p, q).is_some_and(|e| self.wall_for(m, at, e, removed))
     }
 
-    /// The step `a → b` (the `k`-th of the ring of `a`, board index
-    /// `from`) as [`Self::check_step`] would answer it with no door group
-    /// removed: `Some(true)` legal crossing no door, `Some(false)`
+    /// The step `a → b` as [`Self::check_step`] would answer it with no
+    /// door group removed, given the board's answer `kind` for it (see
+    /// [`StepTable`]): `Some(true)` legal crossing no door, `Some(false)`
     /// illegal, `None` when only the full check can tell (a door edge, a
-    /// Remote Controlled Door near the step, a phasing mover). Asks the
-    /// board's [`StepTable`](super::step_table::StepTable) first, the game
-    /// only about what stands on `b`.
+    /// Remote Controlled Door near the step, a phasing mover). The game is
+    /// asked only about what stands on `b`.
     pub(crate) fn quick_step(
         &self,
         m: &Mover,
-        from: usize,
-        k: usize,
+        kind: StepKind,
         a: Square,
         b: Square,
     ) -> Option<bool> {
         if m.phasing {
             return None;
         }
-        match self.rules.step_table.step(from, k) {
+        match kind {
             // A Remote Controlled Door only ever adds a wall.
             StepKind::Blocked => Some(false),
             StepKind::Door => None,
@@ -349,6 +347,14 @@ impl Game {
     /// Every square a Move action of `id` may end on, with one shortest
     /// legal path to it (for `legal()`), plus exits. BFS over MOV-2 steps.
     pub(crate) fn reachable(&self, id: FigureId) -> Vec<Vec<Square>> {
+        let mut out = Vec::with_capacity(64);
+        self.reachable_each(id, |path| out.push(path));
+        out
+    }
+
+    /// [`Self::reachable`], each path handed to `found` as it is found
+    /// (`legal()` turns them into commands without a list in between).
+    pub(crate) fn reachable_each(&self, id: FigureId, mut found: impl FnMut(Vec<Square>)) {
         let f = &self.figures[id.index()];
         let allowance = self.allowance(id);
         let m = self.mover(id);
@@ -388,7 +394,7 @@ impl Game {
             }
             Place::Waiting { .. } => {
                 if allowance == 0 {
-                    return Vec::new();
+                    return;
                 }
                 for &s in self.entry_squares(id) {
                     if self.figure_at(s).is_none() && board.passable(s) {
@@ -402,7 +408,7 @@ impl Game {
                     }
                 }
             }
-            _ => return Vec::new(),
+            _ => return,
         }
         // The path to node `i` (its squares after the start), plus `extra`.
         let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
@@ -419,7 +425,6 @@ impl Game {
             }
             p
         };
-        let mut out = Vec::with_capacity(64);
         let mut removed: Vec<usize> = Vec::new();
         let mut any_removed = false;
         let table = &self.rules.step_table;
@@ -434,7 +439,7 @@ impl Game {
                 && self.figure_at(at).is_none_or(|f| f == id)
                 && self.token_at(at).is_none()
             {
-                out.push(path_to(&nodes, next, None));
+                found(path_to(&nodes, next, None));
             }
             if depth >= allowance {
                 next += 1;
@@ -449,7 +454,7 @@ impl Game {
                 for e in exits.iter().flat_map(|list| list.iter()) {
                     for (inside, outside) in &e.outside {
                         if *inside == at {
-                            out.push(path_to(&nodes, next, Some(*outside)));
+                            found(path_to(&nodes, next, Some(*outside)));
                         }
                     }
                 }
@@ -466,14 +471,15 @@ impl Game {
                     k = n.parent;
                 }
             }
-            let from = board.index(at).unwrap_or(usize::MAX);
+            let row = table.row(board.index(at).unwrap_or(usize::MAX));
             for (k, b) in at.ring().into_iter().enumerate() {
                 // Most steps the board forbids outright: skip them first.
                 // Any other step's target is on the board, inside the
                 // bounding box, so its index needs no look at the cells.
+                let kind = StepTable::kind(row, k);
                 let ib = if m.phasing {
                     board.index(b)
-                } else if table.step(from, k) == StepKind::Blocked {
+                } else if kind == StepKind::Blocked {
                     continue;
                 } else {
                     usize::try_from(b.y * width + b.x).ok()
@@ -484,7 +490,7 @@ impl Game {
                 // The board's answer first; the full check only where a
                 // door (or a Remote Controlled Door, or phasing) is
                 // involved. Both give the same answer (step_table.rs).
-                let step = match self.quick_step(&m, from, k, at, b) {
+                let step = match self.quick_step(&m, kind, at, b) {
                     Some(true) => Ok(None),
                     Some(false) => continue,
                     None => self.check_step(&m, at, b, &removed),
@@ -504,7 +510,6 @@ impl Game {
             }
             next += 1;
         }
-        out
     }
 
     /// Execute a checked Move action (MOV-10). Returns the final square.

@@ -68,15 +68,17 @@ impl StepTable {
         StepTable { steps }
     }
 
-    /// The step from the square of board index `from` to its `k`-th
-    /// neighbour in [`Square::ring`] order.
+    /// The eight steps from the square of board index `from`, for
+    /// [`Self::kind`] (all blocked off the board).
     #[inline]
-    pub(crate) fn step(&self, from: usize, k: usize) -> StepKind {
-        let bits = self
-            .steps
-            .get(from)
-            .map_or(BLOCKED, |s| (s >> (BITS * k as u32)) & ((1 << BITS) - 1));
-        match bits {
+    pub(crate) fn row(&self, from: usize) -> u16 {
+        self.steps.get(from).copied().unwrap_or(BLOCKED)
+    }
+
+    /// The `k`-th step of a [`Self::row`].
+    #[inline]
+    pub(crate) fn kind(row: u16, k: usize) -> StepKind {
+        match (row >> (BITS * k as u32)) & ((1 << BITS) - 1) {
             OPEN => StepKind::Open,
             DOOR => StepKind::Door,
             _ => StepKind::Blocked,
@@ -126,6 +128,7 @@ fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Squar
 
 #[cfg(test)]
 mod tests {
+    use super::StepTable;
     use crate::content::{Content, Corporation};
     use crate::dice::{Dice, SeededDice};
     use crate::game::{DarkLegionSetup, Game, Setup};
@@ -172,13 +175,14 @@ mod tests {
 
     fn agree(g: &Game, checked: &mut [usize; 3]) {
         let board = &g.rules.board;
+        let table = &g.rules.step_table;
         for f in g.figures.iter().filter(|f| f.square().is_some()) {
             let m = g.mover(f.id);
             for a in board.squares() {
                 let Some(from) = board.index(a) else { continue };
                 for (k, b) in a.ring().into_iter().enumerate() {
                     let full = g.check_step(&m, a, b, &[]);
-                    match g.quick_step(&m, from, k, a, b) {
+                    match g.quick_step(&m, StepTable::kind(table.row(from), k), a, b) {
                         Some(false) => {
                             assert!(full.is_err(), "{a} -> {b} illegal, check says {full:?}");
                             checked[0] += 1;
