@@ -190,7 +190,11 @@ impl Game {
             Decision::RedEntrance { kind } => self.pool_count(*kind) > 0,
             Decision::PlaceFigures { tile, kinds } => {
                 kinds.iter().any(|k| self.pool_count(*k) > 0)
-                    && !self.placement_squares(*tile).is_empty()
+                    && self
+                        .rules
+                        .board
+                        .tile_squares(*tile)
+                        .any(|s| self.placement_ok(s, Some(*tile)))
             }
             Decision::RevealTile => self.tiles.iter().any(|t| !t.face_down.is_empty()),
             // These always offer a default (leave the board as it is, pass
