@@ -213,8 +213,7 @@ impl Game {
     /// The board changes of classic event 11 that the rules allow now, in
     /// CONV-8 order.
     pub(crate) fn sector_changes(&self) -> Vec<SectorChange> {
-        let rules = Arc::clone(&self.rules);
-        rules
+        self.rules
             .board_changes()
             .iter()
             .filter(|c| self.allows(c))
@@ -224,8 +223,7 @@ impl Game {
 
     /// Is any board change legal now?
     pub(crate) fn any_sector_change(&self) -> bool {
-        let rules = Arc::clone(&self.rules);
-        rules.board_changes().iter().any(|c| self.allows(c))
+        self.rules.board_changes().iter().any(|c| self.allows(c))
     }
 
     /// Is `change` one of [`Self::sector_changes`]?
@@ -235,8 +233,7 @@ impl Game {
 
     /// The board's entry for `change`, if the game allows it now.
     fn board_change_now(&self, change: SectorChange) -> Option<(MissionDef, Board)> {
-        let rules = Arc::clone(&self.rules);
-        rules
+        self.rules
             .board_changes()
             .iter()
             .find(|c| c.change == change && self.allows(c))

@@ -438,8 +438,8 @@ impl Game {
         // door placed yet, the walls are the board's own: the answer is
         // the board's, worked out once.
         if self.rules.doors.is_empty() && self.card_doors.is_empty() {
-            let rules = std::sync::Arc::clone(&self.rules);
-            return rules
+            return self
+                .rules
                 .corridor_memo
                 .get_or_init(|| self.corridor_edges_now())
                 .clone();
