@@ -12,8 +12,7 @@ use crate::content::{Content, Corporation, CreatureKind, Edition, Specialty};
 use crate::dice::{shuffle_with, Dice};
 use citadel_grid::{Board, Edge, Square, Walls};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// What never changes during a game: the mission, its board and the
@@ -55,10 +54,6 @@ pub struct Rules {
     /// editions).
     #[serde(skip)]
     pub(crate) two_use_cards: Vec<crate::content::classic_tables::ClassicDtCardDef>,
-    /// Classic event 11: the layout changes this board allows, each with
-    /// its checked mission record and board, found on first use. Only the
-    /// checks that depend on the game (where figures and tokens stand, the
-    /// Remote Controlled Doors) are left to make per game.
     /// What the board alone says about each step (derived from `board`
     /// and `door_index`), for the move search.
     #[serde(skip)]
@@ -68,6 +63,10 @@ pub struct Rules {
     /// use.
     #[serde(skip)]
     pub(crate) corridor_memo: OnceLock<Vec<[Square; 2]>>,
+    /// Classic event 11: the layout changes this board allows, each with
+    /// its checked mission record and board, found on first use. Only the
+    /// checks that depend on the game (where figures and tokens stand, the
+    /// Remote Controlled Doors) are left to make per game.
     #[serde(skip)]
     pub(crate) sector_memo: OnceLock<Vec<super::altered_reality::BoardChange>>,
 }
