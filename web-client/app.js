@@ -16,6 +16,7 @@ import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
 import { dtCardText, eventText, itemInfo } from "./text.js";
 import { editionOf, setContent, useEdition } from "./text.js";
 import { twoUseCard, twoUseName, twoUseTarget, twoUseUseName } from "./text.js";
+import { cardEffectText } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -768,6 +769,7 @@ function switchTo(conn) {
   } else {
     // Nothing to draw yet: at least take the previous seat's side away.
     $("hand").replaceChildren(); $("hand-box").hidden = true; $("sides").replaceChildren();
+    $("card-effects").replaceChildren(); $("effects-box").hidden = true;
     $("decision").replaceChildren(); $("decision").hidden = true; $("actions").replaceChildren(); $("turn-info").textContent = "";
   }
   if (conn.lobby && !conn.lobby.started) { show("lobby"); renderLobby(); }
@@ -1901,6 +1903,10 @@ function renderPanel(view) {
   ...(twoUse ?? []).map((n, i) => twoUseItem(view, n, i))]));
   const held = (hand?.length ?? 0) + (twoUse?.length ?? 0);
   $("hand-box").querySelector("h3").textContent = held ? "Your cards" : "Your cards: none";
+  // 1993 cards whose effect lasts (the round or the mission): public.
+  const lasting = view.effects.cards ?? [];
+  $("effects-box").hidden = lasting.length === 0;
+  $("card-effects").replaceChildren(...lasting.map((e) => h("li", { "data-card-use": e.card_use }, cardEffectText(view, e))));
 }
 
 /**

@@ -152,6 +152,15 @@ export function twoUseUseName(cardUse) {
   return words(cardUse);
 }
 
+/** A lasting effect of a 1993 card (`view.effects.cards`, public), as a
+ *  line: "Molecular Phasing, played by Capitol: until the end of the round". */
+export function cardEffectText(view, e) {
+  const on = e.team !== undefined && e.team !== null ? ` on ${teamName(view, e.team)}`
+    : e.figure !== undefined && e.figure !== null ? ` on ${figName(view, e.figure)}` : "";
+  const until = e.lasts === "mission" ? "until the end of the mission" : "until the end of the round";
+  return `${twoUseUseName(e.card_use)}, played by ${teamName(view, e.by)}${on}: ${until}`;
+}
+
 /** What a `play_two_use` command names, as words to append to the use:
  *  " on Bauhaus", " on Max Steiner", ": sector A to sector B", "". */
 export function twoUseTarget(view, c) {

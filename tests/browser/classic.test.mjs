@@ -46,6 +46,10 @@ after(async () => {
 });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** 1993 card uses whose effect lasts (the round or the mission), listed
+ *  under "Cards in play" (`view.effects.cards`). */
+const LASTING_USES = new Set(['combat_aura', 'legionnaire_fear', 'necrofear', 'hurt_leg', 'uncalibrated_targeter',
+  'combat_neurosis', 'spectral_displacement']);
 
 check('classic: the picker groups missions by edition; ranks 1-6 and no time limit for the 1993 training', async () => {
   const { page, context } = await person(browser, 'picker');
@@ -208,6 +212,7 @@ check('classic: the training mission in hotseat, two corporations against the AI
   let lastHandover = null;
   let maxRound = 0;
   let twoUseChecks = 0;
+  let effectsSeen = 0;
   let cardsShown = 0;
   let legalUsesShown = 0;
   let handShot = false;
@@ -280,9 +285,11 @@ check('classic: the training mission in hotseat, two corporations against the AI
    * leave the hand.
    */
   const playFromHand = async (snap) => {
-    const card = snap.twoUse.find((c) => c.uses.some((u) => u.legal));
+    // A use whose effect lasts first, so "Cards in play" gets an entry.
+    const lastingFirst = (u) => u.legal && LASTING_USES.has(u.use);
+    const card = snap.twoUse.find((c) => c.uses.some(lastingFirst)) ?? snap.twoUse.find((c) => c.uses.some((u) => u.legal));
     if (!card) return null;
-    const u = card.uses.find((x) => x.legal);
+    const u = card.uses.find(lastingFirst) ?? card.uses.find((x) => x.legal);
     const cmds = snap.legal.filter((c) => c.type === 'play_two_use' && c.card === card.number && c.card_use === u.use);
     if (!cmds.length) return null; // a reaction: left to the decision box
     await shot(page, 'classic-hand-playable');
@@ -296,7 +303,7 @@ check('classic: the training mission in hotseat, two corporations against the AI
     assert.deepEqual(sent.command, cmds[0], 'the hand box sends the command the server offered');
     await until(`card ${card.number} to leave the hand`, async () =>
       !((await page.evaluate(() => window.citadel.hotseat.seats.find((s) => s.shown)?.cards ?? [])).includes(card.number)));
-    return { card: card.number, use: u.use };
+    return { card: card.number, use: u.use, lasting: LASTING_USES.has(u.use) };
   };
   const deadline = Date.now() + PLAY_MS;
   for (;;) {
@@ -323,6 +330,9 @@ check('classic: the training mission in hotseat, two corporations against the AI
           })),
         })),
         legal: c.legal,
+        // The lasting 1993 card effects, as listed ("Cards in play").
+        effects: [...document.querySelectorAll('#card-effects li')].map((li) => li.getAttribute('data-card-use')),
+        effectsShown: !document.querySelector('#effects-box').hidden,
         cardLog: [...document.querySelectorAll('#log li')].map((li) => li.textContent).filter((t) => /Doomtrooper card/.test(t)),
         // Everything in the page, hidden parts included, while no seat may look.
         text: !document.querySelector('#handover').hidden || c.hotseat.neutral ? document.documentElement.textContent : null,
@@ -349,6 +359,11 @@ check('classic: the training mission in hotseat, two corporations against the AI
       }
       assert.equal(snap.ceCards, 0, 'no Collectors Edition card in a 1993 game');
       twoUseChecks += checkTwoUseHand(snap, view);
+      // Lasting card effects are public: listed exactly as the view has them.
+      const lasting = (view.effects.cards ?? []).map((e) => e.card_use);
+      assert.deepEqual(snap.effects, lasting, 'the "Cards in play" list follows the view');
+      assert.equal(snap.effectsShown, lasting.length > 0, '"Cards in play" is shown only while an effect lasts');
+      if (lasting.length) effectsSeen += 1;
       if (snap.creatureTitle && !creatureTooltip) creatureTooltip = snap.creatureTitle;
       if (snap.dtTitle && !dtTooltip) dtTooltip = snap.dtTitle;
       if (snap.legend && !legend) legend = snap.legend;
@@ -423,10 +438,11 @@ check('classic: the training mission in hotseat, two corporations against the AI
   assert.match(dtTooltip ?? '', new RegExp(`, AF 1, absorb die ${absorb}\\b`), 'a Doomtrooper\'s tooltip: AF 1 and the rank\'s absorb die');
   if (legend) assert.match(legend, /AF \d+/, 'the creature legend gives the AF');
   assert.ok(boardShot, 'the board was seen with a seat shown');
-  console.log(`# classic-training: hand box checked ${twoUseChecks} times, ${cardsShown} with cards, ${legalUsesShown} playable uses marked, ${hiddenCards} held cards absent behind the hand-over screen; played from the hand: ${JSON.stringify(played)}`);
+  console.log(`# classic-training: hand box checked ${twoUseChecks} times, ${cardsShown} with cards, ${legalUsesShown} playable uses marked, ${hiddenCards} held cards absent behind the hand-over screen; played from the hand: ${JSON.stringify(played)}; ${effectsSeen} checks with a lasting card effect listed`);
   assert.ok(cardsShown > 0, 'the hand box listed the two-use cards the training deals');
   assert.ok(legalUsesShown > 0, 'a playable use was marked');
   assert.ok(played, 'a card was played from the hand box by clicking');
+  if (played.lasting) assert.ok(effectsSeen > 0, `the lasting effect of ${played.use} was listed under "Cards in play"`);
   assert.ok(hiddenCards > 0, 'held cards were checked absent behind the hand-over screen');
   assert.equal(dealtSeen.size, 2, 'both seats\' deals were read in their own logs');
   assert.ok(handovers >= 2, 'the device was handed over');

@@ -249,6 +249,11 @@ test('the 1993 two-use cards are named in the buttons and the log; a card the vi
     // The empty Collectors Edition deal says nothing in a 1993 game (the two-use deal follows); it does in a CE one.
     assert.equal(say({ type: 'cards_dealt', seat: 0, count: 0, cards: [] }), null);
     assert.equal(text.describeEvent(view, { type: 'cards_dealt', seat: 0, count: 0, cards: [] }, seatName, { roll: null }), 'Player 0 draws no Doomtrooper cards.');
+    // Lasting effects, shown to everyone: the use, who played it, on whom, how long.
+    assert.equal(text.cardEffectText(classicView, { card_use: 'limited_teleportation', by: 0, lasts: 'round' }),
+      'Limited Teleportation, played by Bauhaus: until the end of the round');
+    assert.equal(text.cardEffectText(classicView, { card_use: 'uncalibrated_targeter', by: 0, figure: 1, lasts: 'mission' }),
+      'Uncalibrated Targeter, played by Bauhaus on Max Steiner: until the end of the mission');
     assert.equal(text.twoUseName(null), 'a card');
     assert.equal(text.twoUseName(13), 'card 13', 'a number the content does not list');
   } finally {
