@@ -701,15 +701,7 @@ impl CampaignDoc {
         if !self.is_classic() {
             return Err(CampaignError::NoCredits);
         }
-        if self.finished {
-            return Err(CampaignError::Conflict("the campaign is finished".into()));
-        }
-        if let Some(c) = &self.current {
-            return Err(CampaignError::Conflict(format!(
-                "mission game {} is in progress: credits are bought before a mission starts",
-                c.game
-            )));
-        }
+        self.between_missions(": credits are bought before a mission starts")?;
         let mission = self.history.len() as u32;
         let p = self
             .players
@@ -766,21 +758,28 @@ impl CampaignDoc {
         self.outcome_of(mission) == Some(true)
     }
 
+    /// Is the campaign between two missions (not finished, no mission
+    /// game in play)? `why` ends the in-progress message.
+    fn between_missions(&self, why: &str) -> Result<(), CampaignError> {
+        if self.finished {
+            return Err(CampaignError::Conflict("the campaign is finished".into()));
+        }
+        if let Some(c) = &self.current {
+            return Err(CampaignError::Conflict(format!(
+                "mission game {} is in progress{why}",
+                c.game
+            )));
+        }
+        Ok(())
+    }
+
     /// Can the next mission start now?
     ///
     /// # Errors
     /// The campaign is finished, a mission is in play, or players are
     /// missing.
     pub fn can_start_next(&self) -> Result<(), CampaignError> {
-        if self.finished {
-            return Err(CampaignError::Conflict("the campaign is finished".into()));
-        }
-        if let Some(c) = &self.current {
-            return Err(CampaignError::Conflict(format!(
-                "mission game {} is in progress",
-                c.game
-            )));
-        }
+        self.between_missions("")?;
         if !self.full() {
             return Err(CampaignError::Conflict(
                 "not every player has joined yet".into(),

@@ -210,9 +210,6 @@ impl Game {
         dice: &mut dyn Dice,
         events: &mut Vec<Event>,
     ) -> Option<DtCardKind> {
-        if self.reaction.waiting.is_some() {
-            return None; // This run will be discarded anyway.
-        }
         let t = &self.teams[usize::from(team)];
         let own_turn = self.phase == Phase::Corporation { team };
         if t.hand.is_empty()
@@ -221,23 +218,8 @@ impl Game {
         {
             return None;
         }
-        let answer = match self.reaction.answers.get(self.reaction.next) {
-            Some(a) => *a,
-            None => {
-                self.reaction.waiting = Some(Pending {
-                    seat: t.seat,
-                    decision: Decision::Reaction {
-                        team,
-                        figure,
-                        window,
-                        dice: roll.to_vec(),
-                    },
-                });
-                dice.freeze();
-                return None;
-            }
-        };
-        self.reaction.next += 1;
+        let answer = self.reaction_answer(team, figure, window, roll, dice)?;
+        let t = &self.teams[usize::from(team)];
         let card = answer.and_then(|i| t.hand.get(i).copied().map(|k| (i, k)))?;
         if !window.fits(card.1) {
             return None;
