@@ -703,7 +703,9 @@ impl Game {
                     AttackType::Firearm,
                     AttackType::Tech,
                 ] {
-                    if self.check_attack(figure, t, attack).is_ok() {
+                    if self.attack_in_reach(figure, t, attack)
+                        && self.check_attack(figure, t, attack).is_ok()
+                    {
                         out.push(Command::Attack {
                             figure,
                             target: t,

@@ -97,6 +97,43 @@ impl Game {
             .map_or(DieColor::White, |r| r.defense)
     }
 
+    /// A necessary condition of [`Self::check_attack`], cheap to test:
+    /// the distance the attack type needs and, for a creature, dice for
+    /// it. `legal()` asks this first so that targets out of reach cost no
+    /// line of sight. Never false where `check_attack` would accept.
+    pub(crate) fn attack_in_reach(
+        &self,
+        attacker: FigureId,
+        target: FigureId,
+        attack: AttackType,
+    ) -> bool {
+        let a = &self.figures[attacker.index()];
+        let (Some(from), Some(to)) = (
+            a.square(),
+            self.figures.get(target.index()).and_then(|t| t.square()),
+        ) else {
+            return false;
+        };
+        let dist = from.dist(to);
+        let creature_dice = |pick: fn(&CreatureStats) -> &Vec<DieColor>| {
+            a.team().is_some()
+                || self
+                    .creature_stats(attacker)
+                    .is_some_and(|s| !pick(s).is_empty())
+        };
+        match attack {
+            AttackType::CloseCombat => dist == 1 && creature_dice(|s| &s.cc),
+            AttackType::Firearm => {
+                let max = match a.team() {
+                    Some(_) => i32::MAX,
+                    None => self.hooks().dl_firearm_range.1,
+                };
+                (2..=max).contains(&dist) && creature_dice(|s| &s.fa)
+            }
+            AttackType::Tech => a.team().is_some() && (2..=3).contains(&dist),
+        }
+    }
+
     /// Check an Attack action (ATK-2..6, ATK-15) without changing anything.
     pub(crate) fn check_attack(
         &self,

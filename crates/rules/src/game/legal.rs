@@ -87,7 +87,7 @@ impl Game {
                 }
                 // Every creature that may act lists its moves: often
                 // hundreds of commands, so room for them up front.
-                out.reserve(256);
+                out.reserve(512);
                 for f in &self.figures {
                     if f.creature().is_some() && f.in_play() && self.captor(f.id).is_none() {
                         self.figure_commands(f.id, &mut out);

@@ -10,6 +10,7 @@ use crate::content::tables::{DoorCardKind, EquipmentEffect};
 use crate::content::Specialty;
 use crate::dice::Dice;
 use citadel_grid::{Edge, Level, Square};
+use std::ops::ControlFlow;
 
 /// Where a step goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,60 +356,93 @@ impl Game {
     /// [`Self::reachable`], each path handed to `found` as it is found
     /// (`legal()` turns them into commands without a list in between).
     pub(crate) fn reachable_each(&self, id: FigureId, mut found: impl FnMut(Vec<Square>)) {
+        let _ = self.move_search(id, |path| {
+            found(path);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Has `id` anywhere to move? ([`Self::reachable`] not empty, without
+    /// searching on after the first destination.)
+    pub(crate) fn can_move(&self, id: FigureId) -> bool {
+        self.move_search(id, |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// The search behind [`Self::reachable`]: each destination's path goes
+    /// to `found`, until it answers `Break`.
+    fn move_search(
+        &self,
+        id: FigureId,
+        mut found: impl FnMut(Vec<Square>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let f = &self.figures[id.index()];
         let allowance = self.allowance(id);
         let m = self.mover(id);
         let board = &self.rules.board;
-        // BFS nodes live in `nodes`: square, parent node, depth (path
-        // length), and the door group removed on the way in (a DT removes
-        // at most one per step). A square is visited once, flagged by its
-        // board index, so the search is linear in the reachable area.
-        // Nodes are kept small (16 bytes) and the vectors sized up front:
-        // this search is most of `legal()`, run for every figure that may
-        // act on every call.
+        // BFS nodes live in `nodes`: square, its board index, parent node,
+        // depth (path length), and the door group removed on the way in (a
+        // DT removes at most one per step). A square is visited once,
+        // flagged by its board index in a bit set, so the search is linear
+        // in the reachable area. Nothing is allocated per node: this
+        // search is most of `legal()`, run for every figure that may act on
+        // every call.
         const ROOT: u32 = u32::MAX;
         const NO_DOOR: u32 = u32::MAX;
         #[derive(Clone, Copy)]
         struct Node {
             at: Square,
+            index: u32,
             parent: u32,
-            depth: u16,
             removed: u32,
+            depth: u16,
         }
+        let cells = usize::try_from(board.width() * board.height()).unwrap_or(0);
+        // The seen set on the stack for any board up to 64 x 64 squares.
+        let mut seen_stack = [0u64; 64];
+        let mut seen_heap = Vec::new();
+        let words = cells.div_ceil(64);
+        let seen: &mut [u64] = if words <= seen_stack.len() {
+            &mut seen_stack[..words]
+        } else {
+            seen_heap.resize(words, 0);
+            &mut seen_heap
+        };
+        let test_and_set = |seen: &mut [u64], i: usize| {
+            let (w, bit) = (i / 64, 1u64 << (i % 64));
+            let was = seen[w] & bit != 0;
+            seen[w] |= bit;
+            was
+        };
         let mut nodes: Vec<Node> = Vec::with_capacity(128);
-        let mut seen = vec![false; (board.width() * board.height()).max(0) as usize];
-        let mark = |s: Square, seen: &mut Vec<bool>| {
-            if let Some(i) = board.index(s) {
-                seen[i] = true;
-            }
+        let node = |at: Square, index: usize, parent: u32, depth: usize, removed: u32| Node {
+            at,
+            index: index as u32,
+            parent,
+            removed,
+            depth: depth as u16,
         };
         match f.place {
             Place::Board { square } => {
-                mark(square, &mut seen);
-                nodes.push(Node {
-                    at: square,
-                    parent: ROOT,
-                    depth: 0,
-                    removed: NO_DOOR,
-                });
+                let Some(i) = board.index(square) else {
+                    return ControlFlow::Continue(());
+                };
+                test_and_set(seen, i);
+                nodes.push(node(square, i, ROOT, 0, NO_DOOR));
             }
             Place::Waiting { .. } => {
                 if allowance == 0 {
-                    return;
+                    return ControlFlow::Continue(());
                 }
                 for &s in self.entry_squares(id) {
                     if self.figure_at(s).is_none() && board.passable(s) {
-                        mark(s, &mut seen);
-                        nodes.push(Node {
-                            at: s,
-                            parent: ROOT,
-                            depth: 1,
-                            removed: NO_DOOR,
-                        });
+                        if let Some(i) = board.index(s) {
+                            test_and_set(seen, i);
+                            nodes.push(node(s, i, ROOT, 1, NO_DOOR));
+                        }
                     }
                 }
             }
-            _ => return,
+            _ => return ControlFlow::Continue(()),
         }
         // The path to node `i` (its squares after the start), plus `extra`.
         let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
@@ -431,15 +465,17 @@ impl Game {
         let width = board.width();
         let mut next = 0;
         while next < nodes.len() {
-            let Node { at, depth, .. } = nodes[next];
+            let Node {
+                at, index, depth, ..
+            } = nodes[next];
             let depth = usize::from(depth);
             // `may_end_on` but for passability: every node was entered by a
             // legal step or is a passable entry square.
             if depth > 0
-                && self.figure_at(at).is_none_or(|f| f == id)
+                && self.occupancy[index as usize].is_none_or(|f| f == id)
                 && self.token_at(at).is_none()
             {
-                found(path_to(&nodes, next, None));
+                found(path_to(&nodes, next, None))?;
             }
             if depth >= allowance {
                 next += 1;
@@ -454,7 +490,7 @@ impl Game {
                 for e in exits.iter().flat_map(|list| list.iter()) {
                     for (inside, outside) in &e.outside {
                         if *inside == at {
-                            found(path_to(&nodes, next, Some(*outside)));
+                            found(path_to(&nodes, next, Some(*outside)))?;
                         }
                     }
                 }
@@ -471,7 +507,7 @@ impl Game {
                     k = n.parent;
                 }
             }
-            let row = table.row(board.index(at).unwrap_or(usize::MAX));
+            let row = table.row(index as usize);
             for (k, b) in at.ring().into_iter().enumerate() {
                 // Most steps the board forbids outright: skip them first.
                 // Any other step's target is on the board, inside the
@@ -484,7 +520,7 @@ impl Game {
                 } else {
                     usize::try_from(b.y * width + b.x).ok()
                 };
-                let Some(ib) = ib.filter(|&i| !seen[i]) else {
+                let Some(ib) = ib.filter(|&i| seen[i / 64] & (1 << (i % 64)) == 0) else {
                     continue;
                 };
                 // The board's answer first; the full check only where a
@@ -497,19 +533,16 @@ impl Game {
                 };
                 if let Ok(door) = step {
                     any_removed |= door.is_some() && m.team.is_some();
-                    seen[ib] = true;
-                    nodes.push(Node {
-                        at: b,
-                        parent: next as u32,
-                        depth: (depth + 1) as u16,
-                        removed: door
-                            .filter(|_| m.team.is_some())
-                            .map_or(NO_DOOR, |g| g as u32),
-                    });
+                    test_and_set(seen, ib);
+                    let door = door
+                        .filter(|_| m.team.is_some())
+                        .map_or(NO_DOOR, |g| g as u32);
+                    nodes.push(node(b, ib, next as u32, depth + 1, door));
                 }
             }
             next += 1;
         }
+        ControlFlow::Continue(())
     }
 
     /// Execute a checked Move action (MOV-10). Returns the final square.

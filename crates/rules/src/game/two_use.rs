@@ -379,7 +379,7 @@ impl Game {
             }
             Target::OwnDtOnBoard => {
                 for f in self.teams[usize::from(team)].figures {
-                    if !self.card_squares(card_use, f).is_empty() {
+                    if self.has_card_square(card_use, f) {
                         out.push(play(None, Some(f), None, None));
                     }
                 }
@@ -389,7 +389,7 @@ impl Game {
                     let ok = f.team().is_some()
                         && f.in_play()
                         && (target_of(card_use) == Target::AnyDt
-                            || !self.card_squares(card_use, f.id).is_empty());
+                            || self.has_card_square(card_use, f.id));
                     if ok {
                         out.push(play(None, Some(f.id), None, None));
                     }
@@ -620,31 +620,53 @@ impl Game {
 
     /// The squares a teleporting use may put `figure` on: empty, passable,
     /// token-free, where the figure may end (Limited Teleportation: a
-    /// side-adjacent sector; Faulty Teleportation: any other sector).
+    /// side-adjacent sector; Faulty Teleportation: any other sector), in
+    /// sector order, then square order.
     pub(crate) fn card_squares(&self, card_use: U, figure: FigureId) -> Vec<Square> {
         let b = &self.rules.board;
-        let Some(from) = self.figures[figure.index()]
-            .square()
-            .filter(|_| self.figures[figure.index()].team().is_some())
-            .and_then(|s| b.tile_of(s))
-        else {
+        let Some((from, tiles)) = self.card_tiles(card_use, figure) else {
             return Vec::new();
         };
-        let tiles: Vec<usize> = match card_use {
-            U::LimitedTeleportation => self.side_adjacent_tiles(from),
-            U::FaultyTeleportation => (0..b.tiles.len()).filter(|&t| t != from).collect(),
-            _ => return Vec::new(),
-        };
+        let tiles = tiles.unwrap_or_else(|| (0..b.tiles.len()).filter(|&t| t != from).collect());
         tiles
             .into_iter()
             .flat_map(|t| b.tile_squares(t))
-            .filter(|s| {
-                b.passable(*s)
-                    && self.figure_at(*s).is_none()
-                    && self.token_at(*s).is_none()
-                    && self.may_end_on(figure, *s)
-            })
+            .filter(|s| self.card_square_ok(figure, *s))
             .collect()
+    }
+
+    /// Is [`Self::card_squares`] not empty? One pass over the board (the
+    /// listing of card plays asks this for every DT on every call).
+    fn has_card_square(&self, card_use: U, figure: FigureId) -> bool {
+        let b = &self.rules.board;
+        let Some((from, tiles)) = self.card_tiles(card_use, figure) else {
+            return false;
+        };
+        let target = |t: usize| tiles.as_ref().map_or(t != from, |list| list.contains(&t));
+        b.squares()
+            .any(|s| b.tile_of(s).is_some_and(target) && self.card_square_ok(figure, s))
+    }
+
+    /// For a teleporting use by `figure` (a DT on the board): its sector
+    /// and the sectors it may go to (`None`: every other sector).
+    fn card_tiles(&self, card_use: U, figure: FigureId) -> Option<(usize, Option<Vec<usize>>)> {
+        let f = &self.figures[figure.index()];
+        let from = f
+            .square()
+            .filter(|_| f.team().is_some())
+            .and_then(|s| self.rules.board.tile_of(s))?;
+        match card_use {
+            U::LimitedTeleportation => Some((from, Some(self.side_adjacent_tiles(from)))),
+            U::FaultyTeleportation => Some((from, None)),
+            _ => None,
+        }
+    }
+
+    fn card_square_ok(&self, figure: FigureId, s: Square) -> bool {
+        self.rules.board.passable(s)
+            && self.figure_at(s).is_none()
+            && self.token_at(s).is_none()
+            && self.may_end_on(figure, s)
     }
 
     /// `team`'s DTs on the board that have somewhere to move.
@@ -652,9 +674,7 @@ impl Game {
         self.teams[usize::from(team)]
             .figures
             .into_iter()
-            .filter(|f| {
-                self.figures[f.index()].square().is_some() && !self.reachable(*f).is_empty()
-            })
+            .filter(|f| self.figures[f.index()].square().is_some() && self.can_move(*f))
             .collect()
     }
 
@@ -1159,9 +1179,7 @@ impl Game {
                     // One free Move for each DT.
                     figures.retain(|f| *f != figure);
                 }
-                figures.retain(|f| {
-                    self.figures[f.index()].square().is_some() && !self.reachable(*f).is_empty()
-                });
+                figures.retain(|f| self.figures[f.index()].square().is_some() && self.can_move(*f));
                 self.ask_card_moves(team, card_use, figures, left.saturating_sub(1));
             }
             _ => {}
