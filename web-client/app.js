@@ -1768,8 +1768,40 @@ function renderDecision(view, a, kinds) {
       h("button", { type: "button", "data-option": i, text: `${i < 9 ? i + 1 + ". " : ""}${describeCommand(view, c)}`,
         title: reactTitle(view, c), onclick: () => sendCommand(c) }))));
     box.classList.toggle("draft", draft);
+    if (view.pending?.decision === "card_window") {
+      const plays = cardWindowPlays(view);
+      if (plays) kids.push(plays);
+    }
   } else box.classList.remove("draft");
   box.replaceChildren(...kids);
+}
+
+/**
+ * The start-of-turn card window (1993): the card uses playable now, so the
+ * decision asks for what it offers and not only "Pass". One button per
+ * use: the play itself when it has one target; else it opens that use's
+ * targets in the hand box ("Your cards"), the one place they are chosen.
+ * @param {GameView} view
+ */
+function cardWindowPlays(view) {
+  const plays = state.legal.filter((c) => c.type === "play_two_use");
+  if (!plays.length) return null;
+  const uses = new Map();
+  for (const c of plays) {
+    const k = `${c.card}:${c.card_use}`;
+    if (!uses.has(k)) uses.set(k, []);
+    uses.get(k).push(c);
+  }
+  return h("div", { class: "row card-window-plays" },
+    h("span", { class: "muted", text: "Play a card now:" }),
+    ...[...uses].map(([k, cmds]) => {
+      const name = twoUseUseName(cmds[0].card_use);
+      return cmds.length === 1
+        ? h("button", { type: "button", "data-card-play": k, title: describeCommand(view, cmds[0]), text: `${name}${twoUseTarget(view, cmds[0])}`,
+          onclick: () => sendCommand(cmds[0]) })
+        : h("button", { type: "button", "data-card-play": k, "aria-label": `${name}: choose the target in Your cards`, text: `${name}…`,
+          onclick: () => { state.cardChoice = k; renderGame(); $("hand-box").scrollIntoView({ block: "nearest" }); } });
+    }));
 }
 
 /** A reaction button's tooltip: the card's effect, from the content. */
@@ -1827,7 +1859,10 @@ function renderActions(view, a, sel) {
   // The selected figure's other actions, then cards and the rest.
   const figureCmds = sel ? [...sel.attacks, ...sel.other] : [];
   const cards = a.general.filter((c) => c.type === "play_card" && (state.selected === null || c.figure === state.selected));
-  const rest = a.general.filter((c) => !["end_activation", "end_turn", "play_card"].includes(c.type));
+  // The start-of-turn card window lists its plays in the decision box.
+  const inCardWindow = view.pending?.decision === "card_window" && a.decisions.length > 0;
+  const rest = a.general.filter((c) => !["end_activation", "end_turn", "play_card"].includes(c.type)
+    && !(inCardWindow && c.type === "play_two_use"));
   const groups = new Map();
   const sprays = [];
   for (const c of [...figureCmds, ...cards, ...rest]) {

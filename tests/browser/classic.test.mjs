@@ -212,6 +212,8 @@ check('classic: the training mission in hotseat, two corporations against the AI
   let lastHandover = null;
   let maxRound = 0;
   let twoUseChecks = 0;
+  let windowPlaysChecked = 0;
+  let windowShot = false;
   let effectsSeen = 0;
   let cardsShown = 0;
   let legalUsesShown = 0;
@@ -258,6 +260,15 @@ check('classic: the training mission in hotseat, two corporations against the AI
       for (const n of sent) assert.ok(dealt.includes(content.classic.two_use_cards.find((c) => c.number === n).name), `the deal names card ${n}: ${dealt}`);
       assert.doesNotMatch(snap.cardLog.join('\n'), /draws no Doomtrooper cards/, 'no empty Collectors Edition deal in a 1993 log');
       dealtSeen.add(seat.seat);
+    }
+    // The start-of-turn card window offers its plays in the decision box
+    // too: one button per card use the legal list offers, nothing else.
+    const windowUses = view.pending?.decision === 'card_window'
+      ? [...new Set(snap.legal.filter((c) => c.type === 'play_two_use').map((c) => `${c.card}:${c.card_use}`))] : [];
+    assert.deepEqual([...snap.windowPlays].sort(), windowUses.sort(), 'the card window lists exactly the playable card uses');
+    if (windowUses.length) {
+      windowPlaysChecked += 1;
+      assert.equal(snap.actionRowPlays, 0, 'the card window\'s plays are not repeated in the actions row');
     }
     const win = view.pending?.decision === 'reaction' ? view.pending.window : null;
     snap.twoUse.forEach((shown, i) => {
@@ -330,6 +341,9 @@ check('classic: the training mission in hotseat, two corporations against the AI
           })),
         })),
         legal: c.legal,
+        // The card window's plays in the decision box.
+        windowPlays: [...document.querySelectorAll('#decision [data-card-play]')].map((b) => b.getAttribute('data-card-play')),
+        actionRowPlays: document.querySelectorAll('#actions button.act.play_two_use').length,
         // The lasting 1993 card effects, as listed ("Cards in play").
         effects: [...document.querySelectorAll('#card-effects li')].map((li) => li.getAttribute('data-card-use')),
         effectsShown: !document.querySelector('#effects-box').hidden,
@@ -359,6 +373,10 @@ check('classic: the training mission in hotseat, two corporations against the AI
       }
       assert.equal(snap.ceCards, 0, 'no Collectors Edition card in a 1993 game');
       twoUseChecks += checkTwoUseHand(snap, view);
+      if (snap.windowPlays.length && !windowShot) {
+        await shot(page, 'classic-card-window');
+        windowShot = true;
+      }
       // Lasting card effects are public: listed exactly as the view has them.
       const lasting = (view.effects.cards ?? []).map((e) => e.card_use);
       assert.deepEqual(snap.effects, lasting, 'the "Cards in play" list follows the view');
@@ -438,7 +456,8 @@ check('classic: the training mission in hotseat, two corporations against the AI
   assert.match(dtTooltip ?? '', new RegExp(`, AF 1, absorb die ${absorb}\\b`), 'a Doomtrooper\'s tooltip: AF 1 and the rank\'s absorb die');
   if (legend) assert.match(legend, /AF \d+/, 'the creature legend gives the AF');
   assert.ok(boardShot, 'the board was seen with a seat shown');
-  console.log(`# classic-training: hand box checked ${twoUseChecks} times, ${cardsShown} with cards, ${legalUsesShown} playable uses marked, ${hiddenCards} held cards absent behind the hand-over screen; played from the hand: ${JSON.stringify(played)}; ${effectsSeen} checks with a lasting card effect listed`);
+  console.log(`# classic-training: hand box checked ${twoUseChecks} times, ${cardsShown} with cards, ${legalUsesShown} playable uses marked, ${hiddenCards} held cards absent behind the hand-over screen; played from the hand: ${JSON.stringify(played)}; ${effectsSeen} checks with a lasting card effect listed; card window plays checked ${windowPlaysChecked} times`);
+  assert.ok(windowPlaysChecked > 0, 'a card window with a playable card was shown and checked');
   assert.ok(cardsShown > 0, 'the hand box listed the two-use cards the training deals');
   assert.ok(legalUsesShown > 0, 'a playable use was marked');
   assert.ok(played, 'a card was played from the hand box by clicking');
