@@ -267,6 +267,7 @@ impl Game {
         let rules = &*old;
         // No sector holding a door moves, so the door index stays right.
         let step_table = super::step_table::StepTable::new(&board, &rules.door_index);
+        let tile_squares = super::state::tile_squares(&board);
         let rules = Rules {
             mission,
             board,
@@ -282,6 +283,7 @@ impl Game {
             tile_defs: rules.tile_defs.clone(),
             two_use_cards: rules.two_use_cards.clone(),
             step_table,
+            tile_squares,
             corridor_memo: OnceLock::new(),
             sector_memo: OnceLock::new(),
         };

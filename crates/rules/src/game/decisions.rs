@@ -162,7 +162,6 @@ impl Game {
     /// MOV-15 destinations of event 2: empty, passable, token-free squares.
     fn teleport_squares(&self, tile: usize) -> Vec<citadel_grid::Square> {
         self.rules
-            .board
             .tile_squares(tile)
             .filter(|s| {
                 self.rules.board.passable(*s)
@@ -180,6 +179,20 @@ impl Game {
         if let (Decision::CardWindow { team }, Command::PlayTwoUse { .. }) = (d, cmd) {
             // The typed reason of a refused play, not just "not an option".
             return self.check_two_use(*team, cmd);
+        }
+        // The common answers, checked alone rather than against a list of
+        // every option: passing a card window (always offered), and a
+        // placement (one square's check, not the whole tile's).
+        match (d, cmd) {
+            (Decision::CardWindow { .. }, Command::PassCard) => return Ok(()),
+            (Decision::PlaceFigures { tile, kinds }, Command::Place { kind, square })
+                if kinds.contains(kind)
+                    && self.pool_count(*kind) > 0
+                    && self.placement_ok(*square, Some(*tile)) =>
+            {
+                return Ok(());
+            }
+            _ => {}
         }
         if let (Decision::AlterSectors { .. }, Command::AlterSectors { change }) = (d, cmd) {
             // One board to validate, not every turn and swap.

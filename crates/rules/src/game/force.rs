@@ -192,7 +192,6 @@ impl Game {
                 kinds.iter().any(|k| self.pool_count(*k) > 0)
                     && self
                         .rules
-                        .board
                         .tile_squares(*tile)
                         .any(|s| self.placement_ok(s, Some(*tile)))
             }

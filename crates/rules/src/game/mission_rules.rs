@@ -115,7 +115,7 @@ impl Game {
             .filter(|t| t.kind == TokenKind::Objective)
             .map(|t| t.square)
             .collect();
-        board
+        self.rules
             .tile_squares(tile)
             .filter(|s| {
                 board.passable(*s)
@@ -224,7 +224,7 @@ impl Game {
         let Some(tile) = self.start_tile() else {
             return Vec::new();
         };
-        board
+        self.rules
             .tile_squares(tile)
             .filter(|s| {
                 board.passable(*s)

@@ -117,7 +117,6 @@ impl Game {
     /// Every legal placement square of a tile, in `(y, x)` order.
     pub(crate) fn placement_squares(&self, tile: usize) -> Vec<Square> {
         self.rules
-            .board
             .tile_squares(tile)
             .filter(|s| self.placement_ok(*s, Some(tile)))
             .collect()

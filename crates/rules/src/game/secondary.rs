@@ -372,7 +372,7 @@ impl Game {
         let board = &self.rules.board;
         let tiles = board.tiles.len();
         if let Some(t) =
-            (0..tiles).find(|&t| board.tile_squares(t).any(|s| board.level(s).is_some()))
+            (0..tiles).find(|&t| self.rules.tile_squares(t).any(|s| board.level(s).is_some()))
         {
             return Some(t);
         }
@@ -388,7 +388,7 @@ impl Game {
         let tiles = board.tiles.len();
         let centre = |t: usize| {
             let (mut x, mut y, mut n) = (0.0_f64, 0.0_f64, 0.0_f64);
-            for s in board.tile_squares(t) {
+            for s in self.rules.tile_squares(t) {
                 x += f64::from(s.x);
                 y += f64::from(s.y);
                 n += 1.0;

@@ -58,6 +58,11 @@ pub struct Rules {
     /// and `door_index`), for the move search.
     #[serde(skip)]
     pub(crate) step_table: super::step_table::StepTable,
+    /// Each placed tile's on-board squares in `(y, x)` order (derived from
+    /// `board`): placements and card squares ask for a tile's squares
+    /// often, and the board can only find them by looking at every square.
+    #[serde(skip)]
+    pub(crate) tile_squares: Vec<Vec<Square>>,
     /// Classic Remote Controlled Door: the corridor edges of this board
     /// while no door is on it ([`Game::corridor_edges`]), found on first
     /// use.
@@ -72,6 +77,12 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The on-board squares of placed tile `tile`, in `(y, x)` order (as
+    /// `Board::tile_squares`, without looking at the whole board).
+    pub(crate) fn tile_squares(&self, tile: usize) -> impl Iterator<Item = Square> + '_ {
+        self.tile_squares.get(tile).into_iter().flatten().copied()
+    }
+
     /// The rank of `pp` (RNK-1, CRK-1).
     pub fn rank_for(&self, pp: i32) -> u8 {
         self.rank_min_pp.iter().filter(|&&m| pp >= m).count().max(1) as u8
@@ -1381,6 +1392,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
         super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
     let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
     let step_table = super::step_table::StepTable::new(&board, &door_index);
+    let tile_squares = tile_squares(&board);
     let dl_entrances = red.iter().chain(&white).cloned().collect();
     Ok(Rules {
         mission,
@@ -1397,9 +1409,22 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
         tile_defs,
         two_use_cards,
         step_table,
+        tile_squares,
         corridor_memo: OnceLock::new(),
         sector_memo: OnceLock::new(),
     })
+}
+
+/// Each tile's on-board squares of `board`, in `(y, x)` order
+/// ([`Rules::tile_squares`]).
+pub(crate) fn tile_squares(board: &Board) -> Vec<Vec<Square>> {
+    let mut out = vec![Vec::new(); board.tiles.len()];
+    for s in board.squares() {
+        if let Some(list) = board.tile_of(s).and_then(|t| out.get_mut(t)) {
+            list.push(s);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1454,5 +1479,30 @@ mod classic_deal_tests {
         );
         assert_eq!(counts[1] + counts[3] + counts[4], 10);
         assert_eq!(deal.iter().map(|(_, n)| usize::from(*n)).sum::<usize>(), 12);
+    }
+}
+
+#[cfg(test)]
+mod tile_squares_tests {
+    use super::*;
+
+    /// The kept lists are what the board finds by looking at every square,
+    /// for every tile of every mission of both editions.
+    #[test]
+    fn each_tile_lists_the_squares_the_board_gives_in_the_same_order() {
+        let content = Content::embedded().expect("content");
+        let mut tiles = 0;
+        for mission in &content.missions {
+            let rules = build_rules(content, mission.clone()).expect("rules");
+            for t in 0..rules.board.tiles.len() {
+                let kept: Vec<Square> = rules.tile_squares(t).collect();
+                let scanned: Vec<Square> = rules.board.tile_squares(t).collect();
+                assert_eq!(kept, scanned, "{} tile {t}", mission.id);
+                assert!(!kept.is_empty(), "{} tile {t} has squares", mission.id);
+                tiles += 1;
+            }
+            assert_eq!(rules.tile_squares(rules.board.tiles.len()).count(), 0);
+        }
+        assert!(tiles > 50, "every mission's tiles were compared ({tiles})");
     }
 }

@@ -605,7 +605,8 @@ impl Game {
     /// next to a square of the other).
     pub(crate) fn side_adjacent_tiles(&self, tile: usize) -> Vec<usize> {
         let b = &self.rules.board;
-        let mut v: Vec<usize> = b
+        let mut v: Vec<usize> = self
+            .rules
             .tile_squares(tile)
             .flat_map(|s| {
                 [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| Square::new(s.x + dx, s.y + dy))
@@ -630,7 +631,7 @@ impl Game {
         let tiles = tiles.unwrap_or_else(|| (0..b.tiles.len()).filter(|&t| t != from).collect());
         tiles
             .into_iter()
-            .flat_map(|t| b.tile_squares(t))
+            .flat_map(|t| self.rules.tile_squares(t))
             .filter(|s| self.card_square_ok(figure, *s))
             .collect()
     }

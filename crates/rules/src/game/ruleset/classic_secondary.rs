@@ -161,7 +161,8 @@ impl Game {
         let Some(tile) = self.stairs_tile() else {
             return Vec::new();
         };
-        let mut out: Vec<Square> = board
+        let mut out: Vec<Square> = self
+            .rules
             .tile_squares(tile)
             .filter(|&s| board.passable(s))
             .filter(|&s| {
