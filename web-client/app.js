@@ -16,7 +16,7 @@ import { DIRECTIONS, DIRECTION_ARROW, DIRECTION_WORD } from "./text.js";
 import { dtCardText, eventText, itemInfo } from "./text.js";
 import { editionOf, setContent, useEdition } from "./text.js";
 import { twoUseCard, twoUseName, twoUseTarget, twoUseUseName } from "./text.js";
-import { cardEffectText } from "./text.js";
+import { cardEffectText, tileName } from "./text.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 /** @typedef {import("./protocol").Command} Command */
@@ -112,6 +112,7 @@ function newConn(logEl) {
     /** A hotseat player added on this device (not the page's first seat). */ local: false,
     /** The hand box's two-use card use whose targets are listed ("card:use"), or null. */
     /** @type {string|null} */ cardChoice: null,
+    /** The first sector picked for a card played on two sectors. @type {number|null} */ cardFrom: null,
   };
 }
 let state = newConn(/** @type {HTMLElement} */ (document.getElementById("log")));
@@ -267,6 +268,7 @@ function send(msg) {
 function sendCommand(command) {
   state.mode = null;
   state.cardChoice = null;
+  state.cardFrom = null;
   send({ type: "command", client_ref: ++state.ref, command });
   renderGame();
 }
@@ -1977,10 +1979,31 @@ function twoUseItem(view, n, i) {
                 text: open ? "Play… (close)" : "Play…", onclick: () => { state.cardChoice = open ? null : `${n}:${u.card_use}`; renderGame(); } })
               : null),
         h("div", { class: "card-text", text: u.text }),
-        open ? h("div", { class: "use-targets row" }, ...cmds.map((c) =>
-          h("button", { type: "button", text: c.type === "play_two_use" ? `${u.name}${twoUseTarget(view, c)}` : describeCommand(view, c),
-            onclick: () => sendCommand(c) }))) : null);
+        open ? useTargets(view, u, cmds) : null);
     }));
+}
+
+/**
+ * The targets of an open card use, one button each. A use played on a pair
+ * of sectors (Command Interference: a sector, then a neighbour) asks in two
+ * steps, the first sector and then where to, rather than one button per
+ * pair.
+ * @param {GameView} view @param {{name: string}} u @param {Command[]} cmds
+ */
+function useTargets(view, u, cmds) {
+  const button = (c) => h("button", { type: "button", text: c.type === "play_two_use" ? `${u.name}${twoUseTarget(view, c)}` : describeCommand(view, c),
+    onclick: () => sendCommand(c) });
+  const pairs = cmds.every((c) => c.type === "play_two_use" && c.tile !== null && c.tile !== undefined && c.to_tile !== null && c.to_tile !== undefined);
+  if (!pairs) return h("div", { class: "use-targets row" }, ...cmds.map(button));
+  const from = [...new Set(cmds.map((c) => c.tile))];
+  const chosen = from.includes(state.cardFrom) ? state.cardFrom : null;
+  return h("div", { class: "use-targets" },
+    h("div", { class: "row", role: "group", "aria-label": `${u.name}: from which sector` }, h("span", { class: "muted", text: "From:" }),
+      ...from.map((t) => h("button", { type: "button", "data-from-tile": t, "aria-pressed": String(t === chosen), text: tileName(view, t),
+        onclick: () => { state.cardFrom = t === chosen ? null : t; renderGame(); } }))),
+    chosen === null ? null : h("div", { class: "row", role: "group", "aria-label": `${u.name}: to which sector` }, h("span", { class: "muted", text: "To:" }),
+      ...cmds.filter((c) => c.tile === chosen).map((c) => h("button", { type: "button", "data-to-tile": c.to_tile, text: tileName(view, c.to_tile),
+        title: `${u.name}${twoUseTarget(view, c)}`, onclick: () => sendCommand(c) }))));
 }
 
 /** A dot: the seat's player is online, away, or played by the computer. */

@@ -346,6 +346,41 @@ check('a colour-blind safe palette: corporations and highlights stay apart in de
   await who.context.close();
 });
 
+check('a 1993 card played on two sectors asks for the sector, then the neighbour it goes to', async () => {
+  const who = await person(browser, 'interferer');
+  const { page } = who;
+  const view = clone(T.view);
+  // A 1993 game (the edition follows the mission), in Alice's own turn,
+  // her team holding card 6 (Command Interference / Hurt Leg).
+  view.mission = 'classic-training';
+  view.round = 1;
+  view.phase = { phase: 'corporation', team: view.teams[0].team };
+  view.to_act = 0;
+  view.pending = null;
+  view.active = null;
+  view.teams[0].hand = [];
+  view.teams[0].cards = [6];
+  view.teams[0].cards_size = 1;
+  assert.ok(view.tiles.length >= 3, 'three sectors to choose among');
+  const play = (tile, to) => ({ type: 'play_two_use', card: 6, card_use: 'command_interference', tile, to_tile: to });
+  const legal = [play(0, 1), play(0, 2), play(2, 1), { type: 'end_turn' }];
+  await showState(who, { view, legal });
+  const use = page.locator('#hand [data-two-use="6"] [data-use="command_interference"]');
+  await use.locator('button[data-play-use]').click();
+  const from = () => use.locator('.use-targets button[data-from-tile]').evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-from-tile'))));
+  const to = () => use.locator('.use-targets button[data-to-tile]').evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-to-tile'))));
+  assert.deepEqual(await from(), [0, 2], 'one button per sector a card may be taken from');
+  assert.deepEqual(await to(), [], 'no neighbour before a sector is chosen');
+  await use.locator('button[data-from-tile="0"]').click();
+  assert.deepEqual(await to(), [1, 2], 'then the sectors it may go to from there');
+  await use.locator('button[data-from-tile="2"]').click();
+  assert.deepEqual(await to(), [1], 'choosing another sector shows its neighbours');
+  await use.locator('button[data-from-tile="0"]').click();
+  await use.locator('button[data-to-tile="2"]').click();
+  assert.deepEqual(await commands(page), [play(0, 2)], 'the chosen pair is the command sent');
+  await who.context.close();
+});
+
 check('cards and items are explained from the content: the draft fits 1280×800 with rank, cost and effect', async () => {
   const who = await person(browser, 'drafter');
   const { page } = who;

@@ -296,25 +296,41 @@ check('classic: the training mission in hotseat, two corporations against the AI
    * leave the hand.
    */
   const playFromHand = async (snap) => {
-    // A use whose effect lasts first, so "Cards in play" gets an entry.
+    // A use played on two sectors first (its two-step choice), then one
+    // whose effect lasts, so "Cards in play" gets an entry.
+    const pairFirst = (u) => u.legal && snap.legal.some((c) => c.type === 'play_two_use' && c.card_use === u.use && c.to_tile !== null && c.to_tile !== undefined);
     const lastingFirst = (u) => u.legal && LASTING_USES.has(u.use);
-    const card = snap.twoUse.find((c) => c.uses.some(lastingFirst)) ?? snap.twoUse.find((c) => c.uses.some((u) => u.legal));
+    const card = snap.twoUse.find((c) => c.uses.some(pairFirst)) ?? snap.twoUse.find((c) => c.uses.some(lastingFirst))
+      ?? snap.twoUse.find((c) => c.uses.some((u) => u.legal));
     if (!card) return null;
-    const u = card.uses.find(lastingFirst) ?? card.uses.find((x) => x.legal);
+    const u = card.uses.find(pairFirst) ?? card.uses.find(lastingFirst) ?? card.uses.find((x) => x.legal);
     const cmds = snap.legal.filter((c) => c.type === 'play_two_use' && c.card === card.number && c.card_use === u.use);
     if (!cmds.length) return null; // a reaction: left to the decision box
     await shot(page, 'classic-hand-playable');
     const before = await page.evaluate(() => window.citadel.sent.length);
     const li = `#hand [data-two-use="${card.number}"] [data-use="${u.use}"]`;
     await page.click(`${li} button[data-play-use]`);
-    if (cmds.length > 1) await page.locator(`${li} .use-targets button`).first().click();
+    let pair = false;
+    if (cmds.length > 1) {
+      const first = page.locator(`${li} .use-targets button`).first();
+      pair = (await first.getAttribute('data-from-tile')) !== null;
+      if (pair) {
+        // Two sectors: the first sector offered, then the first neighbour it may go to.
+        const froms = await page.locator(`${li} .use-targets button[data-from-tile]`).evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-from-tile'))));
+        assert.deepEqual(froms, [...new Set(cmds.map((c) => c.tile))], 'one "From" button per sector the card may take from');
+        await first.click();
+        const tos = await page.locator(`${li} .use-targets button[data-to-tile]`).evaluateAll((bs) => bs.map((b) => Number(b.getAttribute('data-to-tile'))));
+        assert.deepEqual(tos, cmds.filter((c) => c.tile === cmds[0].tile).map((c) => c.to_tile), 'then one "To" button per neighbour of that sector');
+        await page.locator(`${li} .use-targets button[data-to-tile]`).first().click();
+      } else await first.click();
+    }
     const sent = await page.evaluate(() => window.citadel.sent.at(-1));
     assert.equal(await page.evaluate(() => window.citadel.sent.length), before + 1, 'one message sent');
     assert.equal(sent.type, 'command');
     assert.deepEqual(sent.command, cmds[0], 'the hand box sends the command the server offered');
     await until(`card ${card.number} to leave the hand`, async () =>
       !((await page.evaluate(() => window.citadel.hotseat.seats.find((s) => s.shown)?.cards ?? [])).includes(card.number)));
-    return { card: card.number, use: u.use, lasting: LASTING_USES.has(u.use) };
+    return { card: card.number, use: u.use, lasting: LASTING_USES.has(u.use), pair };
   };
   const deadline = Date.now() + PLAY_MS;
   for (;;) {
