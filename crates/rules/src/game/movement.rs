@@ -407,12 +407,8 @@ impl Game {
             seen_heap.resize(words, 0);
             &mut seen_heap
         };
-        let test_and_set = |seen: &mut [u64], i: usize| {
-            let (w, bit) = (i / 64, 1u64 << (i % 64));
-            let was = seen[w] & bit != 0;
-            seen[w] |= bit;
-            was
-        };
+        let is_seen = |seen: &[u64], i: usize| seen[i / 64] & (1 << (i % 64)) != 0;
+        let mark = |seen: &mut [u64], i: usize| seen[i / 64] |= 1 << (i % 64);
         let mut nodes: Vec<Node> = Vec::with_capacity(128);
         let node = |at: Square, index: usize, parent: u32, depth: usize, removed: u32| Node {
             at,
@@ -426,7 +422,7 @@ impl Game {
                 let Some(i) = board.index(square) else {
                     return ControlFlow::Continue(());
                 };
-                test_and_set(seen, i);
+                mark(seen, i);
                 nodes.push(node(square, i, ROOT, 0, NO_DOOR));
             }
             Place::Waiting { .. } => {
@@ -436,7 +432,7 @@ impl Game {
                 for &s in self.entry_squares(id) {
                     if self.figure_at(s).is_none() && board.passable(s) {
                         if let Some(i) = board.index(s) {
-                            test_and_set(seen, i);
+                            mark(seen, i);
                             nodes.push(node(s, i, ROOT, 1, NO_DOOR));
                         }
                     }
@@ -520,7 +516,7 @@ impl Game {
                 } else {
                     usize::try_from(b.y * width + b.x).ok()
                 };
-                let Some(ib) = ib.filter(|&i| seen[i / 64] & (1 << (i % 64)) == 0) else {
+                let Some(ib) = ib.filter(|&i| !is_seen(seen, i)) else {
                     continue;
                 };
                 // The board's answer first; the full check only where a
@@ -533,7 +529,7 @@ impl Game {
                 };
                 if let Ok(door) = step {
                     any_removed |= door.is_some() && m.team.is_some();
-                    test_and_set(seen, ib);
+                    mark(seen, ib);
                     let door = door
                         .filter(|_| m.team.is_some())
                         .map_or(NO_DOOR, |g| g as u32);
