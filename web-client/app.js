@@ -1976,7 +1976,7 @@ function twoUseItem(view, n, i) {
               title: describeCommand(view, cmds[0]), text: "Play", onclick: () => sendCommand(cmds[0]) })
             : cmds.length > 1
               ? h("button", { type: "button", class: "play-use", "data-play-use": u.card_use, "aria-expanded": String(open), "aria-label": `${label}: choose the target`,
-                text: open ? "Play… (close)" : "Play…", onclick: () => { state.cardChoice = open ? null : `${n}:${u.card_use}`; renderGame(); } })
+                text: open ? "Play… (close)" : "Play…", onclick: () => { state.cardChoice = open ? null : `${n}:${u.card_use}`; state.cardFrom = null; renderGame(); } })
               : null),
         h("div", { class: "card-text", text: u.text }),
         open ? useTargets(view, u, cmds) : null);
@@ -2123,7 +2123,7 @@ document.addEventListener("keydown", (e) => {
   }
   if ($("game").hidden) return;
   const k = e.key.toLowerCase();
-  if (k === "escape") { state.selected = null; state.mode = null; state.cardChoice = null; renderGame(); }
+  if (k === "escape") { state.selected = null; state.mode = null; state.cardChoice = null; state.cardFrom = null; renderGame(); }
   else if (k === "e") /** @type {HTMLButtonElement} */ ($("end-turn"))?.click();
   else if (k === "a") /** @type {HTMLButtonElement} */ ($("end-activation"))?.click();
   else if (/^[1-9]$/.test(k)) /** @type {HTMLButtonElement|null} */ ($("decision").querySelector(`button[data-option="${Number(k) - 1}"]`))?.click();
