@@ -28,7 +28,7 @@ use crate::content::missions::{Entrance, EntranceRef, MissionDef};
 use crate::content::tiles::TileDef;
 use citadel_grid::{Board, Square, Walls};
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The sector the rules never move (CEV-1: "sector 7").
 const FIXED_SECTOR: u32 = 7;
@@ -264,29 +264,7 @@ impl Game {
             return;
         };
         let old = Arc::clone(&self.rules);
-        let rules = &*old;
-        // No sector holding a door moves, so the door index stays right.
-        let step_table = super::step_table::StepTable::new(&board, &rules.door_index);
-        let tile_squares = super::state::tile_squares(&board);
-        let rules = Rules {
-            mission,
-            board,
-            tables: rules.tables.clone(),
-            white: rules.white.clone(),
-            red: rules.red.clone(),
-            dl_entrances: rules.dl_entrances.clone(),
-            exits: rules.exits.clone(),
-            doors: rules.doors.clone(),
-            door_squares: rules.door_squares.clone(),
-            door_index: rules.door_index.clone(),
-            rank_min_pp: rules.rank_min_pp.clone(),
-            tile_defs: rules.tile_defs.clone(),
-            two_use_cards: rules.two_use_cards.clone(),
-            step_table,
-            tile_squares,
-            corridor_memo: OnceLock::new(),
-            sector_memo: OnceLock::new(),
-        };
+        let rules = old.with_board(mission, board);
         let map = |s: Square| change.map_square(&old.board, s);
         for f in &mut self.figures {
             if let Place::Board { square } = f.place {

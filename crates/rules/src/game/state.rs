@@ -1391,8 +1391,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
     let tile_defs =
         super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
     let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
-    let step_table = super::step_table::StepTable::new(&board, &door_index);
-    let tile_squares = tile_squares(&board);
+    let (step_table, tile_squares) = board_derived(&board, &door_index);
     let dl_entrances = red.iter().chain(&white).cloned().collect();
     Ok(Rules {
         mission,
@@ -1415,16 +1414,50 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
     })
 }
 
-/// Each tile's on-board squares of `board`, in `(y, x)` order
+impl Rules {
+    /// These rules over another layout of the same mission (classic event
+    /// 11): what derives from the board is worked out again and the memos
+    /// start empty. No sector holding a door moves, so the doors and their
+    /// index stay right.
+    pub(crate) fn with_board(&self, mission: MissionDef, board: Board) -> Rules {
+        let (step_table, tile_squares) = board_derived(&board, &self.door_index);
+        Rules {
+            mission,
+            board,
+            tables: self.tables.clone(),
+            white: self.white.clone(),
+            red: self.red.clone(),
+            dl_entrances: self.dl_entrances.clone(),
+            exits: self.exits.clone(),
+            doors: self.doors.clone(),
+            door_squares: self.door_squares.clone(),
+            door_index: self.door_index.clone(),
+            rank_min_pp: self.rank_min_pp.clone(),
+            tile_defs: self.tile_defs.clone(),
+            two_use_cards: self.two_use_cards.clone(),
+            step_table,
+            tile_squares,
+            corridor_memo: OnceLock::new(),
+            sector_memo: OnceLock::new(),
+        }
+    }
+}
+
+/// What [`Rules`] derives from its board: the move search's step table
+/// and each tile's on-board squares in `(y, x)` order
 /// ([`Rules::tile_squares`]).
-pub(crate) fn tile_squares(board: &Board) -> Vec<Vec<Square>> {
-    let mut out = vec![Vec::new(); board.tiles.len()];
+fn board_derived(
+    board: &Board,
+    door_index: &super::door_index::DoorIndex,
+) -> (super::step_table::StepTable, Vec<Vec<Square>>) {
+    let step_table = super::step_table::StepTable::new(board, door_index);
+    let mut tile_squares = vec![Vec::new(); board.tiles.len()];
     for s in board.squares() {
-        if let Some(list) = board.tile_of(s).and_then(|t| out.get_mut(t)) {
+        if let Some(list) = board.tile_of(s).and_then(|t| tile_squares.get_mut(t)) {
             list.push(s);
         }
     }
-    out
+    (step_table, tile_squares)
 }
 
 #[cfg(test)]

@@ -624,43 +624,36 @@ impl Game {
     /// side-adjacent sector; Faulty Teleportation: any other sector), in
     /// sector order, then square order.
     pub(crate) fn card_squares(&self, card_use: U, figure: FigureId) -> Vec<Square> {
-        let b = &self.rules.board;
-        let Some((from, tiles)) = self.card_tiles(card_use, figure) else {
-            return Vec::new();
-        };
-        let tiles = tiles.unwrap_or_else(|| (0..b.tiles.len()).filter(|&t| t != from).collect());
-        tiles
-            .into_iter()
-            .flat_map(|t| self.rules.tile_squares(t))
-            .filter(|s| self.card_square_ok(figure, *s))
-            .collect()
+        self.card_squares_iter(card_use, figure).collect()
     }
 
-    /// Is [`Self::card_squares`] not empty? One pass over the board (the
-    /// listing of card plays asks this for every DT on every call).
+    /// Is [`Self::card_squares`] not empty? (The listing of card plays asks
+    /// this for every DT on every call: it stops at the first square.)
     fn has_card_square(&self, card_use: U, figure: FigureId) -> bool {
-        let b = &self.rules.board;
-        let Some((from, tiles)) = self.card_tiles(card_use, figure) else {
-            return false;
-        };
-        let target = |t: usize| tiles.as_ref().map_or(t != from, |list| list.contains(&t));
-        b.squares()
-            .any(|s| b.tile_of(s).is_some_and(target) && self.card_square_ok(figure, s))
+        self.card_squares_iter(card_use, figure).next().is_some()
     }
 
-    /// For a teleporting use by `figure` (a DT on the board): its sector
-    /// and the sectors it may go to (`None`: every other sector).
-    fn card_tiles(&self, card_use: U, figure: FigureId) -> Option<(usize, Option<Vec<usize>>)> {
+    fn card_squares_iter(
+        &self,
+        card_use: U,
+        figure: FigureId,
+    ) -> impl Iterator<Item = Square> + '_ {
         let f = &self.figures[figure.index()];
         let from = f
             .square()
             .filter(|_| f.team().is_some())
-            .and_then(|s| self.rules.board.tile_of(s))?;
-        match card_use {
-            U::LimitedTeleportation => Some((from, Some(self.side_adjacent_tiles(from)))),
-            U::FaultyTeleportation => Some((from, None)),
-            _ => None,
-        }
+            .and_then(|s| self.rules.board.tile_of(s));
+        let tiles: Vec<usize> = match (from, card_use) {
+            (Some(from), U::LimitedTeleportation) => self.side_adjacent_tiles(from),
+            (Some(from), U::FaultyTeleportation) => (0..self.rules.board.tiles.len())
+                .filter(|&t| t != from)
+                .collect(),
+            _ => Vec::new(),
+        };
+        tiles
+            .into_iter()
+            .flat_map(|t| self.rules.tile_squares(t))
+            .filter(move |s| self.card_square_ok(figure, *s))
     }
 
     fn card_square_ok(&self, figure: FigureId, s: Square) -> bool {
