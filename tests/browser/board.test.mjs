@@ -373,6 +373,7 @@ check('a 1993 card played on two sectors asks for the sector, then the neighbour
   assert.deepEqual(await to(), [], 'no neighbour before a sector is chosen');
   await use.locator('button[data-from-tile="0"]').click();
   assert.deepEqual(await to(), [1, 2], 'then the sectors it may go to from there');
+  await shot(page, 'card-two-sectors');
   await use.locator('button[data-from-tile="2"]').click();
   assert.deepEqual(await to(), [1], 'choosing another sector shows its neighbours');
   await use.locator('button[data-from-tile="0"]').click();
