@@ -25,6 +25,7 @@ pub mod position;
 mod positions;
 pub mod reaction;
 pub mod rejection;
+mod row_search;
 pub mod ruleset;
 pub mod secondary;
 pub mod setup;

@@ -157,6 +157,12 @@ impl Game {
             return Some(Rejection::Impassable);
         }
         let other = self.figure_at(b).filter(|o| *o != m.id)?;
+        self.figure_in_the_way(m, other)
+    }
+
+    /// Does figure `other`, standing where `m` would step, stop it (MOV-2,
+    /// MOV-6)?
+    pub(crate) fn figure_in_the_way(&self, m: &Mover, other: FigureId) -> Option<Rejection> {
         match (m.team, self.figures[other.index()].team()) {
             (None, None) => None,
             (Some(_), None) | (None, Some(_)) => Some(Rejection::EnemyInTheWay),
@@ -345,16 +351,25 @@ impl Game {
         Ok(targets)
     }
 
-    /// Every square a Move action of `id` may end on, with one shortest
-    /// legal path to it (for `legal()`), plus exits. BFS over MOV-2 steps.
+    /// Every square a Move of `id` may end on, with one shortest legal
+    /// path to it, plus exits, for the options of a decision (a 1993
+    /// card's Move). Always the node search: a decision's answer must be
+    /// one of its options exactly, path included, and stored games hold
+    /// the paths this search lists.
     pub(crate) fn reachable(&self, id: FigureId) -> Vec<Vec<Square>> {
         let mut out = Vec::with_capacity(64);
-        self.reachable_each(id, |path| out.push(path));
+        let _ = self.node_search(&self.mover(id), self.allowance(id), |path| {
+            out.push(path);
+            ControlFlow::Continue(())
+        });
         out
     }
 
-    /// [`Self::reachable`], each path handed to `found` as it is found
+    /// Every square a Move action of `id` may end on, with one shortest
+    /// legal path to it, plus exits, each handed to `found` as it is found
     /// (`legal()` turns them into commands without a list in between).
+    /// A Move action is accepted along any legal path, so the faster
+    /// search may choose among paths of the same length.
     pub(crate) fn reachable_each(&self, id: FigureId, mut found: impl FnMut(Vec<Square>)) {
         let _ = self.move_search(id, |path| {
             found(path);
@@ -369,15 +384,33 @@ impl Game {
     }
 
     /// The search behind [`Self::reachable`]: each destination's path goes
-    /// to `found`, until it answers `Break`.
+    /// to `found`, until it answers `Break`. The row search where it
+    /// applies (every 1993 board), else the node search; both find the
+    /// same destinations with paths of the same length.
     fn move_search(
         &self,
         id: FigureId,
         mut found: impl FnMut(Vec<Square>) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let f = &self.figures[id.index()];
         let allowance = self.allowance(id);
         let m = self.mover(id);
+        if let Some(flow) = self.row_search(&m, allowance, &mut found) {
+            return flow;
+        }
+        self.node_search(&m, allowance, found)
+    }
+
+    /// [`Self::move_search`] one node (square) at a time: any board, any
+    /// mover. Every destination is listed once, in breadth-first order.
+    pub(crate) fn node_search(
+        &self,
+        m: &Mover,
+        allowance: usize,
+        mut found: impl FnMut(Vec<Square>) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let id = m.id;
+        let m = *m;
+        let f = &self.figures[id.index()];
         let board = &self.rules.board;
         // BFS nodes live in `nodes`: square, its board index, parent node,
         // depth (path length), and the door group removed on the way in (a

@@ -40,6 +40,11 @@ const DOOR: u16 = 2;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StepTable {
     steps: Vec<u16>,
+    /// Row by row, for each of the eight steps: bit `x` set when the step
+    /// from `(x, y)` is [`StepKind::Open`]. Kept only for a board at most
+    /// 64 squares wide with no door edge at all (every 1993 board), where
+    /// the move search runs on whole rows at once (`Game::row_search`).
+    open_rows: Vec<[u64; 8]>,
 }
 
 impl StepTable {
@@ -48,7 +53,10 @@ impl StepTable {
         let walls = Walls::new(board);
         let (w, h) = (board.width(), board.height());
         let mut steps = Vec::with_capacity(usize::try_from(w * h).unwrap_or(0));
+        let mut open_rows = Vec::new();
+        let mut any_door = false;
         for y in 0..h {
+            let mut row = [0u64; 8];
             for x in 0..w {
                 let a = Square::new(x, y);
                 let mut bits = 0u16;
@@ -56,16 +64,41 @@ impl StepTable {
                     for (k, b) in a.ring().into_iter().enumerate() {
                         let kind = match classify(board, &walls, doors, a, b) {
                             StepKind::Blocked => BLOCKED,
-                            StepKind::Open => OPEN,
-                            StepKind::Door => DOOR,
+                            StepKind::Open => {
+                                if x < 64 {
+                                    row[k] |= 1 << x;
+                                }
+                                OPEN
+                            }
+                            StepKind::Door => {
+                                any_door = true;
+                                DOOR
+                            }
                         };
                         bits |= kind << (BITS * k as u32);
                     }
                 }
                 steps.push(bits);
             }
+            open_rows.push(row);
         }
-        StepTable { steps }
+        if any_door || w > 64 {
+            open_rows = Vec::new();
+        }
+        StepTable { steps, open_rows }
+    }
+
+    /// The open steps of row `y` ([`Self::open_rows`]), or `None` when the
+    /// board keeps none (too wide, door edges) or `y` is off it.
+    #[inline]
+    pub(crate) fn open_row(&self, y: i32) -> Option<&[u64; 8]> {
+        self.open_rows.get(usize::try_from(y).ok()?)
+    }
+
+    /// Does this board keep [`Self::open_rows`]?
+    #[inline]
+    pub(crate) fn has_open_rows(&self) -> bool {
+        !self.open_rows.is_empty()
     }
 
     /// The eight steps from the square of board index `from`, for

@@ -1,0 +1,354 @@
+//! The move search on whole board rows at once.
+//!
+//! `legal()` lists a Move for every square every figure that may act can
+//! reach; on a Dark Legion turn that is most of the time a command takes.
+//! The node search (`Game::node_search`) visits one square at a time and
+//! tries its eight steps one by one. On a board without door edges and
+//! with no Remote Controlled Door, every step is either forbidden by the
+//! board or open, and an open step is stopped only by what stands on its
+//! target ([`StepTable`](super::step_table::StepTable)). There a whole
+//! row of squares takes a step at once: the squares reached in `d` steps
+//! are the squares reached in `d - 1`, shifted by each of the eight steps
+//! where the board opens it, less the squares this mover may not enter and
+//! those reached earlier. That is the breadth-first search layer by layer
+//! with a row of up to 64 squares in one machine word, a few hundred
+//! instructions for a whole search instead of some thousands.
+//!
+//! It finds exactly the node search's destinations, each with a shortest
+//! path (the test below compares the two on positions of every mission);
+//! only the order of the list and, among paths of the same length, which
+//! one is listed may differ. That is why it lists Move actions (accepted
+//! along any legal path) but not a decision's Move options (an answer
+//! must be one of them exactly: `Game::reachable`). Every 1993 board
+//! qualifies; a CE board (door
+//! edges), a phasing mover, a captive or a board wider than 64 squares
+//! takes the node search.
+
+use super::event::Place;
+use super::movement::Mover;
+use super::state::Game;
+use citadel_grid::{Direction, Square};
+use std::ops::ControlFlow;
+
+/// The longest Move the row search takes (a longer allowance takes the
+/// node search).
+const MAX_DEPTH: usize = 6;
+/// Rows around the start a search of [`MAX_DEPTH`] can touch, and an
+/// empty row above and below.
+const WINDOW: usize = 2 * MAX_DEPTH + 3;
+
+/// `(dx, dy)` of step `k` of [`Square::ring`].
+const STEPS: [(i32, i32); 8] = {
+    let mut out = [(0, 0); 8];
+    let mut k = 0;
+    while k < 8 {
+        out[k] = Direction::ALL[k].delta();
+        k += 1;
+    }
+    out
+};
+
+/// One bit per square of the rows of the search's window (bit `x` of word
+/// `y - top + 1`).
+type Rows = [u64; WINDOW];
+
+impl Game {
+    /// The move search of `m` (allowance `allowance`) by rows, or `None`
+    /// where it does not apply (see the module documentation): then
+    /// nothing was handed to `found`.
+    pub(crate) fn row_search(
+        &self,
+        m: &Mover,
+        allowance: usize,
+        found: &mut impl FnMut(Vec<Square>) -> ControlFlow<()>,
+    ) -> Option<ControlFlow<()>> {
+        let table = &self.rules.step_table;
+        if m.phasing
+            || m.captive
+            || allowance > MAX_DEPTH
+            || !self.card_doors.is_empty()
+            || !table.has_open_rows()
+        {
+            return None;
+        }
+        let board = &self.rules.board;
+        // Where the search starts, and after how many steps: the figure's
+        // square, or a waiting figure's free entry squares (MOV-11: the
+        // first square of its path).
+        let mut roots = [Square::new(0, 0); 8];
+        let (roots, root_depth) = match self.figures[m.id.index()].place {
+            Place::Board { square } => {
+                roots[0] = square;
+                (&roots[..1], 0)
+            }
+            Place::Waiting { .. } => {
+                if allowance == 0 {
+                    return Some(ControlFlow::Continue(()));
+                }
+                let mut n = 0;
+                for &s in self.entry_squares(m.id) {
+                    if self.figure_at(s).is_none() && board.passable(s) {
+                        *roots.get_mut(n)? = s;
+                        n += 1;
+                    }
+                }
+                (&roots[..n], 1)
+            }
+            _ => return None,
+        };
+        if roots.iter().any(|s| !(0..64).contains(&s.x)) {
+            return None;
+        }
+        let reach = (allowance - root_depth) as i32;
+        // The window: board rows `top..=bottom`, at window rows 1..=rows;
+        // window rows 0 and rows + 1 stay empty, so a step from any row of
+        // the window lands in it.
+        let lowest = roots.iter().map(|s| s.y).min().unwrap_or(0);
+        let highest = roots.iter().map(|s| s.y).max().unwrap_or(-1);
+        let top = (lowest - reach).max(0);
+        let bottom = (highest + reach).min(board.height() - 1);
+        let rows = usize::try_from(bottom - top + 1).unwrap_or(0);
+        if rows + 2 > WINDOW {
+            return None;
+        }
+        let row_of = |y: i32| (y - top + 1) as usize;
+        // The window row and bit of a square, if it is in the window.
+        let place = |s: Square| -> Option<(usize, u64)> {
+            if s.y < top || s.y > bottom || !(0..64).contains(&s.x) {
+                return None;
+            }
+            Some((row_of(s.y), 1u64 << s.x))
+        };
+        // `free`: squares a step may enter (MOV-2: no blocking token, no
+        // figure in the way); `end`: squares a move may end on (MOV-7: no
+        // token, no other figure). The board's side of both is in the
+        // open-step bits.
+        let mut free: Rows = [u64::MAX; WINDOW];
+        free[0] = 0;
+        free[rows + 1] = 0;
+        let mut end: Rows = [u64::MAX; WINDOW];
+        for t in &self.tokens {
+            if let Some((r, bit)) = place(t.square) {
+                end[r] &= !bit;
+                if t.kind.blocking() {
+                    free[r] &= !bit;
+                }
+            }
+        }
+        for o in &self.figures {
+            let Some(s) = o.square() else { continue };
+            let Some((r, bit)) = place(s) else { continue };
+            // The grid's figure, as the step check reads it.
+            let Some(other) = self.figure_at(s).filter(|f| *f != m.id) else {
+                continue;
+            };
+            end[r] &= !bit;
+            if self.figure_in_the_way(m, other).is_some() {
+                free[r] &= !bit;
+            }
+        }
+        // The board's open steps of each row of the window.
+        static NO_STEPS: [u64; 8] = [0; 8];
+        let mut open_rows = [&NO_STEPS; WINDOW];
+        for (r, row) in open_rows[1..=rows].iter_mut().enumerate() {
+            *row = table.open_row(top + r as i32).unwrap_or(&NO_STEPS);
+        }
+        // The squares of window row `r` of `layer` that step `k` takes onto
+        // row `r + dy` (bit x: onto square x).
+        let stepped = |layer: &Rows, r: usize, k: usize| {
+            let movers = layer[r] & open_rows[r][k];
+            match STEPS[k].0 {
+                1 => movers << 1,
+                -1 => movers >> 1,
+                _ => movers,
+            }
+        };
+        // layers[d]: the squares first reached in d steps.
+        let mut layers = [[0u64; WINDOW]; MAX_DEPTH + 1];
+        for &s in roots {
+            let (r, bit) = place(s)?;
+            layers[root_depth][r] |= bit;
+        }
+        let mut seen = layers[root_depth];
+        let mut depth = root_depth;
+        while depth < allowance {
+            let mut next: Rows = [0; WINDOW];
+            for r in 1..=rows {
+                if layers[depth][r] == 0 {
+                    continue;
+                }
+                for (k, &(_, dy)) in STEPS.iter().enumerate() {
+                    next[r.wrapping_add_signed(dy as isize)] |= stepped(&layers[depth], r, k);
+                }
+            }
+            let mut any = 0;
+            for r in 1..=rows {
+                next[r] &= free[r] & !seen[r];
+                seen[r] |= next[r];
+                any |= next[r];
+            }
+            if any == 0 {
+                break;
+            }
+            depth += 1;
+            layers[depth] = next;
+        }
+        // The way back from square `s` of layer `d`: the first step in
+        // ring order onto it from a square of layer `d - 1` (none onto a
+        // root).
+        let path_to = |s: Square, d: usize, extra: Option<Square>| {
+            let mut path = vec![Square::new(0, 0); d + usize::from(extra.is_some())];
+            if let Some(e) = extra {
+                path[d] = e;
+            }
+            let mut at = s;
+            for back in (1..=d).rev() {
+                path[back - 1] = at;
+                let r = row_of(at.y);
+                for (k, &(dx, dy)) in STEPS.iter().enumerate() {
+                    let from = r.wrapping_add_signed(-dy as isize);
+                    if stepped(&layers[back - 1], from, k) >> at.x & 1 != 0 {
+                        at = Square::new(at.x - dx, at.y - dy);
+                        break;
+                    }
+                }
+            }
+            path
+        };
+        let exits: &[&[_]] = if m.team.is_some() {
+            &[&self.rules.white, &self.rules.red, &self.rules.exits]
+        } else {
+            &[]
+        };
+        for (d, layer) in layers.iter().enumerate().take(depth + 1).skip(root_depth) {
+            if d > 0 {
+                for r in 1..=rows {
+                    let mut ends = layer[r] & end[r];
+                    while ends != 0 {
+                        let x = ends.trailing_zeros() as i32;
+                        ends &= ends - 1;
+                        let s = Square::new(x, top + r as i32 - 1);
+                        if let ControlFlow::Break(()) = found(path_to(s, d, None)) {
+                            return Some(ControlFlow::Break(()));
+                        }
+                    }
+                }
+            }
+            if d < allowance {
+                for e in exits.iter().flat_map(|list| list.iter()) {
+                    for &(inside, outside) in &e.outside {
+                        let Some((r, bit)) = place(inside) else {
+                            continue;
+                        };
+                        if layer[r] & bit != 0 {
+                            if let ControlFlow::Break(()) = found(path_to(inside, d, Some(outside)))
+                            {
+                                return Some(ControlFlow::Break(()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(ControlFlow::Continue(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::{Content, Corporation};
+    use crate::dice::{Dice, SeededDice};
+    use crate::game::{DarkLegionSetup, Game, Place, Setup};
+    use citadel_grid::Square;
+    use std::collections::BTreeMap;
+    use std::ops::ControlFlow;
+
+    /// In positions of random games of every playable mission, for every
+    /// figure on the board or waiting to enter, the row search (where it applies) lists the
+    /// node search's destinations and exits, each once, with a path of
+    /// the same length that the Move check accepts.
+    #[test]
+    fn the_row_search_finds_what_the_node_search_finds() {
+        let content = Content::embedded().expect("content");
+        let mut compared = 0usize;
+        let mut destinations = 0usize;
+        for mission in crate::game::playable::playable_missions(content) {
+            for seed in 0..3u64 {
+                let corps = [
+                    Corporation::Bauhaus,
+                    Corporation::Capitol,
+                    Corporation::Mishima,
+                ];
+                let setup = Setup::new(mission, &corps, DarkLegionSetup::Ai).with_seed(seed);
+                let mut dice = SeededDice::new(seed);
+                let mut bot = SeededDice::new(seed ^ 0x5ea5c4);
+                let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
+                for n in 0..600 {
+                    if n % 25 == 0 {
+                        let (c, d) = compare(&g);
+                        compared += c;
+                        destinations += d;
+                    }
+                    let Some(seat) = g.seat_to_act().filter(|_| !g.is_finished()) else {
+                        break;
+                    };
+                    let legal = g.legal(seat);
+                    let cmd = legal[bot.below(legal.len() as u32) as usize].clone();
+                    g.apply(seat, cmd, &mut dice).expect("legal");
+                }
+            }
+        }
+        // The row search ran on many positions and found much.
+        assert!(compared > 1000, "{compared} searches compared");
+        assert!(destinations > 20_000, "{destinations} destinations");
+    }
+
+    /// Compare the two searches for every figure of `g` on the board:
+    /// (searches compared, destinations found).
+    fn compare(g: &Game) -> (usize, usize) {
+        let (mut compared, mut destinations) = (0, 0);
+        let placed = |f: &&crate::game::Figure| {
+            matches!(f.place, Place::Board { .. } | Place::Waiting { .. })
+        };
+        for f in g.figures.iter().filter(placed) {
+            let m = g.mover(f.id);
+            for allowance in [1, 3, g.allowance(f.id)] {
+                let mut rows = Vec::new();
+                let ran = g.row_search(&m, allowance, &mut |p| {
+                    rows.push(p);
+                    ControlFlow::Continue(())
+                });
+                if ran.is_none() {
+                    continue;
+                }
+                let mut nodes = Vec::new();
+                let _ = g.node_search(&m, allowance, |p| {
+                    nodes.push(p);
+                    ControlFlow::Continue(())
+                });
+                let ends = |list: &[Vec<Square>]| -> BTreeMap<(Square, usize), usize> {
+                    let mut out = BTreeMap::new();
+                    for p in list {
+                        let last = *p.last().expect("a path has a square");
+                        *out.entry((last, p.len())).or_default() += 1;
+                    }
+                    out
+                };
+                assert_eq!(
+                    ends(&rows),
+                    ends(&nodes),
+                    "{:?} allowance {allowance}",
+                    f.id
+                );
+                if allowance == g.allowance(f.id) {
+                    for p in &rows {
+                        assert!(g.check_path(f.id, p).is_ok(), "{:?}: {p:?}", f.id);
+                    }
+                }
+                compared += 1;
+                destinations += rows.len();
+            }
+        }
+        (compared, destinations)
+    }
+}
