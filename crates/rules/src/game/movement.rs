@@ -476,16 +476,15 @@ impl Game {
         // The path to node `i` (its squares after the start), plus `extra`.
         let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
             let depth = usize::from(nodes[i].depth);
-            let mut p = vec![Square::new(0, 0); depth + usize::from(extra.is_some())];
-            if let Some(e) = extra {
-                p[depth] = e;
-            }
-            let (mut k, mut d) = (i, depth);
-            while d > 0 {
-                p[d - 1] = nodes[k].at;
-                d -= 1;
+            // Gathered back to front, then turned (no zeroed buffer).
+            let mut p = Vec::with_capacity(depth + usize::from(extra.is_some()));
+            let mut k = i;
+            for _ in 0..depth {
+                p.push(nodes[k].at);
                 k = nodes[k].parent as usize;
             }
+            p.reverse();
+            p.extend(extra);
             p
         };
         let mut removed: Vec<usize> = Vec::new();

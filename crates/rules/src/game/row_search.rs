@@ -197,13 +197,11 @@ impl Game {
         // ring order onto it from a square of layer `d - 1` (none onto a
         // root).
         let path_to = |s: Square, d: usize, extra: Option<Square>| {
-            let mut path = vec![Square::new(0, 0); d + usize::from(extra.is_some())];
-            if let Some(e) = extra {
-                path[d] = e;
-            }
+            // Gathered back to front, then turned (no zeroed buffer).
+            let mut path = Vec::with_capacity(d + usize::from(extra.is_some()));
             let mut at = s;
             for back in (1..=d).rev() {
-                path[back - 1] = at;
+                path.push(at);
                 let r = row_of(at.y);
                 for (k, &(dx, dy)) in STEPS.iter().enumerate() {
                     let from = r.wrapping_add_signed(-dy as isize);
@@ -213,6 +211,8 @@ impl Game {
                     }
                 }
             }
+            path.reverse();
+            path.extend(extra);
             path
         };
         let exits: &[&[_]] = if m.team.is_some() {
