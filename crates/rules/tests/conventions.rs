@@ -161,7 +161,7 @@ fn conv_8_legal_lists_placements_lowest_y_x_first() {
         Seat(0),
         Command::Move {
             figure: max,
-            path: vec![Square::new(3, 4)],
+            path: vec![Square::new(3, 4)].into(),
         },
         &mut ScriptedDice::faces([1]),
     )

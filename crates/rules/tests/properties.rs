@@ -385,7 +385,7 @@ fn junk_command(game: &Game, j: &Junk) -> (Seat, Command) {
             }
             Command::Move {
                 figure: fig(j.a ^ j.b),
-                path,
+                path: path.into(),
             }
         }
         11 | 12 => Command::Attack {

@@ -688,7 +688,12 @@ impl Game {
             }
         }
         if self.check_actor(figure, false, Cost::Action).is_ok() {
-            self.reachable_each(figure, |path| out.push(Command::Move { figure, path }));
+            // Room first, then the command built where it goes: a push
+            // builds it aside and copies it in, which costs the CPU more
+            // than finding the path did.
+            self.reachable_each(figure, |path| {
+                out.extend(std::iter::once_with(|| Command::Move { figure, path }));
+            });
         }
         if self.check_actor(figure, true, Cost::Action).is_ok() {
             let enemies: Vec<FigureId> = self

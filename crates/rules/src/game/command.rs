@@ -2,6 +2,7 @@
 //! game validates each one against the rules.
 
 use super::ids::FigureId;
+use super::move_path::MovePath;
 use crate::content::{AttackType, Corporation, CreatureKind};
 use crate::dice::DieColor;
 use citadel_grid::{Direction, Square};
@@ -105,7 +106,8 @@ pub enum Command {
         /// Squares entered, in order. A waiting figure's first square is an
         /// entry square; an exit's last square is the off-board square
         /// beyond the boundary edge (MOV-14).
-        path: Vec<Square>,
+        #[cfg_attr(feature = "ts", ts(as = "Vec<Square>"))]
+        path: MovePath,
     },
     /// An Attack action on a figure.
     Attack {

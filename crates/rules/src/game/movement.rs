@@ -3,6 +3,7 @@
 
 use super::event::{Event, Place};
 use super::ids::FigureId;
+use super::move_path::MovePath;
 use super::rejection::Rejection;
 use super::state::{FigureKind, Game};
 use super::step_table::{StepKind, StepTable};
@@ -356,7 +357,7 @@ impl Game {
     /// card's Move). Always the node search: a decision's answer must be
     /// one of its options exactly, path included, and stored games hold
     /// the paths this search lists.
-    pub(crate) fn reachable(&self, id: FigureId) -> Vec<Vec<Square>> {
+    pub(crate) fn reachable(&self, id: FigureId) -> Vec<MovePath> {
         let mut out = Vec::with_capacity(64);
         let _ = self.node_search(&self.mover(id), self.allowance(id), |path| {
             out.push(path);
@@ -370,7 +371,7 @@ impl Game {
     /// (`legal()` turns them into commands without a list in between).
     /// A Move action is accepted along any legal path, so the faster
     /// search may choose among paths of the same length.
-    pub(crate) fn reachable_each(&self, id: FigureId, mut found: impl FnMut(Vec<Square>)) {
+    pub(crate) fn reachable_each(&self, id: FigureId, mut found: impl FnMut(MovePath)) {
         let _ = self.move_search(id, |path| {
             found(path);
             ControlFlow::Continue(())
@@ -390,7 +391,7 @@ impl Game {
     fn move_search(
         &self,
         id: FigureId,
-        mut found: impl FnMut(Vec<Square>) -> ControlFlow<()>,
+        mut found: impl FnMut(MovePath) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let allowance = self.allowance(id);
         let m = self.mover(id);
@@ -406,7 +407,7 @@ impl Game {
         &self,
         m: &Mover,
         allowance: usize,
-        mut found: impl FnMut(Vec<Square>) -> ControlFlow<()>,
+        mut found: impl FnMut(MovePath) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let id = m.id;
         let m = *m;
@@ -477,7 +478,7 @@ impl Game {
         let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
             let depth = usize::from(nodes[i].depth);
             // Gathered back to front, then turned (no zeroed buffer).
-            let mut p = Vec::with_capacity(depth + usize::from(extra.is_some()));
+            let mut p = MovePath::with_capacity(depth + usize::from(extra.is_some()));
             let mut k = i;
             for _ in 0..depth {
                 p.push(nodes[k].at);

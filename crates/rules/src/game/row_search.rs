@@ -25,6 +25,7 @@
 //! takes the node search.
 
 use super::event::Place;
+use super::move_path::MovePath;
 use super::movement::Mover;
 use super::state::Game;
 use citadel_grid::{Direction, Square};
@@ -36,6 +37,9 @@ const MAX_DEPTH: usize = 6;
 /// Rows around the start a search of [`MAX_DEPTH`] can touch, and an
 /// empty row above and below.
 const WINDOW: usize = 2 * MAX_DEPTH + 3;
+/// Start squares the search takes (more, as at the Citadel's entrance,
+/// take the node search).
+const MAX_ROOTS: usize = 8;
 
 /// `(dx, dy)` of step `k` of [`Square::ring`].
 const STEPS: [(i32, i32); 8] = {
@@ -60,7 +64,7 @@ impl Game {
         &self,
         m: &Mover,
         allowance: usize,
-        found: &mut impl FnMut(Vec<Square>) -> ControlFlow<()>,
+        found: &mut impl FnMut(MovePath) -> ControlFlow<()>,
     ) -> Option<ControlFlow<()>> {
         let table = &self.rules.step_table;
         if m.phasing
@@ -75,7 +79,7 @@ impl Game {
         // Where the search starts, and after how many steps: the figure's
         // square, or a waiting figure's free entry squares (MOV-11: the
         // first square of its path).
-        let mut roots = [Square::new(0, 0); 8];
+        let mut roots = [Square::new(0, 0); MAX_ROOTS];
         let (roots, root_depth) = match self.figures[m.id.index()].place {
             Place::Board { square } => {
                 roots[0] = square;
@@ -198,7 +202,7 @@ impl Game {
         // root).
         let path_to = |s: Square, d: usize, extra: Option<Square>| {
             // Gathered back to front, then turned (no zeroed buffer).
-            let mut path = Vec::with_capacity(d + usize::from(extra.is_some()));
+            let mut path = MovePath::with_capacity(d + usize::from(extra.is_some()));
             let mut at = s;
             for back in (1..=d).rev() {
                 path.push(at);
@@ -258,7 +262,7 @@ impl Game {
 mod tests {
     use crate::content::{Content, Corporation};
     use crate::dice::{Dice, SeededDice};
-    use crate::game::{DarkLegionSetup, Game, Place, Setup};
+    use crate::game::{DarkLegionSetup, Game, MovePath, Place, Setup};
     use citadel_grid::Square;
     use std::collections::BTreeMap;
     use std::ops::ControlFlow;
@@ -326,7 +330,7 @@ mod tests {
                     nodes.push(p);
                     ControlFlow::Continue(())
                 });
-                let ends = |list: &[Vec<Square>]| -> BTreeMap<(Square, usize), usize> {
+                let ends = |list: &[MovePath]| -> BTreeMap<(Square, usize), usize> {
                     let mut out = BTreeMap::new();
                     for p in list {
                         let last = *p.last().expect("a path has a square");

@@ -631,7 +631,10 @@ mod tests {
         let path = vec![Square::new(7, 3), Square::new(8, 3)];
         g.apply(
             g.teams[0].seat,
-            Command::Move { figure: f, path },
+            Command::Move {
+                figure: f,
+                path: path.into(),
+            },
             &mut SeededDice::new(2),
         )
         .expect("move");
@@ -785,7 +788,7 @@ mod tests {
             seat,
             Command::Move {
                 figure: mitch,
-                path,
+                path: path.into(),
             },
             &mut dice,
         )
@@ -794,7 +797,7 @@ mod tests {
             seat,
             Command::Move {
                 figure: mitch,
-                path: vec![s(-1, 4)],
+                path: vec![s(-1, 4)].into(),
             },
             &mut dice,
         )
@@ -825,7 +828,7 @@ mod tests {
             seat,
             Command::Move {
                 figure: mitch,
-                path: vec![s(0, 4), s(-1, 4)],
+                path: vec![s(0, 4), s(-1, 4)].into(),
             },
             &mut dice,
         )
@@ -901,7 +904,7 @@ mod tests {
             seat,
             Command::Move {
                 figure: bob,
-                path: vec![s(0, 4), s(-1, 4)],
+                path: vec![s(0, 4), s(-1, 4)].into(),
             },
             &mut dice,
         )
@@ -995,13 +998,13 @@ mod tests {
         let exit = vec![s(1, 3), s(0, 3), s(-1, 3)];
         assert!(g.legal(seat).contains(&Command::Move {
             figure: centurion,
-            path: exit.clone()
+            path: exit.clone().into()
         }));
         g.apply(
             seat,
             Command::Move {
                 figure: centurion,
-                path: exit,
+                path: exit.into(),
             },
             &mut dice,
         )
