@@ -164,6 +164,46 @@ pub fn relaxed(content: &Content) -> Content {
     out
 }
 
+/// For tests that check an engine shortcut against the full rule on many
+/// positions: random games of every playable mission (3 corporations, AI
+/// Dark Legion, seeds `0..seeds`, the random bot's dice salted with
+/// `salt`), `visit` shown each position with its command count before the
+/// command, for up to `commands` commands a game.
+#[cfg(test)]
+pub(crate) fn visit_random_games(
+    seeds: u64,
+    commands: usize,
+    salt: u64,
+    mut visit: impl FnMut(&super::Game, usize),
+) {
+    use crate::content::Corporation;
+    use crate::dice::{Dice, SeededDice};
+    use crate::game::{DarkLegionSetup, Game, Setup};
+    let content = Content::embedded().expect("content");
+    let corps = [
+        Corporation::Bauhaus,
+        Corporation::Capitol,
+        Corporation::Mishima,
+    ];
+    for mission in playable_missions(content) {
+        for seed in 0..seeds {
+            let setup = Setup::new(mission, &corps, DarkLegionSetup::Ai).with_seed(seed);
+            let mut dice = SeededDice::new(seed);
+            let mut bot = SeededDice::new(seed ^ salt);
+            let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
+            for n in 0..commands {
+                visit(&g, n);
+                let Some(seat) = g.seat_to_act().filter(|_| !g.is_finished()) else {
+                    break;
+                };
+                let legal = g.legal(seat);
+                let cmd = legal[bot.below(legal.len() as u32) as usize].clone();
+                g.apply(seat, cmd, &mut dice).expect("legal");
+            }
+        }
+    }
+}
+
 fn side_letter(side: citadel_grid::Side) -> char {
     match side {
         citadel_grid::Side::N => 'N',

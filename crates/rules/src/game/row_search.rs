@@ -260,48 +260,27 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use crate::content::{Content, Corporation};
-    use crate::dice::{Dice, SeededDice};
-    use crate::game::{DarkLegionSetup, Game, MovePath, Place, Setup};
+    use crate::game::playable::visit_random_games;
+    use crate::game::{Game, MovePath, Place};
     use citadel_grid::Square;
     use std::collections::BTreeMap;
     use std::ops::ControlFlow;
 
     /// In positions of random games of every playable mission, for every
-    /// figure on the board or waiting to enter, the row search (where it applies) lists the
-    /// node search's destinations and exits, each once, with a path of
-    /// the same length that the Move check accepts.
+    /// figure on the board or waiting to enter, the row search (where it
+    /// applies) lists the node search's destinations and exits, with
+    /// paths of the same lengths, that the Move check accepts.
     #[test]
     fn the_row_search_finds_what_the_node_search_finds() {
-        let content = Content::embedded().expect("content");
         let mut compared = 0usize;
         let mut destinations = 0usize;
-        for mission in crate::game::playable::playable_missions(content) {
-            for seed in 0..3u64 {
-                let corps = [
-                    Corporation::Bauhaus,
-                    Corporation::Capitol,
-                    Corporation::Mishima,
-                ];
-                let setup = Setup::new(mission, &corps, DarkLegionSetup::Ai).with_seed(seed);
-                let mut dice = SeededDice::new(seed);
-                let mut bot = SeededDice::new(seed ^ 0x5ea5c4);
-                let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
-                for n in 0..600 {
-                    if n % 25 == 0 {
-                        let (c, d) = compare(&g);
-                        compared += c;
-                        destinations += d;
-                    }
-                    let Some(seat) = g.seat_to_act().filter(|_| !g.is_finished()) else {
-                        break;
-                    };
-                    let legal = g.legal(seat);
-                    let cmd = legal[bot.below(legal.len() as u32) as usize].clone();
-                    g.apply(seat, cmd, &mut dice).expect("legal");
-                }
+        visit_random_games(3, 600, 0x5ea5c4, |g, n| {
+            if n % 25 == 0 {
+                let (c, d) = compare(g);
+                compared += c;
+                destinations += d;
             }
-        }
+        });
         // The row search ran on many positions and found much.
         assert!(compared > 1000, "{compared} searches compared");
         assert!(destinations > 20_000, "{destinations} destinations");

@@ -162,9 +162,8 @@ fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Squar
 #[cfg(test)]
 mod tests {
     use super::StepTable;
-    use crate::content::{Content, Corporation};
-    use crate::dice::{Dice, SeededDice};
-    use crate::game::{DarkLegionSetup, Game, Setup};
+    use crate::game::playable::visit_random_games;
+    use crate::game::Game;
 
     /// For every figure on the board, from every square to each of its
     /// eight neighbours, `Game::quick_step` answers exactly what the full
@@ -173,34 +172,14 @@ mod tests {
     /// have doors; 1993 games place Remote Controlled Doors).
     #[test]
     fn the_table_agrees_with_the_full_step_check() {
-        let content = Content::embedded().expect("content");
         let mut checked = [0usize; 3];
         let mut card_door_positions = 0;
-        for mission in crate::game::playable::playable_missions(content) {
-            for seed in 0..2u64 {
-                let corps = [
-                    Corporation::Bauhaus,
-                    Corporation::Capitol,
-                    Corporation::Mishima,
-                ];
-                let setup = Setup::new(mission, &corps, DarkLegionSetup::Ai).with_seed(seed);
-                let mut dice = SeededDice::new(seed);
-                let mut bot = SeededDice::new(seed ^ 0x7ab1e);
-                let (mut g, _) = Game::new(setup, &mut dice).expect("setup");
-                for n in 0..400 {
-                    if n % 60 == 0 || (!g.card_doors.is_empty() && n % 20 == 0) {
-                        agree(&g, &mut checked);
-                        card_door_positions += usize::from(!g.card_doors.is_empty());
-                    }
-                    let Some(seat) = g.seat_to_act().filter(|_| !g.is_finished()) else {
-                        break;
-                    };
-                    let legal = g.legal(seat);
-                    let cmd = legal[bot.below(legal.len() as u32) as usize].clone();
-                    g.apply(seat, cmd, &mut dice).expect("legal");
-                }
+        visit_random_games(2, 400, 0x7ab1e, |g, n| {
+            if n % 60 == 0 || (!g.card_doors.is_empty() && n % 20 == 0) {
+                agree(g, &mut checked);
+                card_door_positions += usize::from(!g.card_doors.is_empty());
             }
-        }
+        });
         // Every kind of answer was met and checked.
         assert!(checked.iter().all(|&c| c > 1000), "{checked:?}");
         assert!(card_door_positions > 0, "a Remote Controlled Door was met");

@@ -633,6 +633,8 @@ impl Game {
         self.card_squares_iter(card_use, figure).next().is_some()
     }
 
+    /// The squares of [`Self::card_squares`], one by one (empty unless
+    /// `figure` is a DT on the board and `card_use` teleports).
     fn card_squares_iter(
         &self,
         card_use: U,
