@@ -38,6 +38,33 @@ impl MovePath {
         MovePath(SmallVec::with_capacity(n))
     }
 
+    /// A path of `len` squares read from its end: `back()` gives the last
+    /// square, then the one before it, and so on (a search knows each
+    /// square's predecessor, not its successor); then `extra`, if any.
+    /// A short path is gathered in place, with no copy.
+    #[inline(always)]
+    pub(crate) fn read_back(
+        len: usize,
+        extra: Option<Square>,
+        mut back: impl FnMut() -> Square,
+    ) -> MovePath {
+        let n = len + usize::from(extra.is_some());
+        if n > INLINE {
+            let mut v: Vec<Square> = (0..len).map(|_| back()).collect();
+            v.reverse();
+            v.extend(extra);
+            return MovePath::from(v);
+        }
+        let mut buf = [Square::new(0, 0); INLINE];
+        if let Some(e) = extra {
+            buf[len] = e;
+        }
+        for s in buf[..len].iter_mut().rev() {
+            *s = back();
+        }
+        MovePath(SmallVec::from_buf_and_len(buf, n))
+    }
+
     /// The squares, as a slice.
     pub fn as_slice(&self) -> &[Square] {
         &self.0

@@ -232,6 +232,24 @@ impl Game {
         Ok(self.crossed_door(a, b).filter(|g| !removed.contains(g)))
     }
 
+    /// Does a Remote Controlled Door in play close the step `a → b`, on a
+    /// board whose own walls leave it open and that has no door edges?
+    /// The wall part of [`Self::check_step`] for such a board (ADJ-2,
+    /// ADJ-3): an orthogonal step is closed by its edge, a diagonal when
+    /// both corner routes are.
+    pub(crate) fn card_door_closes(&self, a: Square, b: Square) -> bool {
+        let w = |p: Square, q: Square| {
+            Edge::between(p, q)
+                .is_some_and(|e| self.walls.is_static_wall(e) || self.is_card_door(e))
+        };
+        if a.is_orthogonal_neighbour(b) {
+            return w(a, b);
+        }
+        let c = Square::new(b.x, a.y);
+        let d = Square::new(a.x, b.y);
+        (w(a, c) || w(c, b)) && (w(a, d) || w(d, b))
+    }
+
     /// BRD-9: the door group a step crosses, if any.
     fn crossed_door(&self, a: Square, b: Square) -> Option<usize> {
         if let Some(e) = Edge::between(a, b) {
@@ -476,17 +494,12 @@ impl Game {
         }
         // The path to node `i` (its squares after the start), plus `extra`.
         let path_to = |nodes: &[Node], i: usize, extra: Option<Square>| {
-            let depth = usize::from(nodes[i].depth);
-            // Gathered back to front, then turned (no zeroed buffer).
-            let mut p = MovePath::with_capacity(depth + usize::from(extra.is_some()));
             let mut k = i;
-            for _ in 0..depth {
-                p.push(nodes[k].at);
+            MovePath::read_back(usize::from(nodes[i].depth), extra, || {
+                let at = nodes[k].at;
                 k = nodes[k].parent as usize;
-            }
-            p.reverse();
-            p.extend(extra);
-            p
+                at
+            })
         };
         let mut removed: Vec<usize> = Vec::new();
         let mut any_removed = false;

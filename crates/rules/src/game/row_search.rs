@@ -20,9 +20,10 @@
 //! one is listed may differ. That is why it lists Move actions (accepted
 //! along any legal path) but not a decision's Move options (an answer
 //! must be one of them exactly: `Game::reachable`). Every 1993 board
-//! qualifies; a CE board (door
-//! edges), a phasing mover, a captive or a board wider than 64 squares
-//! takes the node search.
+//! qualifies, Remote Controlled Doors in play included (they only add
+//! walls: the steps they close are struck from a copy of the window's
+//! steps); a CE board (door edges), a phasing mover, a captive or a board
+//! wider than 64 squares takes the node search.
 
 use super::event::Place;
 use super::move_path::MovePath;
@@ -39,7 +40,7 @@ const MAX_DEPTH: usize = 6;
 const WINDOW: usize = 2 * MAX_DEPTH + 3;
 /// Start squares the search takes (more, as at the Citadel's entrance,
 /// take the node search).
-const MAX_ROOTS: usize = 8;
+const MAX_ROOTS: usize = 16;
 
 /// `(dx, dy)` of step `k` of [`Square::ring`].
 const STEPS: [(i32, i32); 8] = {
@@ -67,12 +68,7 @@ impl Game {
         found: &mut impl FnMut(MovePath) -> ControlFlow<()>,
     ) -> Option<ControlFlow<()>> {
         let table = &self.rules.step_table;
-        if m.phasing
-            || m.captive
-            || allowance > MAX_DEPTH
-            || !self.card_doors.is_empty()
-            || !table.has_open_rows()
-        {
+        if m.phasing || m.captive || allowance > MAX_DEPTH || !table.has_open_rows() {
             return None;
         }
         let board = &self.rules.board;
@@ -157,6 +153,43 @@ impl Game {
         for (r, row) in open_rows[1..=rows].iter_mut().enumerate() {
             *row = table.open_row(top + r as i32).unwrap_or(&NO_STEPS);
         }
+        // A Remote Controlled Door (classic) only ever adds a wall, and
+        // only to the steps whose corner block holds both its squares
+        // (`Game::quick_step`): those of the window are asked again with
+        // the door in place, in a copy of the window's steps.
+        let mended;
+        if !self.card_doors.is_empty() {
+            let mut steps = [[0u64; 8]; WINDOW];
+            for r in 1..=rows {
+                steps[r] = *open_rows[r];
+            }
+            for &[p, q] in &self.card_doors {
+                let spans = |a: Square, b: Square, s: Square| {
+                    (a.x.min(b.x)..=a.x.max(b.x)).contains(&s.x)
+                        && (a.y.min(b.y)..=a.y.max(b.y)).contains(&s.y)
+                };
+                for y in p.y.min(q.y) - 1..=p.y.max(q.y) + 1 {
+                    for x in p.x.min(q.x) - 1..=p.x.max(q.x) + 1 {
+                        let a = Square::new(x, y);
+                        let Some((r, bit)) = place(a) else { continue };
+                        for (k, &(dx, dy)) in STEPS.iter().enumerate() {
+                            let b = a.offset(dx, dy);
+                            if steps[r][k] & bit != 0
+                                && spans(a, b, p)
+                                && spans(a, b, q)
+                                && self.card_door_closes(a, b)
+                            {
+                                steps[r][k] &= !bit;
+                            }
+                        }
+                    }
+                }
+            }
+            mended = steps;
+            for (r, row) in open_rows.iter_mut().enumerate().take(rows + 1).skip(1) {
+                *row = &mended[r];
+            }
+        }
         // The squares of window row `r` of `layer` that step `k` takes onto
         // row `r + dy` (bit x: onto square x).
         let stepped = |layer: &Rows, r: usize, k: usize| {
@@ -167,57 +200,55 @@ impl Game {
                 _ => movers,
             }
         };
-        // layers[d]: the squares first reached in d steps.
+        // layers[d]: the squares first reached in d steps. `back[r][x]`:
+        // for a square reached after the roots, the step (index into
+        // `STEPS`) that first reached it, the first in ring order from a
+        // square of the layer before (the way back reads it, one lookup a
+        // step). Written only where a square is reached, read only there.
         let mut layers = [[0u64; WINDOW]; MAX_DEPTH + 1];
         for &s in roots {
             let (r, bit) = place(s)?;
             layers[root_depth][r] |= bit;
         }
+        let mut back = [[0u8; 64]; WINDOW];
         let mut seen = layers[root_depth];
         let mut depth = root_depth;
         while depth < allowance {
             let mut next: Rows = [0; WINDOW];
-            for r in 1..=rows {
-                if layers[depth][r] == 0 {
-                    continue;
-                }
-                for (k, &(_, dy)) in STEPS.iter().enumerate() {
-                    next[r.wrapping_add_signed(dy as isize)] |= stepped(&layers[depth], r, k);
+            let layer = &layers[depth];
+            // Step by step (ring order), so the first step to reach a
+            // square is the one recorded.
+            for (k, &(_, dy)) in STEPS.iter().enumerate() {
+                for r in 1..=rows {
+                    if layer[r] == 0 {
+                        continue;
+                    }
+                    let to = r.wrapping_add_signed(dy as isize);
+                    let mut new = stepped(layer, r, k) & free[to] & !seen[to];
+                    seen[to] |= new;
+                    next[to] |= new;
+                    while new != 0 {
+                        back[to][new.trailing_zeros() as usize] = k as u8;
+                        new &= new - 1;
+                    }
                 }
             }
-            let mut any = 0;
-            for r in 1..=rows {
-                next[r] &= free[r] & !seen[r];
-                seen[r] |= next[r];
-                any |= next[r];
-            }
-            if any == 0 {
+            if next.iter().all(|&row| row == 0) {
                 break;
             }
             depth += 1;
             layers[depth] = next;
         }
-        // The way back from square `s` of layer `d`: the first step in
-        // ring order onto it from a square of layer `d - 1` (none onto a
-        // root).
+        // The path to square `s` of layer `d` (then `extra`), read back
+        // along the recorded steps.
         let path_to = |s: Square, d: usize, extra: Option<Square>| {
-            // Gathered back to front, then turned (no zeroed buffer).
-            let mut path = MovePath::with_capacity(d + usize::from(extra.is_some()));
             let mut at = s;
-            for back in (1..=d).rev() {
-                path.push(at);
-                let r = row_of(at.y);
-                for (k, &(dx, dy)) in STEPS.iter().enumerate() {
-                    let from = r.wrapping_add_signed(-dy as isize);
-                    if stepped(&layers[back - 1], from, k) >> at.x & 1 != 0 {
-                        at = Square::new(at.x - dx, at.y - dy);
-                        break;
-                    }
-                }
-            }
-            path.reverse();
-            path.extend(extra);
-            path
+            MovePath::read_back(d, extra, || {
+                let here = at;
+                let (dx, dy) = STEPS[usize::from(back[row_of(at.y)][at.x as usize])];
+                at = Square::new(at.x - dx, at.y - dy);
+                here
+            })
         };
         let exits: &[&[_]] = if m.team.is_some() {
             &[&self.rules.white, &self.rules.red, &self.rules.exits]
@@ -274,16 +305,22 @@ mod tests {
     fn the_row_search_finds_what_the_node_search_finds() {
         let mut compared = 0usize;
         let mut destinations = 0usize;
+        let mut with_card_doors = 0usize;
         visit_random_games(3, 600, 0x5ea5c4, |g, n| {
-            if n % 25 == 0 {
+            if n % 25 == 0 || (!g.card_doors.is_empty() && n % 5 == 0) {
                 let (c, d) = compare(g);
                 compared += c;
                 destinations += d;
+                if !g.card_doors.is_empty() {
+                    with_card_doors += c;
+                }
             }
         });
-        // The row search ran on many positions and found much.
+        // The row search ran on many positions and found much, Remote
+        // Controlled Doors in play among them.
         assert!(compared > 1000, "{compared} searches compared");
         assert!(destinations > 20_000, "{destinations} destinations");
+        assert!(with_card_doors > 100, "{with_card_doors} with card doors");
     }
 
     /// Compare the two searches for every figure of `g` on the board:
