@@ -190,16 +190,6 @@ impl Game {
                 *row = &mended[r];
             }
         }
-        // The squares of window row `r` of `layer` that step `k` takes onto
-        // row `r + dy` (bit x: onto square x).
-        let stepped = |layer: &Rows, r: usize, k: usize| {
-            let movers = layer[r] & open_rows[r][k];
-            match STEPS[k].0 {
-                1 => movers << 1,
-                -1 => movers >> 1,
-                _ => movers,
-            }
-        };
         // layers[d]: the squares first reached in d steps. `back[r][x]`:
         // for a square reached after the roots, the step (index into
         // `STEPS`) that first reached it, the first in ring order from a
@@ -213,27 +203,52 @@ impl Game {
         let mut back = [[0u8; 64]; WINDOW];
         let mut seen = layers[root_depth];
         let mut depth = root_depth;
+        // The window rows the current layer occupies, `lo..hi`.
+        let occupied = |layer: &Rows| {
+            let lo = layer.iter().position(|&w| w != 0).unwrap_or(0);
+            let hi = layer.iter().rposition(|&w| w != 0).map_or(0, |r| r + 1);
+            (lo, hi)
+        };
+        let (mut lo, mut hi) = occupied(&layers[root_depth]);
         while depth < allowance {
             let mut next: Rows = [0; WINDOW];
             let layer = &layers[depth];
-            // Step by step (ring order), so the first step to reach a
-            // square is the one recorded.
-            for (k, &(_, dy)) in STEPS.iter().enumerate() {
-                for r in 1..=rows {
-                    if layer[r] == 0 {
-                        continue;
+            // Step by step in ring order, so the first step to reach a
+            // square is the one recorded; each step's shift and row
+            // offset are constants of its own copy of the loop.
+            macro_rules! take_step {
+                ($k:expr) => {{
+                    const K: usize = $k;
+                    const DX: i32 = STEPS[K].0;
+                    const DY: i32 = STEPS[K].1;
+                    for r in lo..hi {
+                        let movers = layer[r] & open_rows[r][K];
+                        let moved = match DX {
+                            1 => movers << 1,
+                            -1 => movers >> 1,
+                            _ => movers,
+                        };
+                        let to = r.wrapping_add_signed(DY as isize);
+                        let mut new = moved & free[to] & !seen[to];
+                        seen[to] |= new;
+                        next[to] |= new;
+                        while new != 0 {
+                            back[to][new.trailing_zeros() as usize] = K as u8;
+                            new &= new - 1;
+                        }
                     }
-                    let to = r.wrapping_add_signed(dy as isize);
-                    let mut new = stepped(layer, r, k) & free[to] & !seen[to];
-                    seen[to] |= new;
-                    next[to] |= new;
-                    while new != 0 {
-                        back[to][new.trailing_zeros() as usize] = k as u8;
-                        new &= new - 1;
-                    }
-                }
+                }};
             }
-            if next.iter().all(|&row| row == 0) {
+            take_step!(0);
+            take_step!(1);
+            take_step!(2);
+            take_step!(3);
+            take_step!(4);
+            take_step!(5);
+            take_step!(6);
+            take_step!(7);
+            (lo, hi) = occupied(&next);
+            if lo >= hi {
                 break;
             }
             depth += 1;
