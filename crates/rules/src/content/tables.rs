@@ -713,6 +713,23 @@ impl CeTables {
         &self.equipment[id.index()]
     }
 
+    /// Every weapon then every equipment, typed and with its string id, in
+    /// table order (the order of [`Self::item_ids`]).
+    pub fn items(&self) -> impl Iterator<Item = (Item, &str)> {
+        // The index checked at load that every position fits an id.
+        let weapons = self
+            .weapons
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (Item::Weapon(WeaponId(i as u16)), w.id.as_str()));
+        let equipment = self
+            .equipment
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (Item::Equipment(EquipmentId(i as u16)), e.id.as_str()));
+        weapons.chain(equipment)
+    }
+
     /// Every weapon then every equipment string id, in table order.
     pub fn item_ids(&self) -> impl Iterator<Item = &str> {
         self.weapons

@@ -696,12 +696,11 @@ impl Game {
             });
         }
         if self.check_actor(figure, true, Cost::Action).is_ok() {
-            let enemies: Vec<FigureId> = self
+            let enemies = self
                 .figures
                 .iter()
                 .filter(|t| t.square().is_some() && self.enemies(figure, t.id))
-                .map(|t| t.id)
-                .collect();
+                .map(|t| t.id);
             for t in enemies {
                 for attack in [
                     AttackType::CloseCombat,

@@ -4,7 +4,7 @@ use super::command::Command;
 use super::event::Event;
 use super::ids::{FigureId, Seat, Side};
 use super::rejection::Rejection;
-use super::state::{DlStep, Game, Phase};
+use super::state::{DlStep, Figure, Game, Phase};
 use crate::content::tables::Item;
 use crate::content::Specialty;
 use crate::dice::Dice;
@@ -215,20 +215,28 @@ impl Game {
         item: &str,
         figure: FigureId,
     ) -> Result<Item, Rejection> {
-        let t = &self.teams[usize::from(team)];
         let f = self.own_figure(team, figure)?;
+        let typed = self.rules.tables.item(item).ok_or(Rejection::UnknownItem)?;
+        self.check_pick_item(team, typed, f)?;
+        Ok(typed)
+    }
+
+    /// [`Self::check_pick`] of a known item for figure `f` of `team`.
+    fn check_pick_item(&self, team: u8, typed: Item, f: &Figure) -> Result<(), Rejection> {
+        let t = &self.teams[usize::from(team)];
         let spec = f.specialty().unwrap_or(Specialty::Firearms);
         let tables = &self.rules.tables;
         let max_rank = t.start_rank + (self.hooks().draft_rank_bonus)(t.corporation);
-        let typed = tables.item(item).ok_or(Rejection::UnknownItem)?;
-        let taken = self
-            .figures
-            .iter()
-            .filter(|g| match typed {
-                Item::Weapon(w) => g.weapon == Some(w),
-                Item::Equipment(e) => g.items.contains(&e),
-            })
-            .count();
+        // Copies in use, counted only once rank and price allow the item.
+        let taken = || {
+            self.figures
+                .iter()
+                .filter(|g| match typed {
+                    Item::Weapon(w) => g.weapon == Some(w),
+                    Item::Equipment(e) => g.items.contains(&e),
+                })
+                .count()
+        };
         match typed {
             Item::Weapon(id) => {
                 let w = tables.weapon_def(id);
@@ -241,7 +249,7 @@ impl Game {
                 if w.cost > t.credits {
                     return Err(Rejection::NotAffordable);
                 }
-                if taken >= usize::from(w.copies.unwrap_or(0)) {
+                if taken() >= usize::from(w.copies.unwrap_or(0)) {
                     return Err(Rejection::NoCopiesLeft);
                 }
                 let base = f.weapon == Some(tables.base_weapon(spec));
@@ -277,7 +285,7 @@ impl Game {
                 if e.cost > t.credits {
                     return Err(Rejection::NotAffordable);
                 }
-                if taken >= usize::from(e.copies) {
+                if taken() >= usize::from(e.copies) {
                     return Err(Rejection::NoCopiesLeft);
                 }
                 if f.items.len() >= 3 {
@@ -297,7 +305,7 @@ impl Game {
                 }
             }
         }
-        Ok(typed)
+        Ok(())
     }
 
     /// EQP-1: may an augment of attack type `kind` with `effect` be fitted
@@ -363,9 +371,12 @@ impl Game {
     pub(crate) fn pick_options(&self, team: u8) -> Vec<Command> {
         let t = &self.teams[usize::from(team)];
         let mut out = Vec::new();
-        for id in self.rules.tables.item_ids() {
+        for (typed, id) in self.rules.tables.items() {
             for figure in t.figures {
-                if self.check_pick(team, id, figure).is_ok() {
+                let ok = self
+                    .own_figure(team, figure)
+                    .and_then(|f| self.check_pick_item(team, typed, f));
+                if ok.is_ok() {
                     out.push(Command::PickEquipment {
                         item: id.to_string(),
                         figure,

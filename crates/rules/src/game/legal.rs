@@ -42,8 +42,10 @@ impl Game {
                 if t.seat != seat {
                     return out;
                 }
-                // Room for the usual options (two figures' moves and attacks).
-                out.reserve(64);
+                // Room for the usual options: a random 1993 playout lists
+                // about a hundred (the figures' moves and attacks), so the
+                // list is not copied as it grows.
+                out.reserve(256);
                 for f in t.figures {
                     self.figure_commands(f, &mut out);
                 }

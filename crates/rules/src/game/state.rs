@@ -63,6 +63,11 @@ pub struct Rules {
     /// often, and the board can only find them by looking at every square.
     #[serde(skip)]
     pub(crate) tile_squares: Vec<Vec<Square>>,
+    /// Each placed tile's side neighbours, ascending (derived from
+    /// `board`): the listing of 1993 card plays asks for them on every
+    /// call ([`Rules::side_adjacent_tiles`]).
+    #[serde(skip)]
+    pub(crate) tile_sides: Vec<Vec<usize>>,
     /// Classic Remote Controlled Door: the corridor edges of this board
     /// while no door is on it ([`Game::corridor_edges`]), found on first
     /// use.
@@ -81,6 +86,12 @@ impl Rules {
     /// `Board::tile_squares`, without looking at the whole board).
     pub(crate) fn tile_squares(&self, tile: usize) -> impl Iterator<Item = Square> + '_ {
         self.tile_squares.get(tile).into_iter().flatten().copied()
+    }
+
+    /// The tiles sharing a side with placed tile `tile` (a square of one
+    /// orthogonally next to a square of the other), ascending.
+    pub(crate) fn side_adjacent_tiles(&self, tile: usize) -> &[usize] {
+        self.tile_sides.get(tile).map_or(&[], |v| &v[..])
     }
 
     /// The rank of `pp` (RNK-1, CRK-1).
@@ -1391,7 +1402,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
     let tile_defs =
         super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
     let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
-    let (step_table, tile_squares) = board_derived(&board, &door_index);
+    let (step_table, tile_squares, tile_sides) = board_derived(&board, &door_index);
     let dl_entrances = red.iter().chain(&white).cloned().collect();
     Ok(Rules {
         mission,
@@ -1409,6 +1420,7 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
         two_use_cards,
         step_table,
         tile_squares,
+        tile_sides,
         corridor_memo: OnceLock::new(),
         sector_memo: OnceLock::new(),
     })
@@ -1420,7 +1432,7 @@ impl Rules {
     /// start empty. No sector holding a door moves, so the doors and their
     /// index stay right.
     pub(crate) fn with_board(&self, mission: MissionDef, board: Board) -> Rules {
-        let (step_table, tile_squares) = board_derived(&board, &self.door_index);
+        let (step_table, tile_squares, tile_sides) = board_derived(&board, &self.door_index);
         Rules {
             mission,
             board,
@@ -1437,27 +1449,51 @@ impl Rules {
             two_use_cards: self.two_use_cards.clone(),
             step_table,
             tile_squares,
+            tile_sides,
             corridor_memo: OnceLock::new(),
             sector_memo: OnceLock::new(),
         }
     }
 }
 
-/// What [`Rules`] derives from its board: the move search's step table
-/// and each tile's on-board squares in `(y, x)` order
-/// ([`Rules::tile_squares`]).
+/// What [`Rules`] derives from its board: the move search's step table,
+/// each tile's on-board squares in `(y, x)` order
+/// ([`Rules::tile_squares`]) and its side neighbours
+/// ([`Rules::side_adjacent_tiles`]).
 fn board_derived(
     board: &Board,
     door_index: &super::door_index::DoorIndex,
-) -> (super::step_table::StepTable, Vec<Vec<Square>>) {
+) -> (
+    super::step_table::StepTable,
+    Vec<Vec<Square>>,
+    Vec<Vec<usize>>,
+) {
     let step_table = super::step_table::StepTable::new(board, door_index);
     let mut tile_squares = vec![Vec::new(); board.tiles.len()];
+    let mut tile_sides: Vec<Vec<usize>> = vec![Vec::new(); board.tiles.len()];
     for s in board.squares() {
-        if let Some(list) = board.tile_of(s).and_then(|t| tile_squares.get_mut(t)) {
+        let Some(t) = board.tile_of(s) else { continue };
+        if let Some(list) = tile_squares.get_mut(t) {
             list.push(s);
         }
+        for n in [
+            s.offset(1, 0),
+            s.offset(-1, 0),
+            s.offset(0, 1),
+            s.offset(0, -1),
+        ] {
+            if let (Some(other), Some(sides)) = (board.tile_of(n), tile_sides.get_mut(t)) {
+                if other != t {
+                    sides.push(other);
+                }
+            }
+        }
     }
-    (step_table, tile_squares)
+    for sides in &mut tile_sides {
+        sides.sort_unstable();
+        sides.dedup();
+    }
+    (step_table, tile_squares, tile_sides)
 }
 
 #[cfg(test)]
@@ -1519,23 +1555,52 @@ mod classic_deal_tests {
 mod tile_squares_tests {
     use super::*;
 
-    /// The kept lists are what the board finds by looking at every square,
-    /// for every tile of every mission of both editions.
+    /// The kept lists (squares, side neighbours) are what the board finds
+    /// by looking at every square, for every tile of every mission of both
+    /// editions.
     #[test]
-    fn each_tile_lists_the_squares_the_board_gives_in_the_same_order() {
+    fn each_tile_lists_the_squares_and_neighbours_the_board_gives() {
         let content = Content::embedded().expect("content");
         let mut tiles = 0;
+        let mut neighbours = 0;
         for mission in &content.missions {
             let rules = build_rules(content, mission.clone()).expect("rules");
             for t in 0..rules.board.tiles.len() {
                 let kept: Vec<Square> = rules.tile_squares(t).collect();
                 let scanned: Vec<Square> = rules.board.tile_squares(t).collect();
                 assert_eq!(kept, scanned, "{} tile {t}", mission.id);
+                // Side neighbours, found again from the board's squares.
+                let mut sides: Vec<usize> = scanned
+                    .iter()
+                    .flat_map(|s| {
+                        [
+                            s.offset(1, 0),
+                            s.offset(-1, 0),
+                            s.offset(0, 1),
+                            s.offset(0, -1),
+                        ]
+                    })
+                    .filter_map(|n| rules.board.tile_of(n))
+                    .filter(|&o| o != t)
+                    .collect();
+                sides.sort_unstable();
+                sides.dedup();
+                assert_eq!(
+                    rules.side_adjacent_tiles(t),
+                    sides,
+                    "{} tile {t}",
+                    mission.id
+                );
+                neighbours += sides.len();
                 assert!(!kept.is_empty(), "{} tile {t} has squares", mission.id);
                 tiles += 1;
             }
             assert_eq!(rules.tile_squares(rules.board.tiles.len()).count(), 0);
         }
         assert!(tiles > 50, "every mission's tiles were compared ({tiles})");
+        assert!(
+            neighbours > tiles,
+            "tiles have side neighbours ({neighbours})"
+        );
     }
 }

@@ -407,7 +407,7 @@ impl Game {
                     if state.face_down.is_empty() {
                         continue;
                     }
-                    for to in self.side_adjacent_tiles(from) {
+                    for &to in self.rules.side_adjacent_tiles(from) {
                         out.push(play(None, None, Some(from), Some(to)));
                     }
                 }
@@ -601,24 +601,6 @@ impl Game {
         Ok(())
     }
 
-    /// Tiles sharing a side with `tile` (some square of one orthogonally
-    /// next to a square of the other).
-    pub(crate) fn side_adjacent_tiles(&self, tile: usize) -> Vec<usize> {
-        let b = &self.rules.board;
-        let mut v: Vec<usize> = self
-            .rules
-            .tile_squares(tile)
-            .flat_map(|s| {
-                [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(dx, dy)| Square::new(s.x + dx, s.y + dy))
-            })
-            .filter_map(|n| b.tile_of(n))
-            .filter(|&t| t != tile)
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
     /// The squares a teleporting use may put `figure` on: empty, passable,
     /// token-free, where the figure may end (Limited Teleportation: a
     /// side-adjacent sector; Faulty Teleportation: any other sector), in
@@ -646,7 +628,7 @@ impl Game {
             .filter(|_| f.team().is_some())
             .and_then(|s| self.rules.board.tile_of(s));
         let tiles: Vec<usize> = match (from, card_use) {
-            (Some(from), U::LimitedTeleportation) => self.side_adjacent_tiles(from),
+            (Some(from), U::LimitedTeleportation) => self.rules.side_adjacent_tiles(from).to_vec(),
             (Some(from), U::FaultyTeleportation) => (0..self.rules.board.tiles.len())
                 .filter(|&t| t != from)
                 .collect(),

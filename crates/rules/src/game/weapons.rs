@@ -608,14 +608,16 @@ impl Game {
                 }
             }
         }
-        let enemies: Vec<(FigureId, Square)> = self
-            .figures
-            .iter()
-            .filter(|t| self.enemies(figure, t.id))
-            .filter_map(|t| t.square().map(|s| (t.id, s)))
-            .collect();
+        // Only the area weapons below need the enemies on the board.
+        let enemies = || -> Vec<(FigureId, Square)> {
+            self.figures
+                .iter()
+                .filter(|t| self.enemies(figure, t.id))
+                .filter_map(|t| t.square().map(|s| (t.id, s)))
+                .collect()
+        };
         if self.has_grenade_launcher(figure) {
-            let mut squares: Vec<Square> = enemies
+            let mut squares: Vec<Square> = enemies()
                 .iter()
                 .flat_map(|(_, s)| std::iter::once(*s).chain(s.ring()))
                 .collect();
@@ -631,6 +633,7 @@ impl Game {
             }
         }
         if self.has_two_barrels(figure) {
+            let enemies = enemies();
             for (i, (a, sa)) in enemies.iter().enumerate() {
                 for (b, sb) in &enemies[i + 1..] {
                     let near = self.hooks().nimrod_spread.is_none_or(|d| sa.dist(*sb) <= d);
