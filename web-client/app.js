@@ -766,6 +766,10 @@ function switchTo(conn) {
   const open = conn.ws?.readyState === WebSocket.OPEN;
   setStatus(open ? "connected" : "reconnecting", open ? (conn.spectator ? "connected (hotseat: nobody's side shown)" : `connected as ${conn.name}`) : "reconnecting…");
   if (conn.view && conn.map) {
+    // The board may never have been drawn: the first snapshot of the page
+    // can reach a connection that is not shown (or the map changed there).
+    board.setMap(conn.map);
+    setPlaces(conn.map);
     show("game");
     renderGame();
   } else {
