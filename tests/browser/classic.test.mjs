@@ -164,7 +164,9 @@ check('classic: the training mission in hotseat, two corporations against the AI
   for (const b of citadel.base) onBoard.delete(b);
   const walls = new Set((map?.walls ?? []).map((w) => ('V' in w ? `V${w.V.x},${w.V.y}` : `H${w.H.x},${w.H.y}`)));
   /** Steps from the nearest goal square, around walls (4 directions). */
-  const stepsFrom = (goals) => {
+  // The wall key of the edge between two orthogonal neighbours (as `walls`).
+  const edgeKey = (a, b) => (a.y === b.y ? `V${Math.max(a.x, b.x)},${a.y}` : `H${a.x},${Math.max(a.y, b.y)}`);
+  const stepsFrom = (goals, closed = new Set()) => {
     const d = new Map(goals.map((g) => [`${g.x},${g.y}`, 0]));
     const queue = goals.map((g) => ({ x: g.x, y: g.y }));
     for (let i = 0; i < queue.length; i++) {
@@ -172,7 +174,7 @@ check('classic: the training mission in hotseat, two corporations against the AI
       const here = d.get(`${x},${y}`);
       for (const [nx, ny, edge] of [[x + 1, y, `V${x + 1},${y}`], [x - 1, y, `V${x},${y}`], [x, y + 1, `H${x},${y + 1}`], [x, y - 1, `H${x},${y}`]]) {
         const k = `${nx},${ny}`;
-        if (!onBoard.has(k) || walls.has(edge) || d.has(k)) continue;
+        if (!onBoard.has(k) || walls.has(edge) || closed.has(edge) || d.has(k)) continue;
         d.set(k, here + 1);
         queue.push({ x: nx, y: ny });
       }
@@ -191,11 +193,15 @@ check('classic: the training mission in hotseat, two corporations against the AI
     // Nothing to fight nor to reveal: creatures wait in the Citadel. Stand
     // near it, off its gates and their neighbours, so they can come out.
     const goals = foes.length ? foes : unrevealed.length ? unrevealed : nearCitadel;
-    // A creature's own square is not walkable, so start from its neighbours too.
+    // A creature's own square is not walkable, so start from its neighbours
+    // (those not behind a Remote Controlled Door: a wall while it stands,
+    // and the hunters would wait at it forever).
+    const closed = new Set((st.view.card_doors ?? []).map(([a, b]) => edgeKey(a, b)));
     const d = stepsFrom(foes.length
-      ? goals.flatMap((g) => [{ x: g.x + 1, y: g.y }, { x: g.x - 1, y: g.y }, { x: g.x, y: g.y + 1 }, { x: g.x, y: g.y - 1 }])
+      ? goals.flatMap((g) => [{ x: g.x + 1, y: g.y }, { x: g.x - 1, y: g.y }, { x: g.x, y: g.y + 1 }, { x: g.x, y: g.y - 1 }]
+        .filter((n) => !closed.has(edgeKey(g, n))))
         .filter((g) => onBoard.has(`${g.x},${g.y}`))
-      : goals);
+      : goals, closed);
     const score = (t) => d.get(t) ?? 1e9;
     return inside.reduce((best, t) => (score(t) < score(best) ? t : best));
   };
