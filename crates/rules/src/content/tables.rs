@@ -732,10 +732,7 @@ impl CeTables {
 
     /// Every weapon then every equipment string id, in table order.
     pub fn item_ids(&self) -> impl Iterator<Item = &str> {
-        self.weapons
-            .iter()
-            .map(|w| w.id.as_str())
-            .chain(self.equipment.iter().map(|e| e.id.as_str()))
+        self.items().map(|(_, id)| id)
     }
 
     /// The string id of an item, as the wire names it.

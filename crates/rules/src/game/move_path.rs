@@ -33,11 +33,6 @@ impl MovePath {
         MovePath(SmallVec::new())
     }
 
-    /// An empty path with room for `n` squares.
-    pub fn with_capacity(n: usize) -> MovePath {
-        MovePath(SmallVec::with_capacity(n))
-    }
-
     /// A path of `len` squares read from its end: `back()` gives the last
     /// square, then the one before it, and so on (a search knows each
     /// square's predecessor, not its successor); then `extra`, if any.

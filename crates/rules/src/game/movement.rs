@@ -138,12 +138,7 @@ impl Game {
             StepKind::Blocked => Some(false),
             StepKind::Door => None,
             StepKind::Open => {
-                // A door edge can touch the step only if both its squares
-                // lie in the 2x2 block the step spans.
-                let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-                let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
-                let near = |s: &Square| (x0..=x1).contains(&s.x) && (y0..=y1).contains(&s.y);
-                if self.card_doors.iter().any(|d| d.iter().all(near)) {
+                if self.card_doors.iter().any(|&d| door_touches_step(d, a, b)) {
                     return None;
                 }
                 Some(self.target_blocks(m, b).is_none())
@@ -223,31 +218,27 @@ impl Game {
             return Ok(door);
         }
         // Diagonal: ADJ-3 with the closed doors of this moment.
-        let c = Square::new(b.x, a.y);
-        let d = Square::new(a.x, b.y);
-        let w = |p, q| self.wall_between(m, a, p, q, removed);
-        if (w(a, c) || w(c, b)) && (w(a, d) || w(d, b)) {
+        if corner_routes_closed(a, b, |p, q| self.wall_between(m, a, p, q, removed)) {
             return Err(Rejection::IllegalStep);
         }
         Ok(self.crossed_door(a, b).filter(|g| !removed.contains(g)))
     }
 
-    /// Does a Remote Controlled Door in play close the step `a → b`, on a
-    /// board whose own walls leave it open and that has no door edges?
-    /// The wall part of [`Self::check_step`] for such a board (ADJ-2,
-    /// ADJ-3): an orthogonal step is closed by its edge, a diagonal when
-    /// both corner routes are.
-    pub(crate) fn card_door_closes(&self, a: Square, b: Square) -> bool {
-        let w = |p: Square, q: Square| {
+    /// Is the step `a → b` walled off, on a board with no door
+    /// edges (where a Remote Controlled Door is the only wall that comes
+    /// and goes)? The wall part of [`Self::check_step`] for such a board
+    /// (ADJ-2, ADJ-3): an orthogonal step is closed by its edge, a
+    /// diagonal when both corner routes are.
+    pub(crate) fn step_walled(&self, a: Square, b: Square) -> bool {
+        // `wall_for` less its door lookup, which finds nothing here.
+        let w = |p, q| {
             Edge::between(p, q)
                 .is_some_and(|e| self.walls.is_static_wall(e) || self.is_card_door(e))
         };
         if a.is_orthogonal_neighbour(b) {
             return w(a, b);
         }
-        let c = Square::new(b.x, a.y);
-        let d = Square::new(a.x, b.y);
-        (w(a, c) || w(c, b)) && (w(a, d) || w(d, b))
+        corner_routes_closed(a, b, w)
     }
 
     /// BRD-9: the door group a step crosses, if any.
@@ -741,4 +732,25 @@ pub(crate) fn level_rank(l: Level) -> u8 {
         Level::S3 => 3,
         Level::Upper => 4,
     }
+}
+
+/// ADJ-3: a diagonal step `a → b` is closed when both routes round its
+/// corner (by `(b.x, a.y)` and by `(a.x, b.y)`) cross a wall, as `wall`
+/// says for the edge between two squares.
+#[inline]
+fn corner_routes_closed(a: Square, b: Square, wall: impl Fn(Square, Square) -> bool) -> bool {
+    let c = Square::new(b.x, a.y);
+    let d = Square::new(a.x, b.y);
+    (wall(a, c) || wall(c, b)) && (wall(a, d) || wall(d, b))
+}
+
+/// Can the door edge between the two squares of `door` touch the step
+/// `a → b`? Only if both lie in the block of squares the step spans (the
+/// step's own edge, or for a diagonal its 2x2 block).
+#[inline]
+pub(crate) fn door_touches_step(door: [Square; 2], a: Square, b: Square) -> bool {
+    let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+    let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+    door.iter()
+        .all(|s| (x0..=x1).contains(&s.x) && (y0..=y1).contains(&s.y))
 }

@@ -27,7 +27,7 @@
 
 use super::event::Place;
 use super::move_path::MovePath;
-use super::movement::Mover;
+use super::movement::{door_touches_step, Mover};
 use super::state::Game;
 use citadel_grid::{Direction, Square};
 use std::ops::ControlFlow;
@@ -163,11 +163,8 @@ impl Game {
             for r in 1..=rows {
                 steps[r] = *open_rows[r];
             }
-            for &[p, q] in &self.card_doors {
-                let spans = |a: Square, b: Square, s: Square| {
-                    (a.x.min(b.x)..=a.x.max(b.x)).contains(&s.x)
-                        && (a.y.min(b.y)..=a.y.max(b.y)).contains(&s.y)
-                };
+            for &door in &self.card_doors {
+                let [p, q] = door;
                 for y in p.y.min(q.y) - 1..=p.y.max(q.y) + 1 {
                     for x in p.x.min(q.x) - 1..=p.x.max(q.x) + 1 {
                         let a = Square::new(x, y);
@@ -175,9 +172,8 @@ impl Game {
                         for (k, &(dx, dy)) in STEPS.iter().enumerate() {
                             let b = a.offset(dx, dy);
                             if steps[r][k] & bit != 0
-                                && spans(a, b, p)
-                                && spans(a, b, q)
-                                && self.card_door_closes(a, b)
+                                && door_touches_step(door, a, b)
+                                && self.step_walled(a, b)
                             {
                                 steps[r][k] &= !bit;
                             }
