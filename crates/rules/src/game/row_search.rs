@@ -53,6 +53,17 @@ const STEPS: [(i32, i32); 8] = {
     out
 };
 
+/// Cells of the way-back array: 64 per window row, rounded up to a power
+/// of two so that a cell index masked by `BACK_CELLS - 1` needs no bounds
+/// check.
+const BACK_CELLS: usize = (WINDOW * 64).next_power_of_two();
+
+/// The way-back cell of window row `r`, column `x` (`x < 64`).
+#[inline(always)]
+fn cell(r: usize, x: usize) -> usize {
+    (r * 64 + x) % BACK_CELLS
+}
+
 /// One bit per square of the rows of the search's window (bit `x` of word
 /// `y - top + 1`).
 type Rows = [u64; WINDOW];
@@ -186,9 +197,9 @@ impl Game {
                 *row = &mended[r];
             }
         }
-        // layers[d]: the squares first reached in d steps. `back[r][x]`:
-        // for a square reached after the roots, the step (index into
-        // `STEPS`) that first reached it, the first in ring order from a
+        // layers[d]: the squares first reached in d steps. `back[cell(r, x)]`:
+        // for a square reached after the roots, the window cell it was
+        // first reached from, by the first step in ring order from a
         // square of the layer before (the way back reads it, one lookup a
         // step). Written only where a square is reached, read only there.
         let mut layers = [[0u64; WINDOW]; MAX_DEPTH + 1];
@@ -196,14 +207,18 @@ impl Game {
             let (r, bit) = place(s)?;
             layers[root_depth][r] |= bit;
         }
-        let mut back = [[0u8; 64]; WINDOW];
+        let mut back = [0u16; BACK_CELLS];
         let mut seen = layers[root_depth];
         let mut depth = root_depth;
-        // The window rows the current layer occupies, `lo..hi`.
+        // The window rows the current layer occupies, `lo..hi`. A layer
+        // never holds window row 0 or `rows + 1` (nothing may enter them),
+        // so the clamps change nothing; they tell the compiler that a row
+        // and both its neighbours are in the window, and the step loops
+        // below then run without bounds checks.
         let occupied = |layer: &Rows| {
             let lo = layer.iter().position(|&w| w != 0).unwrap_or(0);
             let hi = layer.iter().rposition(|&w| w != 0).map_or(0, |r| r + 1);
-            (lo, hi)
+            (lo.max(1), hi.min(WINDOW - 1))
         };
         let (mut lo, mut hi) = occupied(&layers[root_depth]);
         while depth < allowance {
@@ -229,7 +244,11 @@ impl Game {
                         seen[to] |= new;
                         next[to] |= new;
                         while new != 0 {
-                            back[to][new.trailing_zeros() as usize] = K as u8;
+                            let x = new.trailing_zeros() as usize;
+                            // The square it came from: x - DX of row r,
+                            // in 0..64 as the bit it was shifted from.
+                            let from = cell(r, x).wrapping_add_signed(-DX as isize);
+                            back[cell(to, x)] = from as u16;
                             new &= new - 1;
                         }
                     }
@@ -253,11 +272,11 @@ impl Game {
         // The path to square `s` of layer `d` (then `extra`), read back
         // along the recorded steps.
         let path_to = |s: Square, d: usize, extra: Option<Square>| {
-            let mut at = s;
+            // `s` is in the window (0 <= x < 64), as every reached square.
+            let mut at = cell(row_of(s.y), s.x as usize);
             MovePath::read_back(d, extra, || {
-                let here = at;
-                let (dx, dy) = STEPS[usize::from(back[row_of(at.y)][at.x as usize])];
-                at = Square::new(at.x - dx, at.y - dy);
+                let here = Square::new((at % 64) as i32, top - 1 + (at / 64) as i32);
+                at = usize::from(back[at % BACK_CELLS]);
                 here
             })
         };
