@@ -14,6 +14,7 @@ impl Game {
     /// public stays as it was. For tests only: a real game never does this.
     #[doc(hidden)]
     pub fn scramble_hidden(&mut self, keep: Seat, dice: &mut dyn Dice) {
+        self.checkpoint.drop_it();
         // Force cards: one pool, the same counts per tile and in the pile.
         let counts: Vec<usize> = self.tiles.iter().map(|t| t.face_down.len()).collect();
         let mut pool: Vec<u32> = std::mem::take(&mut self.force_pile);

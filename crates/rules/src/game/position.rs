@@ -406,6 +406,7 @@ impl Game {
     /// Run the automatic parts of the game (for a stated position whose
     /// turn starts with automatic steps, such as the DL turn start).
     pub fn settle(&mut self, dice: &mut dyn Dice) -> Vec<super::event::Event> {
+        self.checkpoint.drop_it();
         let mut events = Vec::new();
         self.advance(dice, &mut events);
         events

@@ -756,6 +756,11 @@ pub struct Game {
     pub(crate) suspended: Option<Box<super::reaction::Suspended>>,
     /// Reaction bookkeeping of the command being run.
     pub(crate) reaction: super::reaction::ReactionRun,
+    /// The state some commands back, to rebuild the state before a
+    /// command when a reaction window opens (not part of the game: a
+    /// clone or a stored game has none).
+    #[serde(skip)]
+    pub(crate) checkpoint: super::reaction::Checkpoint,
     /// Secondary missions and their proof (SEC, MSN-7). Serialized only
     /// once dealt, so the state (and its checksum) of a mission without
     /// secondary missions is what it was before they existed.
@@ -1135,6 +1140,7 @@ impl Game {
             result: None,
             suspended: None,
             reaction: Default::default(),
+            checkpoint: Default::default(),
             sec: super::secondary::Secondaries::new(team_count),
             mission: MissionProgress::default(),
             layout_changes: Vec::new(),
