@@ -114,11 +114,43 @@ impl Game {
             })
     }
 
-    /// Every legal placement square of a tile, in `(y, x)` order.
+    /// Every legal placement square of a tile, in `(y, x)` order: the
+    /// squares [`Self::placement_ok`] accepts. The squares next to a DT
+    /// and those holding a token are found once for the tile rather than
+    /// asked square by square (a DL placement lists a whole tile).
     pub(crate) fn placement_squares(&self, tile: usize) -> Vec<Square> {
+        let b = &self.rules.board;
+        // Squares open-adjacent to a DT the grid holds (adjacency is
+        // symmetric), and token squares, by board cell.
+        let mut barred = vec![false; self.occupancy.len()];
+        let mut bar = |s: Square| {
+            if let Some(i) = self.cell_index(s) {
+                barred[i] = true;
+            }
+        };
+        for f in &self.figures {
+            let Some(d) = f.square() else { continue };
+            if f.team().is_none() || self.figure_at(d) != Some(f.id) {
+                continue;
+            }
+            for n in d.ring() {
+                if self.walls.adjacent(b, n, d) {
+                    bar(n);
+                }
+            }
+        }
+        for t in &self.tokens {
+            bar(t.square);
+        }
         self.rules
             .tile_squares(tile)
-            .filter(|s| self.placement_ok(*s, Some(tile)))
+            .filter(|s| {
+                b.tile_of(*s) == Some(tile)
+                    && b.passable(*s)
+                    && self
+                        .cell_index(*s)
+                        .is_some_and(|i| self.occupancy[i].is_none() && !barred[i])
+            })
             .collect()
     }
 
@@ -198,5 +230,46 @@ impl TokenState {
     /// A trap token.
     pub fn is_trap(&self) -> bool {
         matches!(self, TokenState::Trap { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::playable::visit_random_games;
+
+    /// The placement list of a tile is the tile's squares that the
+    /// one-square check (FRC-5 / MOV-7) accepts, in positions of random
+    /// games of every playable mission, DTs on the board among them.
+    #[test]
+    fn the_placement_list_is_what_the_square_check_accepts() {
+        let (mut tiles, mut barred_by_dt) = (0usize, 0usize);
+        visit_random_games(2, 400, 0x91ace, |g, n| {
+            if n % 10 != 0 {
+                return;
+            }
+            for tile in 0..g.tiles.len() {
+                let listed = g.placement_squares(tile);
+                let checked: Vec<_> = g
+                    .rules
+                    .tile_squares(tile)
+                    .filter(|s| g.placement_ok(*s, Some(tile)))
+                    .collect();
+                assert_eq!(listed, checked, "tile {tile}");
+                tiles += 1;
+                // Free squares struck only for a DT next to them.
+                barred_by_dt += g
+                    .rules
+                    .tile_squares(tile)
+                    .filter(|s| {
+                        g.rules.board.passable(*s)
+                            && g.figure_at(*s).is_none()
+                            && g.token_at(*s).is_none()
+                            && !listed.contains(s)
+                    })
+                    .count();
+            }
+        });
+        assert!(tiles > 1000, "{tiles} tiles listed");
+        assert!(barred_by_dt > 100, "{barred_by_dt} squares next to a DT");
     }
 }
