@@ -269,6 +269,24 @@ impl Board {
             .any(|&side| self.is_wall(Edge::side_of(s, side)))
     }
 
+    /// Do `self` and `other` (of the same size) agree on row `y`, `-1`
+    /// to `height` (the ring around the board included): the same cells,
+    /// and the same static walls on the north and west sides of its
+    /// squares? Rows `y - 1..=y + 1` agreeing settle every step from row
+    /// `y`, so a board changed in a few rows can keep what it derived
+    /// from the others.
+    pub fn same_row(&self, other: &Board, y: i32) -> bool {
+        if (self.width, self.height) != (other.width, other.height) || y < -1 || y > self.height {
+            return false;
+        }
+        fn cells(b: &Board, y: i32) -> Option<&[Option<Cell>]> {
+            let w = usize::try_from(b.width).ok()?;
+            let y = usize::try_from(y).ok().filter(|&y| y < b.height as usize)?;
+            b.cells.get(y * w..(y + 1) * w)
+        }
+        cells(self, y) == cells(other, y) && self.bits.row(y) == other.bits.row(y)
+    }
+
     /// The static wall bits, copied by [`crate::Walls::new`].
     pub(crate) fn wall_bits(&self) -> &WallBits {
         &self.bits

@@ -69,6 +69,13 @@ impl WallBits {
     }
 
     /// The byte at index `i` (from [`WallBits::slot`]).
+    /// The bytes of row `y` (`-1..=height`), west of the board to east.
+    pub(crate) fn row(&self, y: i32) -> Option<&[u8]> {
+        let w = usize::try_from(self.width + 2).ok()?;
+        let start = usize::try_from(y + 1).ok()? * w;
+        self.bits.get(start..start + w)
+    }
+
     #[inline]
     pub(crate) fn byte(&self, i: usize) -> u8 {
         self.bits[i]

@@ -308,3 +308,35 @@ pub(crate) fn placed_tile_defs(mission: &MissionDef, tiles: &[TileDef]) -> Vec<T
         .cloned()
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::game::playable::visit_random_games;
+    use crate::game::step_table::StepTable;
+
+    /// The step table of a board changed by event 11, kept where rows did
+    /// not change and worked out again where they did, is the table of
+    /// the changed board worked out whole: every turn and swap the boards
+    /// of random games of every playable mission allow.
+    #[test]
+    fn a_changed_boards_step_table_is_the_whole_table_of_that_board() {
+        let mut changes = 0usize;
+        let mut seen: Vec<*const super::Rules> = Vec::new();
+        visit_random_games(2, 200, 0xa17e, |g, _| {
+            let rules: &super::Rules = &g.rules;
+            if seen.contains(&(rules as *const _)) {
+                return;
+            }
+            seen.push(rules as *const _);
+            for c in rules.board_changes() {
+                let kept = rules
+                    .step_table
+                    .rebuilt(&rules.board, &c.board, &rules.door_index);
+                let whole = StepTable::new(&c.board, &rules.door_index);
+                assert!(kept == whole, "{:?}", c.change);
+                changes += 1;
+            }
+        });
+        assert!(changes > 100, "{changes} board changes");
+    }
+}

@@ -1408,7 +1408,8 @@ fn build_rules(content: &Content, mission: MissionDef) -> Result<Rules, SetupErr
     let tile_defs =
         super::altered_reality::placed_tile_defs(&mission, content.tiles(mission.edition));
     let door_index = super::door_index::DoorIndex::new(&doors, board.width(), board.height());
-    let (step_table, tile_squares, tile_sides) = board_derived(&board, &door_index);
+    let step_table = super::step_table::StepTable::new(&board, &door_index);
+    let (tile_squares, tile_sides) = tile_derived(&board);
     let dl_entrances = red.iter().chain(&white).cloned().collect();
     Ok(Rules {
         mission,
@@ -1438,7 +1439,10 @@ impl Rules {
     /// start empty. No sector holding a door moves, so the doors and their
     /// index stay right.
     pub(crate) fn with_board(&self, mission: MissionDef, board: Board) -> Rules {
-        let (step_table, tile_squares, tile_sides) = board_derived(&board, &self.door_index);
+        let step_table = self
+            .step_table
+            .rebuilt(&self.board, &board, &self.door_index);
+        let (tile_squares, tile_sides) = tile_derived(&board);
         Rules {
             mission,
             board,
@@ -1462,19 +1466,10 @@ impl Rules {
     }
 }
 
-/// What [`Rules`] derives from its board: the move search's step table,
-/// each tile's on-board squares in `(y, x)` order
-/// ([`Rules::tile_squares`]) and its side neighbours
-/// ([`Rules::side_adjacent_tiles`]).
-fn board_derived(
-    board: &Board,
-    door_index: &super::door_index::DoorIndex,
-) -> (
-    super::step_table::StepTable,
-    Vec<Vec<Square>>,
-    Vec<Vec<usize>>,
-) {
-    let step_table = super::step_table::StepTable::new(board, door_index);
+/// What [`Rules`] derives from its board's tiles: each tile's on-board
+/// squares in `(y, x)` order ([`Rules::tile_squares`]) and its side
+/// neighbours ([`Rules::side_adjacent_tiles`]).
+fn tile_derived(board: &Board) -> (Vec<Vec<Square>>, Vec<Vec<usize>>) {
     let mut tile_squares = vec![Vec::new(); board.tiles.len()];
     let mut tile_sides: Vec<Vec<usize>> = vec![Vec::new(); board.tiles.len()];
     for s in board.squares() {
@@ -1499,7 +1494,7 @@ fn board_derived(
         sides.sort_unstable();
         sides.dedup();
     }
-    (step_table, tile_squares, tile_sides)
+    (tile_squares, tile_sides)
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ const DOOR: u16 = 2;
 
 /// [`StepKind`] for each square of the board's bounding box and each of
 /// the eight steps of [`Square::ring`], two bits a step.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct StepTable {
     steps: Vec<u16>,
     /// Row by row, for each of the eight steps: bit `x` set when the step
@@ -52,35 +52,11 @@ impl StepTable {
     pub(crate) fn new(board: &Board, doors: &DoorIndex) -> StepTable {
         let walls = Walls::new(board);
         let (w, h) = (board.width(), board.height());
-        let mut steps = Vec::with_capacity(usize::try_from(w * h).unwrap_or(0));
-        let mut open_rows = Vec::new();
+        let mut steps = vec![BLOCKED; usize::try_from(w * h).unwrap_or(0)];
+        let mut open_rows = vec![[0u64; 8]; usize::try_from(h).unwrap_or(0)];
         let mut any_door = false;
         for y in 0..h {
-            let mut row = [0u64; 8];
-            for x in 0..w {
-                let a = Square::new(x, y);
-                let mut bits = 0u16;
-                if board.on_board(a) {
-                    for (k, b) in a.ring().into_iter().enumerate() {
-                        let kind = match classify(board, &walls, doors, a, b) {
-                            StepKind::Blocked => BLOCKED,
-                            StepKind::Open => {
-                                if x < 64 {
-                                    row[k] |= 1 << x;
-                                }
-                                OPEN
-                            }
-                            StepKind::Door => {
-                                any_door = true;
-                                DOOR
-                            }
-                        };
-                        bits |= kind << (BITS * k as u32);
-                    }
-                }
-                steps.push(bits);
-            }
-            open_rows.push(row);
+            any_door |= fill_row(board, &walls, doors, y, &mut steps, &mut open_rows);
         }
         if any_door || w > 64 {
             open_rows = Vec::new();
@@ -88,8 +64,36 @@ impl StepTable {
         StepTable { steps, open_rows }
     }
 
-    /// The open steps of row `y` ([`Self::open_rows`]), or `None` when the
-    /// board keeps none (too wide, door edges) or `y` is off it.
+    /// The table of `board`, `self` being the table of `old` (the same
+    /// doors): the rows whose steps can differ are worked out again, the
+    /// others kept. Classic event 11 turns or swaps sectors of the board
+    /// in play; the rows outside them, and not next to them, keep every
+    /// step. Equal to [`Self::new`] of `board`.
+    pub(crate) fn rebuilt(&self, old: &Board, board: &Board, doors: &DoorIndex) -> StepTable {
+        let (w, h) = (board.width(), board.height());
+        // Kept rows must hold no door step (a table with a door anywhere
+        // keeps no open rows to copy).
+        if self.open_rows.is_empty() || (old.width(), old.height()) != (w, h) {
+            return StepTable::new(board, doors);
+        }
+        let same: Vec<bool> = (-1..=h).map(|y| board.same_row(old, y)).collect();
+        let walls = Walls::new(board);
+        let mut steps = self.steps.clone();
+        let mut open_rows = self.open_rows.clone();
+        let mut any_door = false;
+        for y in 0..h {
+            // `same[i]` is row `i - 1`.
+            let i = (y + 1) as usize;
+            if !(same[i - 1] && same[i] && same[i + 1]) {
+                any_door |= fill_row(board, &walls, doors, y, &mut steps, &mut open_rows);
+            }
+        }
+        if any_door || w > 64 {
+            open_rows = Vec::new();
+        }
+        StepTable { steps, open_rows }
+    }
+
     #[inline]
     pub(crate) fn open_row(&self, y: i32) -> Option<&[u64; 8]> {
         self.open_rows.get(usize::try_from(y).ok()?)
@@ -121,6 +125,53 @@ impl StepTable {
 
 /// What the board says about the step `a → b` (neighbours): the static
 /// checks of `Game::check_step`, in its terms.
+/// Work out the steps of row `y` into `steps` (row-major, the board's
+/// width) and `open_rows[y]`; true if a step of the row touches a door.
+fn fill_row(
+    board: &Board,
+    walls: &Walls,
+    doors: &DoorIndex,
+    y: i32,
+    steps: &mut [u16],
+    open_rows: &mut [[u64; 8]],
+) -> bool {
+    let w = board.width();
+    let mut row = [0u64; 8];
+    let mut any_door = false;
+    for x in 0..w {
+        let a = Square::new(x, y);
+        let mut bits = 0u16;
+        if board.on_board(a) {
+            for (k, b) in a.ring().into_iter().enumerate() {
+                let kind = match classify(board, walls, doors, a, b) {
+                    StepKind::Blocked => BLOCKED,
+                    StepKind::Open => {
+                        if x < 64 {
+                            row[k] |= 1 << x;
+                        }
+                        OPEN
+                    }
+                    StepKind::Door => {
+                        any_door = true;
+                        DOOR
+                    }
+                };
+                bits |= kind << (BITS * k as u32);
+            }
+        }
+        if let Some(cell) = usize::try_from(y * w + x)
+            .ok()
+            .and_then(|i| steps.get_mut(i))
+        {
+            *cell = bits;
+        }
+    }
+    if let Some(r) = usize::try_from(y).ok().and_then(|y| open_rows.get_mut(y)) {
+        *r = row;
+    }
+    any_door
+}
+
 fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Square) -> StepKind {
     if !board.on_board(b) || !board.passable(b) {
         return StepKind::Blocked;
