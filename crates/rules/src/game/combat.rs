@@ -124,11 +124,17 @@ impl Game {
         match attack {
             AttackType::CloseCombat => dist == 1 && creature_dice(|s| &s.cc),
             AttackType::Firearm => {
-                let max = match a.team() {
-                    Some(_) => i32::MAX,
-                    None => self.hooks().dl_firearm_range.1,
+                // A DT's weapon's range (no line weapon: it only sprays).
+                let (min, max) = match a.team() {
+                    Some(_) => match self.weapon_of(attacker).and_then(|w| w.fa.as_ref()) {
+                        Some(fa) if fa.line.is_none() => {
+                            (i32::from(fa.min_range), i32::from(fa.max_range))
+                        }
+                        _ => return false,
+                    },
+                    None => self.hooks().dl_firearm_range,
                 };
-                (2..=max).contains(&dist) && creature_dice(|s| &s.fa)
+                (min.max(2)..=max).contains(&dist) && creature_dice(|s| &s.fa)
             }
             AttackType::Tech => a.team().is_some() && (2..=3).contains(&dist),
         }
@@ -969,5 +975,45 @@ impl Game {
         if self.active == Some(id) {
             self.active = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::content::AttackType;
+    use crate::game::playable::visit_random_games;
+
+    /// `attack_in_reach` is a necessary condition of `check_attack`: in
+    /// positions of random games of every playable mission, no attack the
+    /// check accepts is out of reach, and the condition does turn away
+    /// attacks (else `legal()` would gain nothing by asking it first).
+    #[test]
+    fn an_accepted_attack_is_always_in_reach() {
+        let (mut accepted, mut turned_away) = (0usize, 0usize);
+        visit_random_games(2, 400, 0xa77ac, |g, n| {
+            if n % 5 != 0 {
+                return;
+            }
+            let on_board = || g.figures.iter().filter(|f| f.square().is_some());
+            for a in on_board() {
+                for t in on_board() {
+                    for attack in [
+                        AttackType::CloseCombat,
+                        AttackType::Firearm,
+                        AttackType::Tech,
+                    ] {
+                        let reach = g.attack_in_reach(a.id, t.id, attack);
+                        if g.check_attack(a.id, t.id, attack).is_ok() {
+                            assert!(reach, "{:?} -> {:?} {attack:?}", a.id, t.id);
+                            accepted += 1;
+                        } else if !reach {
+                            turned_away += 1;
+                        }
+                    }
+                }
+            }
+        });
+        assert!(accepted > 1000, "{accepted} attacks accepted");
+        assert!(turned_away > accepted, "{turned_away} turned away");
     }
 }
