@@ -4,18 +4,23 @@ use citadel_rules::content::Corporation;
 use citadel_rules::game::{DarkLegionSetup, Setup};
 use citadel_rules::sim::random_playout;
 
+/// C1M1 with three corporations, the Dark Legion drawn.
+fn c1m1_three_corporations() -> Setup {
+    Setup::new(
+        "ce-c1m1",
+        &[
+            Corporation::Bauhaus,
+            Corporation::Capitol,
+            Corporation::Mishima,
+        ],
+        DarkLegionSetup::Drawn,
+    )
+}
+
 #[test]
 fn trn_1_random_c1m1_games_finish_without_violations() {
     for seed in 0..20 {
-        let setup = Setup::new(
-            "ce-c1m1",
-            &[
-                Corporation::Bauhaus,
-                Corporation::Capitol,
-                Corporation::Mishima,
-            ],
-            DarkLegionSetup::Drawn,
-        );
+        let setup = c1m1_three_corporations();
         let p = random_playout(setup, seed, 20_000, false).expect("setup");
         assert!(p.violations.is_empty(), "seed {seed}: {:?}", p.violations);
         assert!(
@@ -47,16 +52,7 @@ fn a_reaction_window_leaves_the_game_as_it_was_before_the_command() {
     };
     let mut windows = 0;
     for seed in 0..12 {
-        let setup = Setup::new(
-            "ce-c1m1",
-            &[
-                Corporation::Bauhaus,
-                Corporation::Capitol,
-                Corporation::Mishima,
-            ],
-            DarkLegionSetup::Drawn,
-        )
-        .with_seed(seed);
+        let setup = c1m1_three_corporations().with_seed(seed);
         let mut dice = SeededDice::new(seed);
         let mut bot = SeededDice::new(seed ^ 0x5eed_b075);
         let (mut game, _) = Game::new(setup, &mut dice).expect("setup");
