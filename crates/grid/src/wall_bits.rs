@@ -68,7 +68,6 @@ impl WallBits {
         }
     }
 
-    /// The byte at index `i` (from [`WallBits::slot`]).
     /// The bytes of row `y` (`-1..=height`), west of the board to east.
     pub(crate) fn row(&self, y: i32) -> Option<&[u8]> {
         let w = usize::try_from(self.width + 2).ok()?;
@@ -76,6 +75,7 @@ impl WallBits {
         self.bits.get(start..start + w)
     }
 
+    /// The byte at index `i` (from [`WallBits::slot`]).
     #[inline]
     pub(crate) fn byte(&self, i: usize) -> u8 {
         self.bits[i]

@@ -58,10 +58,7 @@ impl StepTable {
         for y in 0..h {
             any_door |= fill_row(board, &walls, doors, y, &mut steps, &mut open_rows);
         }
-        if any_door || w > 64 {
-            open_rows = Vec::new();
-        }
-        StepTable { steps, open_rows }
+        StepTable::finish(steps, open_rows, any_door, w)
     }
 
     /// The table of `board`, `self` being the table of `old` (the same
@@ -88,12 +85,22 @@ impl StepTable {
                 any_door |= fill_row(board, &walls, doors, y, &mut steps, &mut open_rows);
             }
         }
-        if any_door || w > 64 {
-            open_rows = Vec::new();
-        }
+        StepTable::finish(steps, open_rows, any_door, w)
+    }
+
+    /// The table of these rows; the open rows are kept only for a board
+    /// with no door step and at most 64 squares (a row's bits) wide.
+    fn finish(steps: Vec<u16>, open_rows: Vec<[u64; 8]>, any_door: bool, width: i32) -> StepTable {
+        let open_rows = if any_door || width > 64 {
+            Vec::new()
+        } else {
+            open_rows
+        };
         StepTable { steps, open_rows }
     }
 
+    /// The open steps of row `y` ([`Self::open_rows`]), or `None` when the
+    /// board keeps none (too wide, door edges) or `y` is off it.
     #[inline]
     pub(crate) fn open_row(&self, y: i32) -> Option<&[u64; 8]> {
         self.open_rows.get(usize::try_from(y).ok()?)
@@ -123,8 +130,6 @@ impl StepTable {
     }
 }
 
-/// What the board says about the step `a → b` (neighbours): the static
-/// checks of `Game::check_step`, in its terms.
 /// Work out the steps of row `y` into `steps` (row-major, the board's
 /// width) and `open_rows[y]`; true if a step of the row touches a door.
 fn fill_row(
@@ -172,6 +177,8 @@ fn fill_row(
     any_door
 }
 
+/// What the board says about the step `a → b` (neighbours): the static
+/// checks of `Game::check_step`, in its terms.
 fn classify(board: &Board, walls: &Walls, doors: &DoorIndex, a: Square, b: Square) -> StepKind {
     if !board.on_board(b) || !board.passable(b) {
         return StepKind::Blocked;
