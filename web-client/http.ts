@@ -4,24 +4,8 @@
 // docs/PROTOCOL.md describes the endpoints; the WebSocket messages are in protocol.ts.
 
 import type {
-  AttackType,
-  ClassicDtUse,
-  Command,
-  Corporation,
-  CreatureKind,
-  DieColor,
-  DoorCardKind,
-  DtCardKind,
-  EventEffect,
-  GameOptions,
-  GameView,
-  MapData,
-  MissionResult,
-  Seat,
   SeqEvent,
-  Specialty,
-  TokenKind,
-  Window,
+  TableOptions,
 } from "./protocol";
 
 /**
@@ -30,50 +14,9 @@ import type {
 export type AccountInfo = { id: string, name: string };
 
 /**
- * The AI Dark Legion in the standings (AI campaigns).
- */
-export type CampaignAiView = { pp: number, rank: number };
-
-/**
- * Which CE campaign a campaign plays (CMP-1: the mission sequence is
- * fixed at creation). The missions of each come from the mission records,
- * in record order: a record `ce-c<N>m<K>` belongs to Campaign N
- * ([`campaign_of`]). Documents stored before this field existed play
- * both, as they did.
- */
-export type CampaignChoice = "c1" | "c2" | "both" | "classic";
-
-/**
  * `POST /api/campaigns` (201).
  */
 export type CampaignCreated = { id: string, code: string };
-
-/**
- * `POST /api/campaigns/{code}/credit`: the buyer's standing after it.
- */
-export type CampaignCreditBought = {
-  /**
-   * The buyer's index.
-   */
-  player: number,
-  /**
-   * PP after paying 5.
-   */
-  pp: number,
-  /**
-   * Rank from those PP (CRK-1): the rank the mission starts with.
-   */
-  rank: number,
-  /**
-   * Credits after.
-   */
-  credits: number,
-};
-
-/**
- * How a campaign ends (CMP-6).
- */
-export type CampaignEnd = "missions" | "first_to";
 
 /**
  * `POST /api/campaigns/{code}/join`.
@@ -90,596 +33,30 @@ export type CampaignJoined = {
 };
 
 /**
- * `POST /api/campaigns/{code}/next`: the mission's game, made with
- * every player's seat reserved.
+ * A game of the catalogue, as `GET /api/catalogue` lists it.
  */
-export type CampaignNextGame = {
-  game: string,
-  mission: string,
+export type CatalogueGame = {
   /**
-   * The DL player's index; `null` with the AI.
-   */
-  dark_legion: number | null,
-};
-
-/**
- * The mission to play next: its number, and its briefing (with
- * `playable` and `missing`).
- */
-export type CampaignNextMission = {
-  /**
-   * Mission number in the campaign, from 0.
-   */
-  index: number,
-  /**
-   * Mission id.
+   * Catalogue id: what the store records and a table names.
    */
   id: string,
   /**
-   * Name.
+   * What players read.
    */
   name: string,
   /**
-   * The edition it is played with: `"ce"` (Collectors Edition) or
-   * `"classic"` (1993); the game's ruleset follows it.
+   * The rules this server plays it by.
    */
-  edition: string,
+  rules: RulesVersion,
   /**
-   * The CE campaign it belongs to (1 or 2), from its id.
+   * Its options.
    */
-  campaign: number | null,
+  options: Array<OptionSpec>,
   /**
-   * Rounds (EVT-1).
+   * It has campaigns (`POST /api/campaigns` with its `kind`).
    */
-  rounds: number,
-  /**
-   * The primary goal (MSN-2).
-   */
-  goal: Goal,
-  /**
-   * The mission ends as soon as the goal holds.
-   */
-  ends_early: boolean,
-  /**
-   * Special actions (MSN-3).
-   */
-  special_actions: Array<SpecialActionDef>,
-  /**
-   * The mission's special rules, each `{ key, text }`.
-   */
-  special_rules: Array<SpecialRule>,
-  /**
-   * Rewards: success PP, the DL's failure PP, the commander's penalty.
-   */
-  rewards: Rewards,
-  /**
-   * Secondary missions are used.
-   */
-  secondary: boolean,
-  /**
-   * The event cards in play.
-   */
-  events: Array<number>,
-  /**
-   * The engine can play it.
-   */
-  playable: boolean,
-  /**
-   * What it still needs, in words; empty when playable.
-   */
-  missing: Array<string>,
+  campaigns: boolean,
 };
-
-/**
- * One mission of the campaign's order.
- */
-export type CampaignOrderEntry = {
-  /**
-   * Mission number in the campaign, from 0.
-   */
-  index: number,
-  /**
-   * Mission id.
-   */
-  mission: string,
-  /**
-   * Its name.
-   */
-  name: string,
-  /**
-   * The engine can play it.
-   */
-  playable: boolean,
-};
-
-/**
- * One player in the standings.
- */
-export type CampaignPlayerView = {
-  player: number,
-  name: string,
-  corporation: Corporation,
-  pp: number,
-  /**
-   * In the campaign's edition (RNK-1, CRK-1).
-   */
-  rank: number,
-  times_dl: number,
-  /**
-   * Classic credits (CEC-1); `null` in CE campaigns.
-   */
-  credits: number | null,
-  /**
-   * Bought a credit for the next mission (CEC-4).
-   */
-  credit_bought: boolean,
-};
-
-/**
- * `GET /api/campaigns/{code}`.
- */
-export type CampaignStandings = {
-  id: string,
-  code: string,
-  name: string,
-  players_planned: number,
-  missions: number,
-  starting_rank: number,
-  dark_legion: DarkLegionMode,
-  campaign: CampaignChoice,
-  /**
-   * `"ce"` or `"classic"`.
-   */
-  edition: "ce" | "classic",
-  /**
-   * How it ends (CMP-6).
-   */
-  end: CampaignEnd,
-  /**
-   * T of a "first to T" campaign.
-   */
-  target_pp: number | null,
-  /**
-   * Classic: missions chosen freely (CMP-5).
-   */
-  free_choice: boolean,
-  /**
-   * Classic: the DL band the next mission starts with (CDL-1), as the
-   * lower rank of its pair (1, 3 or 5); `null` in CE campaigns.
-   */
-  next_band: number | null,
-  /**
-   * The missions in play order (CMP-5): all M; in a "first to T"
-   * campaign the played ones and the next round of the sequence.
-   */
-  order: Array<CampaignOrderEntry>,
-  /**
-   * Classic free choice (CMP-5): the missions `next` may name (any of
-   * them, replays allowed; `index` is the position in this list). Empty
-   * otherwise.
-   */
-  choices: Array<CampaignOrderEntry>,
-  players: Array<CampaignPlayerView>,
-  ai: CampaignAiView | null,
-  history: Array<HistoryEntry>,
-  outcomes: Array<MissionOutcome>,
-  current_game: CurrentGame | null,
-  /**
-   * `null` while a mission is in play and when the campaign is finished.
-   */
-  next_mission: CampaignNextMission | null,
-  finished: boolean,
-  winners: Array<number>,
-  ai_wins: boolean,
-};
-
-/**
- * The 1993 tables of `GET /api/content`.
- */
-export type ClassicDoc = {
-  /**
-   * CRK-1: the minimum PP of ranks 1..=6.
-   */
-  rank_min_pp: Array<number>,
-  /**
-   * CDT: the 13 two-use Doomtrooper cards, by number.
-   */
-  two_use_cards: Array<TwoUseCard>,
-  /**
-   * DICE-1.
-   */
-  dice: DiceFaces,
-  /**
-   * RNK-2, ranks 1..=12 in order.
-   */
-  ranks: Array<RankCard>,
-  /**
-   * COR-2/3, in `Corporation::ALL` order.
-   */
-  corporations: Array<CorporationDef>,
-  /**
-   * WPN.
-   */
-  weapons: Array<WeaponDef>,
-  /**
-   * EQI.
-   */
-  equipment: Array<EquipmentDef>,
-  /**
-   * DLB-2, in `CreatureKind::ALL` order.
-   */
-  creatures: Array<CreatureDef>,
-  /**
-   * DLB-3, bands 1..=6 in order.
-   */
-  terrain: Array<TerrainBand>,
-  /**
-   * FOR, cards 1..=44 in order.
-   */
-  force_cards: Array<ForceCardDef>,
-  /**
-   * EVE, cards 1..=30 in order.
-   */
-  events: Array<EventDef>,
-  /**
-   * DTC-CE-2.
-   */
-  dt_cards: Array<DtCardDef>,
-  /**
-   * DOR.
-   */
-  door_cards: Array<DoorCardDef>,
-  /**
-   * SEC.
-   */
-  secondary: Array<SecondaryDef>,
-  /**
-   * EQP-3: the base weapon of each specialty, in [`BASE_WEAPON_IDS`]
-   * order.
-   */
-  base_weapons: [WeaponId, WeaponId, WeaponId],
-};
-
-/**
- * `GET /api/content`: the CE tables at the top level, the 1993 tables
- * (same shape, classic values: AF in a creature's `dv`, 1993 weapons and
- * equipment) under `classic`, and every mission's briefing. A client shows
- * the tables of the game's mission edition.
- */
-export type ContentDoc = {
-  classic: ClassicDoc,
-  missions: Array<MissionBrief>,
-  /**
-   * DICE-1.
-   */
-  dice: DiceFaces,
-  /**
-   * RNK-2, ranks 1..=12 in order.
-   */
-  ranks: Array<RankCard>,
-  /**
-   * COR-2/3, in `Corporation::ALL` order.
-   */
-  corporations: Array<CorporationDef>,
-  /**
-   * WPN.
-   */
-  weapons: Array<WeaponDef>,
-  /**
-   * EQI.
-   */
-  equipment: Array<EquipmentDef>,
-  /**
-   * DLB-2, in `CreatureKind::ALL` order.
-   */
-  creatures: Array<CreatureDef>,
-  /**
-   * DLB-3, bands 1..=6 in order.
-   */
-  terrain: Array<TerrainBand>,
-  /**
-   * FOR, cards 1..=44 in order.
-   */
-  force_cards: Array<ForceCardDef>,
-  /**
-   * EVE, cards 1..=30 in order.
-   */
-  events: Array<EventDef>,
-  /**
-   * DTC-CE-2.
-   */
-  dt_cards: Array<DtCardDef>,
-  /**
-   * DOR.
-   */
-  door_cards: Array<DoorCardDef>,
-  /**
-   * SEC.
-   */
-  secondary: Array<SecondaryDef>,
-  /**
-   * EQP-3: the base weapon of each specialty, in [`BASE_WEAPON_IDS`]
-   * order.
-   */
-  base_weapons: [WeaponId, WeaponId, WeaponId],
-};
-
-/**
- * A corporation and its roster (ce.md COR-2, COR-3).
- */
-export type CorporationDef = {
-  /**
-   * Which corporation.
-   */
-  id: Corporation,
-  /**
-   * Display name.
-   */
-  name: string,
-  /**
-   * The 3 Doomtroopers, one per specialty.
-   */
-  roster: Array<RosterEntry>,
-};
-
-/**
- * A creature row of the DL board (ce.md DLB-2).
- */
-export type CreatureDef = {
-  /**
-   * Which creature.
-   */
-  kind: CreatureKind,
-  /**
-   * Display name.
-   */
-  name: string,
-  /**
-   * Actions per activation.
-   */
-  actions: number,
-  /**
-   * Number in the DL pool (core DL-1).
-   */
-  pool: number,
-  /**
-   * Stats for bands 1..=6 (index 0 = band 1).
-   */
-  bands: Array<CreatureStats>,
-};
-
-/**
- * One creature's stats at one band (ce.md DLB-2 cell).
- */
-export type CreatureStats = {
-  /**
-   * Close combat dice (empty = cannot).
-   */
-  cc: Array<DieColor>,
-  /**
-   * Firearm dice (empty = cannot).
-   */
-  fa: Array<DieColor>,
-  /**
-   * Defense value.
-   */
-  dv: number,
-  /**
-   * Defense die, if any.
-   */
-  defense_die: DieColor | null,
-  /**
-   * PP for eliminating it.
-   */
-  pp: number,
-};
-
-/**
- * Classic mission rewards in credits (classic CEC-2; missions.md "Reward
- * DT c / DL c").
- */
-export type CreditRewards = {
-  /**
-   * Credits to each team assigned the primary mission on success.
-   */
-  dt: number,
-  /**
-   * Credits to the DL player on failure.
-   */
-  dl: number,
-};
-
-/**
- * The mission in play.
- */
-export type CurrentGame = {
-  /**
-   * Game code.
-   */
-  game: string,
-  /**
-   * Mission id.
-   */
-  mission: string,
-  /**
-   * The DL player; `None` with the AI.
-   */
-  dark_legion: number | null,
-};
-
-/**
- * Who is the Dark Legion in this campaign.
- */
-export type DarkLegionMode = "rotate" | "ai";
-
-/**
- * Who commands the Dark Legion (SET-2, SET-12).
- */
-export type DarkLegionSetup =
-  | { "mode": "drawn" }
-  | { "mode": "seat", "seat": number }
-  | { "mode": "ai" };
-
-/**
- * Which d6 faces of each colour show a hit (DICE_FACES hook, ce.md DICE-1).
- */
-export type DiceFaces = {
-  /**
-   * Hit faces of the white die.
-   */
-  white: Array<number>,
-  /**
-   * Hit faces of the red die.
-   */
-  red: Array<number>,
-  /**
-   * Hit faces of the black die.
-   */
-  black: Array<number>,
-};
-
-/**
- * A door card kind with its copies.
- */
-export type DoorCardDef = {
-  /**
-   * Kind.
-   */
-  kind: DoorCardKind,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * Copies.
-   */
-  copies: number,
-  /**
-   * What the card does, for players, in words (the data's `text`; no
-   * rule reads it).
-   */
-  text: string,
-};
-
-/**
- * A Doomtrooper card kind with its copies (ce.md DTC-CE-2).
- */
-export type DtCardDef = {
-  /**
-   * Kind.
-   */
-  kind: DtCardKind,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * Copies in the deck.
-   */
-  copies: number,
-  /**
-   * A ⚡ reaction card (DTC-CE-3).
-   */
-  reaction: boolean,
-  /**
-   * What the card does, for players, in words (the data's `text`; no
-   * rule reads it).
-   */
-  text: string,
-};
-
-/**
- * The classic end-of-mission steps, in CEC-8 order.
- */
-export type EconomyKind =
-  | "primary_success"
-  | "primary_failure"
-  | "secondary_success"
-  | "secondary_failure"
-  | "loss";
-
-/**
- * What one classic end-of-mission step did to one player (CEC-8).
- */
-export type EconomyStep = {
-  /**
-   * Player index.
-   */
-  player: number,
-  /**
-   * Which step.
-   */
-  step: EconomyKind,
-  /**
-   * Credits gained (negative: lost).
-   */
-  credits: number,
-  /**
-   * PP gained (negative: lost), after the floor at 0.
-   */
-  pp: number,
-};
-
-/**
- * A non-weapon equipment card (ce.md EQI table).
- */
-export type EquipmentDef = {
-  /**
-   * Stable id, e.g. `smoke_grenade`.
-   */
-  id: string,
-  /**
-   * Printed name.
-   */
-  name: string,
-  /**
-   * Rank requirement.
-   */
-  rank: number,
-  /**
-   * Cost.
-   */
-  cost: number,
-  /**
-   * Copies.
-   */
-  copies: number,
-  /**
-   * `Some(type)` if it is an augment for that attack type (EQP-1).
-   */
-  augment: AttackType | null,
-  /**
-   * What it does.
-   */
-  effect: EquipmentEffect,
-  /**
-   * What the card does, for players, in words (the data's `text`; no
-   * rule reads it).
-   */
-  text: string,
-};
-
-/**
- * What a non-weapon equipment card does; the game implements each.
- */
-export type EquipmentEffect =
-  | "coagulant_autoinjector"
-  | "command_helmet"
-  | "smoke_grenade"
-  | "time_bomb"
-  | "molecular_phaser"
-  | "extra_die"
-  | "reroll_one"
-  | "glyph_decrypter"
-  | "security_download"
-  | "dark_energy_shift"
-  | "combat_medic_unit"
-  | "no_defense_die"
-  | "grenade_launcher"
-  | "cybernetic_power_arm"
-  | "disruptor"
-  | "targeting_eye"
-  | "teleportal";
 
 /**
  * The body of every error answer of the API (4xx and 5xx), whichever
@@ -700,131 +77,10 @@ export type ErrorBody = {
    */
   message: string,
   /**
-   * Seconds to wait before trying again (429; also the `Retry-After`
-   * header).
+   * Seconds to wait before trying again (429, and 503 when the storage
+   * is unavailable; also the `Retry-After` header).
    */
   retry_after?: number,
-};
-
-/**
- * An event card (ce.md EVE table).
- */
-export type EventDef = {
-  /**
-   * Printed number, 1..=30.
-   */
-  number: number,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * Fixed reinforcements.
-   */
-  reinforcements: Array<EventReinforcement>,
-  /**
-   * `F`: draw force cards per FOR-3.
-   */
-  force_draw: boolean,
-  /**
-   * Effect.
-   */
-  effect: EventEffect,
-  /**
-   * Duration.
-   */
-  duration: EventDuration,
-  /**
-   * What the card does, for players, in words (the data's `text`; no
-   * rule reads it).
-   */
-  text: string,
-};
-
-/**
- * How long an event lasts (core EVT-3).
- */
-export type EventDuration =
-  | "instant"
-  | "dl_turn"
-  | "rest_of_round"
-  | "targets_next_turn"
-  | "dl_step2"
-  | "next_round";
-
-/**
- * Fixed reinforcements printed on an event (ce.md EVE "Reinf." column).
- */
-export type EventReinforcement = {
-  /**
-   * Creature.
-   */
-  kind: CreatureKind,
-  /**
-   * How many.
-   */
-  count: number,
-  /**
-   * Multiply by the corporation players in the pool (event #15).
-   */
-  per_corporation: boolean,
-};
-
-/**
- * The firearm part of a weapon.
- */
-export type FirearmProfile = {
-  /**
-   * Dice.
-   */
-  dice: WeaponDice,
-  /**
-   * Minimum range (`dist`); ATK-5 raises it to at least 2.
-   */
-  min_range: number,
-  /**
-   * Maximum range.
-   */
-  max_range: number,
-  /**
-   * Nimrod: 2 barrels (WPN-6); 1 otherwise.
-   */
-  barrels: number,
-  /**
-   * Gehenna Puker: a line of this many squares instead of a target (WPN-5).
-   */
-  line: number | null,
-};
-
-/**
- * A force card (ce.md FOR table).
- */
-export type ForceCardDef = {
-  /**
-   * Printed number, 1..=44.
-   */
-  number: number,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * The options; one option unless it is a choice card. An option may be
-   * empty (Diversion Cohort).
-   */
-  options: Array<Array<CreatureKind>>,
-  /**
-   * *Draw one more* (FOR-3).
-   */
-  draw_one_more: boolean,
-  /**
-   * *Stop*.
-   */
-  stop: boolean,
-  /**
-   * *Remove*.
-   */
-  remove: boolean,
 };
 
 /**
@@ -832,146 +88,6 @@ export type ForceCardDef = {
  * code.
  */
 export type GameCreated = { code: string };
-
-/**
- * A finished game's summary.
- */
-export type GameSummary = {
-  /**
-   * The mission's result, as the engine reported it.
-   */
-  result: MissionResult | null,
-  /**
-   * The corporations won.
-   */
-  corporations_won: boolean,
-  /**
-   * The Dark Legion won.
-   */
-  dark_legion_won: boolean,
-  /**
-   * The Dark Legion player's seat; `None` with the AI.
-   */
-  dark_legion_seat: Seat | null,
-  /**
-   * The Dark Legion's PP at the end.
-   */
-  dark_legion_pp: number,
-  /**
-   * Each corporation team at the end.
-   */
-  teams: Array<TeamSummary>,
-  /**
-   * Set when the game did not end by the rules but was closed because
-   * it was made by other rules and does not replay on the server's
-   * (docs/STORAGE.md): why. The other fields are then empty.
-   */
-  outdated?: string | null,
-};
-
-/**
- * Goal predicates (MSN-2), combinable.
- */
-export type Goal =
-  | { "and": Array<Goal> }
-  | { "or": Array<Goal> }
-  | {
-    "special_done": {
-      /**
-       * Special action id.
-       */
-      action: string,
-      /**
-       * Times.
-       */
-      times: number,
-    },
-  }
-  | {
-    "exited": {
-      /**
-       * How many DTs.
-       */
-      count: number,
-      /**
-       * Exit ids.
-       */
-      exits: Array<string>,
-    },
-  }
-  | {
-    "carried_out": {
-      /**
-       * Token name.
-       */
-      token: string,
-      /**
-       * Exit ids.
-       */
-      exits: Array<string>,
-    },
-  }
-  | { "eliminated": string }
-  | { "destroyed": Array<string> }
-  | { "hacked": Array<string> }
-  | { "pp_earned": number }
-  | "all_dl_eliminated"
-  | { "alive": number }
-  | {
-    "then": {
-      /**
-       * The condition reached first (latched once it holds).
-       */
-      first: Goal,
-      /**
-       * The condition counted from then on.
-       */
-      next: Goal,
-    },
-  };
-
-/**
- * One finished mission of the campaign.
- */
-export type HistoryEntry = {
-  /**
-   * Mission number in the campaign, from 0.
-   */
-  index: number,
-  /**
-   * Mission id.
-   */
-  mission: string,
-  /**
-   * The game that played it.
-   */
-  game: string,
-  /**
-   * The DL player (index into the players); `None` with the AI.
-   */
-  dark_legion: number | null,
-  /**
-   * The mission's result, as the engine reported it.
-   */
-  result: MissionResult | null,
-  /**
-   * Each player's PP, in player order.
-   */
-  pp: Array<PpChange>,
-  /**
-   * The AI Dark Legion's PP (AI campaigns).
-   */
-  ai_pp: PpChange | null,
-  /**
-   * Classic: each player's credits before and after, in player order.
-   */
-  credits?: Array<PpChange>,
-  /**
-   * Classic: the economy steps applied after the mission, in the order
-   * applied (CEC-8).
-   */
-  economy?: Array<EconomyStep>,
-};
 
 /**
  * `POST /api/login`: the session token (sent as `Authorization: Bearer`)
@@ -983,82 +99,6 @@ export type LoggedIn = { token: string, account: AccountInfo };
  * `GET /api/me`.
  */
 export type Me = { account: AccountInfo, games: Array<MyGame>, campaigns: Array<MyCampaign> };
-
-/**
- * What a mission's briefing needs: its name, goal, rounds, special
- * actions and rules, rewards, and whether the engine can play it yet
- * (`playable`; `missing` names each rule it uses that is not implemented,
- * from `citadel_rules::game::playable::unsupported`).
- */
-export type MissionBrief = {
-  /**
-   * Mission id.
-   */
-  id: string,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * The edition it is played with: `"ce"` (Collectors Edition) or
-   * `"classic"` (1993); the game's ruleset follows it.
-   */
-  edition: string,
-  /**
-   * The CE campaign it belongs to (1 or 2), from its id.
-   */
-  campaign: number | null,
-  /**
-   * Rounds (EVT-1).
-   */
-  rounds: number,
-  /**
-   * The primary goal (MSN-2).
-   */
-  goal: Goal,
-  /**
-   * The mission ends as soon as the goal holds.
-   */
-  ends_early: boolean,
-  /**
-   * Special actions (MSN-3).
-   */
-  special_actions: Array<SpecialActionDef>,
-  /**
-   * The mission's special rules, each `{ key, text }`.
-   */
-  special_rules: Array<SpecialRule>,
-  /**
-   * Rewards: success PP, the DL's failure PP, the commander's penalty.
-   */
-  rewards: Rewards,
-  /**
-   * Secondary missions are used.
-   */
-  secondary: boolean,
-  /**
-   * The event cards in play.
-   */
-  events: Array<number>,
-  /**
-   * The engine can play it.
-   */
-  playable: boolean,
-  /**
-   * What it still needs, in words; empty when playable.
-   */
-  missing: Array<string>,
-};
-
-/**
- * One playable mission (`GET /api/missions` answers with a list).
- */
-export type MissionInfo = { id: string, name: string };
-
-/**
- * A finished mission's outcome (CMP-3; C2M5 reads C2M4's, D40).
- */
-export type MissionOutcome = { mission: string, completed: boolean };
 
 /**
  * One of an account's campaigns. Times are Unix milliseconds.
@@ -1077,17 +117,21 @@ export type MyCampaign = {
 export type MyGame = {
   code: string,
   /**
+   * The game's kind.
+   */
+  kind: string,
+  /**
    * The options it was made with (`null` if the stored copy does not
    * parse).
    */
-  options: GameOptions | null,
+  options: TableOptions | null,
   created_at: number,
   started_at: number | null,
   finished_at: number | null,
   /**
-   * Its summary once finished, else `null`.
+   * Its summary once finished (the game's own), else `null`.
    */
-  result: GameSummary | null,
+  result: unknown,
   /**
    * The campaign it plays a mission of.
    */
@@ -1095,44 +139,60 @@ export type MyGame = {
 };
 
 /**
- * One player's PP across one mission.
+ * One value of a choice.
  */
-export type PpChange = {
+export type OptionChoice = {
   /**
-   * At the start.
+   * The value, as the options' JSON holds it.
    */
-  before: number,
+  value: unknown,
   /**
-   * At the end.
+   * What players read.
    */
-  after: number,
+  name: string,
 };
 
 /**
- * One rank card (ce.md RNK-2 table).
+ * One option of a game, as a lobby shows it and the game checks it.
  */
-export type RankCard = {
+export type OptionSpec = {
   /**
-   * 1..=12.
+   * Its key in the options' JSON.
    */
-  rank: number,
+  name: string,
   /**
-   * The 3 combat dice.
+   * What players read.
    */
-  combat: [DieColor, DieColor, DieColor],
+  label: string,
   /**
-   * The armor (defense) die.
+   * A note on the range (what it depends on), or empty.
    */
-  defense: DieColor,
+  note?: string,
+}&({
+  "kind": "integer",
   /**
-   * Credits for equipment (EQP-2).
+   * Smallest.
    */
-  credits: number,
+  min: number,
   /**
-   * Doomtrooper cards dealt (SET-11).
+   * Largest.
    */
-  dt_cards: number,
-};
+  max: number,
+  /**
+   * When left out; `None`: the option must be given.
+   */
+  default: number | null,
+} | {
+  "kind": "choice",
+  /**
+   * The values, in the order a lobby lists them.
+   */
+  choices: Array<OptionChoice>,
+  /**
+   * The value when left out; `null`: the option must be given.
+   */
+  default: unknown,
+});
 
 /**
  * `GET /api/games/{code}/replay`: a finished game, or a page of it,
@@ -1144,15 +204,19 @@ export type Replay = {
    */
   code: string,
   /**
-   * The rules setup, without its seed (the seed would reveal every
+   * The game's kind.
+   */
+  kind: string,
+  /**
+   * The game's setup, without its seed (the seed would reveal every
    * hand and deck order).
    */
-  setup: Omit<Setup, "seed">,
+  setup: unknown,
   /**
-   * The map for drawing, as the board is at step `from` (a 1993 game's
-   * event 11 may change it: see [`Step::map`]).
+   * What the game draws once, as it is at step `from` (Siege: its map,
+   * which a 1993 game's event 11 may change: see [`Step::static_data`]).
    */
-  map: MapData,
+  static_data: unknown,
   /**
    * Steps in the whole game: the start plus one per command.
    */
@@ -1185,470 +249,38 @@ export type ReplayStep = {
    */
   seat: number | null,
   /**
-   * The command (`null` for the start).
+   * The command, as the game's JSON (`null` for the start).
    */
-  command: Command | null,
+  command: unknown,
   /**
    * What it caused, as a spectator sees it, with the game's seqs.
    */
   events: Array<SeqEvent>,
   /**
-   * The spectator's view after it.
+   * The spectator's view after it, as the game's JSON.
    */
-  view: GameView,
+  view: unknown,
   /**
-   * The new map, when this step changed the board (1993 event 11).
+   * What the game draws once, when this step changed it (Siege: 1993
+   * event 11).
    */
-  map?: MapData,
+  static_data?: unknown,
 };
 
 /**
- * Rewards (MSN-6, CMD-2).
+ * The rules a game was made with: the game's engine code (a number its
+ * maintainers bump by hand whenever the same setup, seed and commands
+ * could give another game) and a hash of its content data. The platform
+ * stores it with every game; a game restored under another version is
+ * replayed against its stored checksums, not trusted.
  */
-export type Rewards = {
+export type RulesVersion = {
   /**
-   * PP to each eligible corporation player on success.
+   * The engine's behaviour version.
    */
-  success: number,
+  engine: number,
   /**
-   * PP to the DL on failure.
+   * A hash of the content data, hex.
    */
-  failure: number,
-  /**
-   * Commander penalty on primary failure (negative).
-   */
-  commander: number,
-  /**
-   * Classic credit rewards (CEC-2), `REWARDS credits=<dt> dl_credits=<dl>`;
-   * the PP fields are then 0.
-   */
-  credits?: CreditRewards | null,
+  content: string,
 };
-
-/**
- * One Doomtrooper of a roster (ce.md COR-3).
- */
-export type RosterEntry = {
-  /**
-   * Printed name, e.g. "Max Steiner".
-   */
-  name: string,
-  /**
-   * Specialty.
-   */
-  specialty: Specialty,
-};
-
-/**
- * Which rules a game is played by. A stored [`Setup`](super::Setup) without
- * the field is a Collectors Edition game, so records made before rulesets
- * existed still load.
- */
-export type RulesetId = "ce" | "skirmish" | "classic";
-
-/**
- * One player's seat (core CONV-7).
- */
-export type SeatSetup = {
-  /**
-   * The corporation this player plays (ce.md COR-1).
-   */
-  corporation: Corporation,
-  /**
-   * The two Doomtroopers of the team, by specialty (SET-8). Default: the
-   * FA and CC Specialists (SET-13).
-   */
-  doomtroopers: [Specialty, Specialty] | null,
-  /**
-   * Starting PP, for campaigns (CMP-3). Default: `10·(R0−1)` (RNK-4).
-   */
-  pp: number | null,
-  /**
-   * Credits the team may check out in the draft, for classic campaigns
-   * (CEC-1: the campaign carries them; CEQ-1: a checkout limit). In
-   * place of the rank's credits. Default: the rank's (CRK-4, EQP-2).
-   */
-  credits?: number | null,
-};
-
-/**
- * A secondary mission card (ce.md SEC table). The condition is code keyed
- * by `number`; the values are data.
- */
-export type SecondaryDef = {
-  /**
-   * 1..=18.
-   */
-  number: number,
-  /**
-   * Name.
-   */
-  name: string,
-  /**
-   * PP on success.
-   */
-  success: number,
-  /**
-   * PP on failure (negative).
-   */
-  failure: number,
-  /**
-   * Extra commander penalty on failure (CMD-3, negative).
-   */
-  commander_penalty: number,
-  /**
-   * What the card asks of the team, for players, in words (the data's
-   * `text`; the condition itself is code in `game::secondary`).
-   */
-  text: string,
-};
-
-/**
- * A team's secondary mission at the end (classic CSM-2). The engine
- * decides the amounts; the campaign only applies them, in CEC-8 order.
- */
-export type SecondaryEnd = {
-  /**
-   * Its condition held.
-   */
-  completed: boolean,
-  /**
-   * Credits the team gains (CSM-2 success: 2).
-   */
-  credits: number,
-  /**
-   * Credits the DL player gains (CSM-2 failure: 1).
-   */
-  dl_credits: number,
-};
-
-/**
- * Everything needed to start a game. With the same setup, seed and
- * commands, a game always replays identically.
- */
-export type Setup = {
-  /**
-   * The ruleset the game is played by. Records stored before rulesets
-   * existed have no field and are Collectors Edition games.
-   */
-  ruleset: RulesetId,
-  /**
-   * Mission id, e.g. `ce-c1m1`.
-   */
-  mission: string,
-  /**
-   * Seats in seat order.
-   */
-  seats: Array<SeatSetup>,
-  /**
-   * The Dark Legion.
-   */
-  dark_legion: DarkLegionSetup,
-  /**
-   * The agreed starting rank R0 (RNK-4), 1..=12.
-   */
-  starting_rank: number,
-  /**
-   * The seed of the game's dice.
-   */
-  seed: number,
-  /**
-   * A mission of a campaign (EQP-5: the equipment draft starts with the
-   * lowest PP, ties at random). Absent in single missions and in
-   * records stored before campaigns said so.
-   */
-  campaign?: boolean,
-  /**
-   * In a campaign: whether C2M4 was completed (CMP-3), for C2M5's
-   * `nepharite_if_c2m4_failed`. `None`: not played, which counts as not
-   * completed. Records stored before the field existed have none.
-   */
-  c2m4_completed?: boolean | null,
-  /**
-   * The DL band fixed by a campaign (classic CDL-1, which counts every
-   * player's rank, the DL player's included; the campaign knows them
-   * all). `None`: from the corporation teams' PP (DLB-1, CDL-1 in a
-   * single mission).
-   */
-  dl_band?: number | null,
-};
-
-/**
- * A mission Special action (MSN-3).
- */
-export type SpecialActionDef = {
-  /**
-   * Id used in goals, e.g. `photograph`.
-   */
-  id: string,
-  /**
-   * Display name.
-   */
-  name: string,
-  /**
-   * The DT must be adjacent (ADJ-4) to a feature/token of this kind.
-   */
-  adjacent_to: TokenKind,
-  /**
-   * Each feature counts once (e.g. relays); otherwise any repeat counts.
-   */
-  once_per_feature: boolean,
-};
-
-/**
- * A mission `RULE` key and what it does, in words.
- */
-export type SpecialRule = {
-  /**
-   * The record's key.
-   */
-  key: string,
-  /**
-   * A sentence for players.
-   */
-  text: string,
-};
-
-/**
- * How one corporation team ended a mission (classic CEC-2, CEC-3).
- */
-export type TeamEnd = {
-  /**
-   * Its Doomtroopers eliminated in the mission (CEC-3).
-   */
-  eliminated: number,
-  /**
-   * Its Doomtroopers alive or exited at the end (CEC-2; D15: exited DTs
-   * count; a DT never placed is alive, MSN-6).
-   */
-  survivors: number,
-  /**
-   * It pursued the primary mission (CSM-1: with secondary missions in
-   * play, only the teams drawn for it). Every team until the engine
-   * assigns secondary missions in classic games.
-   */
-  primary: boolean,
-  /**
-   * Its secondary mission's result and credits (classic CSM-2), when
-   * the engine reports one; applied after the primary credits (CEC-8).
-   */
-  secondary?: SecondaryEnd | null,
-};
-
-/**
- * One corporation team at the end of a game.
- */
-export type TeamSummary = {
-  /**
-   * Rules seat (= player index in a campaign).
-   */
-  seat: Seat,
-  /**
-   * Its corporation.
-   */
-  corporation: Corporation,
-  /**
-   * PP at the end.
-   */
-  pp: number,
-  /**
-   * How its Doomtroopers ended, and its missions' results: what a
-   * classic campaign's economy reads (CEC-2, CEC-3, CSM-2). Results
-   * stored before the field existed have none.
-   */
-  end?: TeamEnd | null,
-};
-
-/**
- * The tech part of a weapon.
- */
-export type TechProfile = {
-  /**
-   * Dice.
-   */
-  dice: WeaponDice,
-  /**
-   * Can make trap tech attacks (WPN-1).
-   */
-  trap: boolean,
-  /**
-   * Barbs after a successful trap attack (WPN-2).
-   */
-  barbs: boolean,
-};
-
-/**
- * The terrain row of one band (ce.md DLB-3).
- */
-export type TerrainBand = {
-  /**
-   * 1..=6.
-   */
-  band: number,
-  /**
-   * Dice of a trap attack (TRP-1).
-   */
-  trap_dice: Array<DieColor>,
-  /**
-   * Terminal DV (hack and destroy).
-   */
-  terminal_dv: number,
-  /**
-   * Turret DV.
-   */
-  turret_dv: number,
-  /**
-   * Trap DV.
-   */
-  trap_dv: number,
-  /**
-   * Dark portal DV.
-   */
-  portal_dv: number,
-  /**
-   * PP for a terminal.
-   */
-  pp_terminal: number,
-  /**
-   * PP for a turret.
-   */
-  pp_turret: number,
-  /**
-   * PP for a trap.
-   */
-  pp_trap: number,
-  /**
-   * PP for a portal.
-   */
-  pp_portal: number,
-};
-
-/**
- * One 1993 two-use Doomtrooper card (classic CDT-1): a player holding it
- * plays it for one of its two uses.
- */
-export type TwoUseCard = {
-  /**
-   * 1..=13, the number `TeamView.cards` and the card events carry.
-   */
-  number: number,
-  /**
-   * The card's name: its two uses' names, "Boon / Sabotage".
-   */
-  name: string,
-  /**
-   * Its two uses: the boon for the player's own side first, then the
-   * sabotage against a chosen player.
-   */
-  uses: Array<TwoUseCardUse>,
-};
-
-/**
- * One use of a two-use card, as a `play_two_use` command names it.
- */
-export type TwoUseCardUse = {
-  /**
-   * The use's id (`card_use` of `play_two_use` and the card events).
-   */
-  card_use: ClassicDtUse,
-  /**
-   * The boon (use 1) or the sabotage (use 2).
-   */
-  role: TwoUseRole,
-  /**
-   * Its printed name.
-   */
-  name: string,
-  /**
-   * What it does, for players.
-   */
-  text: string,
-  /**
-   * The reaction window it also answers (a `react` command with the
-   * card's index while `pending` is that window), if any.
-   */
-  answers: Window | null,
-};
-
-/**
- * Which of a two-use card's uses (CDT-1).
- */
-export type TwoUseRole = "boon" | "sabotage";
-
-/**
- * A weapon card (ce.md WPN table).
- */
-export type WeaponDef = {
-  /**
-   * Stable id, e.g. `plasma_carbine`.
-   */
-  id: string,
-  /**
-   * Printed name.
-   */
-  name: string,
-  /**
-   * Specialty icons (SPC-1): who may equip it.
-   */
-  icons: Array<Specialty>,
-  /**
-   * Rank requirement.
-   */
-  rank: number,
-  /**
-   * Cost in credits.
-   */
-  cost: number,
-  /**
-   * Copies in the bunker; `None` = unlimited (EQP-3).
-   */
-  copies: number | null,
-  /**
-   * Close combat dice; `rank_dice = 0` and no extras means none.
-   */
-  cc: WeaponDice | null,
-  /**
-   * Violator swing available (WPN-4).
-   */
-  swing: boolean,
-  /**
-   * Firearm profile.
-   */
-  fa: FirearmProfile | null,
-  /**
-   * Tech profile.
-   */
-  te: TechProfile | null,
-  /**
-   * What the card does, for players, in words (the data's `text`; no
-   * rule reads it).
-   */
-  text: string,
-};
-
-/**
- * Dice of one attack type on a weapon card: "3" is the 3 rank dice,
- * "1" one chosen from them, "3+1R" the rank dice plus a red (DICE-2).
- */
-export type WeaponDice = {
-  /**
-   * How many of the 3 rank dice (0..=3).
-   */
-  rank_dice: number,
-  /**
-   * Extra dice printed on the weapon.
-   */
-  extra: Array<DieColor>,
-};
-
-/**
- * A weapon card of the loaded tables: an index into [`CeTables::weapons`].
- *
- * The data files define which weapons exist, so this is an interned index
- * rather than an enum. It is valid only for the tables that issued it
- * ([`CeTables::item`]); a game keeps its tables for its whole life, so its
- * figures' ids stay valid. On the wire a weapon is always its string id
- * (`plasma_carbine`): commands, events and views convert at the edge with
- * [`CeTables::weapon_def`] and [`CeTables::item`].
- */
-export type WeaponId = number;

@@ -4,7 +4,7 @@
 // The types are in protocol.ts; docs/PROTOCOL.md describes the messages.
 
 /** The protocol version; `hello` must carry it. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** WebSocket close codes (4000–4999 are the application's range). */
 export const CloseCode = Object.freeze({

@@ -2,7 +2,8 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Err(broken) = citadel_server::fuzzing::session_from_bytes(data) {
+    let table = citadel_rules::fuzzing::two_player_table();
+    if let Err(broken) = citadel_server::fuzzing::session_from_bytes(&table, data) {
         panic!("{broken}");
     }
 });

@@ -69,3 +69,29 @@ check('home, lobby and game have no serious or critical accessibility violations
   await audit(page, 'game');
   await shot(page, 'game-a11y');
 });
+
+check('Neuroshima Hex: lobby and game (its HQ about to be placed) have no serious or critical accessibility violations', async () => {
+  const { page } = who;
+  await page.goto(URL);
+  await page.locator('form#create select[name=kind] option[value=neuroshima]').waitFor({ state: 'attached' });
+  await page.selectOption('form#create select[name=kind]', 'neuroshima');
+  await page.fill('form#create [name=name]', 'Ada');
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitForState(page, 'connected');
+  await page.click('#nsh-armies button[data-army=ddm]');
+  await page.click('button[data-bot-seat="1"]');
+  await until('the bot seated', async () => /Bot/.test(await page.locator('#seats tr[data-seat="1"]').innerText()));
+  await audit(page, 'neuroshima lobby');
+  await page.click('#ready');
+  await until('the game to start', async () => {
+    if (await page.locator('#board .nsh-hex').count()) return true;
+    await page.click('#start').catch(() => {});
+    return (await page.locator('#board .nsh-hex').count()) > 0;
+  }, 15_000, 300);
+  // The HQ chosen on a hex: the pending tile, the turn buttons and the confirm button are shown.
+  await page.click('#board .nsh-hex.nsh-target');
+  await page.locator('#nsh-confirm').waitFor();
+  await audit(page, 'neuroshima game');
+  await shot(page, 'neuroshima-a11y');
+});

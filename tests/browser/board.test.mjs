@@ -41,7 +41,7 @@ before(async () => {
     return page.locator('#board').isVisible();
   }, 15_000, 300);
   await until('a view', async () => (await citadelState(page)).view);
-  Object.assign(T, await page.evaluate(() => ({ view: window.citadel.view, map: window.citadel.map, lobby: window.citadel.lobby })));
+  Object.assign(T, await page.evaluate(() => ({ view: window.citadel.view, map: window.citadel.staticData, lobby: window.citadel.lobby })));
   T.content = await (await fetch(`${URL}/api/content`)).json();
   // A floor square in the middle of the map with floor all round it.
   const floor = new Set(T.map.squares.filter((s) => s.glyph === '.').map((s) => `${s.at.x},${s.at.y}`));
@@ -64,12 +64,12 @@ async function showState(who, { view, legal = [], map = T.map, lobby = T.lobby }
   const { page } = who;
   await page.goto(`${URL}/`);
   await page.locator('#home').waitFor({ state: 'visible' });
-  await until('the content', () => page.evaluate(() => document.querySelectorAll('form#create option').length > 1));
+  await until('the content', () => page.evaluate(() => document.querySelectorAll('form#create select[name=mission] option').length > 1));
   await page.evaluate(({ view, map, legal, lobby }) => {
     const c = window.citadel;
-    c.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
+    c.receive({ type: 'welcome', protocol: 3, kind: 'siege', seat: 0, token: null });
     c.receive({ type: 'lobby', lobby });
-    c.receive({ type: 'snapshot', seq: 7, view, map, legal });
+    c.receive({ type: 'snapshot', seq: 7, view, static_data: map, legal });
   }, { view, map, legal, lobby });
   await page.locator('#board').waitFor({ state: 'visible' });
 }
@@ -235,8 +235,9 @@ check('moves glide along their path, except for a burst of events or with reduce
   // The client's own record says whether it started a glide; the frame
   // sample can only see it mid-way when that frame came in time (on a
   // loaded machine one frame may outlast the whole glide).
-  const started = (await page.evaluate(() => window.citadel.glides)).at(-1);
-  assert.equal(started.animated, 1, 'the figure glides');
+  const records = await page.evaluate(() => ({ glides: window.citadel.glides, hidden: document.querySelector('#game')?.hidden, reduced: matchMedia('(prefers-reduced-motion: reduce)').matches }));
+  const started = records.glides.at(-1);
+  assert.equal(started?.animated, 1, `the figure glides: ${JSON.stringify(records)}`);
   assert.equal(started.burst, false);
   if (during.running === 1) {
     assert.equal(during.flag, 'true');
@@ -306,7 +307,7 @@ check('a colour-blind safe palette: corporations and highlights stay apart in de
   const attack = { type: 'attack', figure: id, target: creature.id, attack: 'firearm' };
   await showState(who, { view, legal: [...moves(id), attack] });
   const colours = await page.evaluate(async () => {
-    const t = await import('/text.js');
+    const t = await import('/games/siege/text.js');
     const svg = document.querySelector('#board');
     const probe = (cls, tag, prop) => {
       const g = document.createElementNS('http://www.w3.org/2000/svg', 'g');
@@ -449,7 +450,7 @@ check('cards and items are explained from the content: the draft fits 1280×800 
   await page.click('#rules-close');
 
   // None of these words is written in the page's own files: they come from the server.
-  const files = await Promise.all(['/', '/app.js', '/text.js', '/board.js'].map((f) => fetch(`${URL}${f}`).then((r) => r.text())));
+  const files = await Promise.all(['/', '/app.js', '/games/siege/game.js', '/games/siege/slots.js', '/games/siege/text.js', '/games/siege/board.js'].map((f) => fetch(`${URL}${f}`).then((r) => r.text())));
   for (const def of [...T.content.equipment, ...T.content.dt_cards, ...T.content.events, ...T.content.door_cards]) {
     assert.ok(!files.some((f) => f.includes(def.text)), `"${def.text}" is not hard-coded in the page`);
   }

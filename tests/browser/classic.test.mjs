@@ -148,7 +148,7 @@ check('classic: the training mission in hotseat, two corporations against the AI
   assert.equal(citadel.gates, 12, 'the gate squares on the board');
   assert.equal(citadel.entrance, 'CITADEL', 'the red entrance CITADEL is marked');
   assert.match(citadel.entranceClass, /\bred\b/);
-  const map = await page.evaluate(() => window.citadel.map ?? null);
+  const map = await page.evaluate(() => window.citadel.staticData ?? null);
   if (map) {
     const arm = map.walls.filter((w) => w.V?.x === 16 || w.H?.y === 8).length;
     assert.ok(arm >= 24, `the Citadel's arms are walls (${arm})`);

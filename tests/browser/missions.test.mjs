@@ -2,7 +2,8 @@
 // real Citadel server (`CITADEL_URL`): the mission picker with each
 // mission's briefing and the starting rank, a game started with the chosen
 // mission and rank ("Round 1 of N"), and the campaign screen's mission
-// order and next briefing.
+// order and next briefing; the create form's game picker (the catalogue
+// first, then the game's options, generic ones for a game without a module).
 //
 // Every expectation comes from the server's own data (`GET /api/content`:
 // every mission with `playable` and `missing`), never from a list of
@@ -326,4 +327,91 @@ check('three different missions start and play a few turns in the browser', asyn
     await shot(page, `play-${m.id}`);
     await page.context().close();
   }
+});
+
+check('the create form picks the game first (the catalogue), then its options; a game without a module gets fields from its option specs', async () => {
+  const catalogue = await (await fetch(`${URL}/api/catalogue`)).json();
+  assert.ok(catalogue.some((g) => g.id === 'siege'), 'the catalogue lists Siege');
+  const who = await person(browser, 'game-picker');
+  const { page } = who;
+  // The real catalogue plus a made-up game this page has no module for,
+  // with an integer and a choice option.
+  const neuroshima = {
+    id: 'madeup', name: 'A made-up game', rules: catalogue[0].rules,
+    options: [
+      { name: 'players', label: 'Players', kind: 'integer', min: 2, max: 4, default: 2, note: 'two to four armies' },
+      { name: 'army', label: 'Army', kind: 'choice', choices: [{ value: 'moloch', name: 'Moloch' }, { value: { mode: 'drawn' }, name: 'Drawn' }], default: { mode: 'drawn' } },
+      { name: 'bonus', label: 'Bonus', kind: 'integer', min: 0, max: 9, default: null },
+    ],
+  };
+  await page.route('**/api/catalogue', (route) => route.fulfill({ json: [...catalogue, neuroshima] }));
+  /** Every POST /api/games body the page sends. */
+  const bodies = [];
+  await page.route('**/api/games', async (route) => {
+    const req = route.request();
+    if (req.method() !== 'POST') return route.continue();
+    const body = req.postDataJSON();
+    bodies.push(body);
+    if (body.kind === 'madeup') return route.fulfill({ status: 400, json: { error: 'bad_options', message: 'no such game here' } });
+    return route.continue();
+  });
+  await page.goto(URL);
+  const kind = page.locator('form#create select[name=kind]');
+  await until('the catalogue in the game picker', async () => (await kind.locator('option').count()) === catalogue.length + 1);
+  assert.deepEqual(await kind.locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])),
+    [...catalogue, neuroshima].map((g) => [g.id, g.name]), 'the games in the catalogue\'s order, by name');
+  assert.equal(await kind.inputValue(), 'siege', 'the first game is picked');
+  await until('Siege\'s own options', async () => page.locator('form#create select[name=mission]').isVisible());
+
+  // Another game: its options from the specs, and Siege's fields gone (not sent, not required).
+  await kind.selectOption('madeup');
+  await page.locator('#create-generic [data-option=players] input').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('form#create select[name=mission]').isVisible(), false, 'no mission picker for another game');
+  const players = page.locator('#create-generic [data-option=players] input');
+  assert.deepEqual(await players.evaluate((i) => [i.type, i.min, i.max, i.value]), ['number', '2', '4', '2']);
+  assert.match(await page.locator('#create-generic [data-option=players]').innerText(), /two to four armies/);
+  const army = page.locator('#create-generic [data-option=army] select');
+  assert.deepEqual(await army.locator('option').allTextContents(), ['Moloch', 'Drawn']);
+  assert.equal(await army.locator('option:checked').textContent(), 'Drawn', 'the default is picked');
+  await shot(page, 'create-generic');
+  await page.fill('form#create [name=name]', `Gen${unique}`);
+  await players.fill('3');
+  await army.selectOption({ label: 'Moloch' });
+  await page.fill('#create-generic [data-option=bonus] input', '5');
+  await page.locator('form#create button[type=submit]').click();
+  await until('the game\'s options sent', async () => bodies.length === 1);
+  assert.deepEqual(bodies[0], { kind: 'madeup', players: 3, army: 'moloch', bonus: 5, turn_seconds: null });
+  await until('the refusal shown', async () => /no such game here/.test(await page.locator('#toast').innerText()));
+
+  // Back to Siege: its form again, and a game of that kind in the lobby.
+  await kind.selectOption('siege');
+  await page.locator('form#create select[name=mission]').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#create-generic').isVisible(), false);
+  await page.fill('form#create [name=seats]', '1');
+  await page.selectOption('form#create select[name=dl]', 'ai');
+  await page.locator('form#create button[type=submit]').click();
+  await page.locator('#lobby').waitFor({ state: 'visible' });
+  await waitForState(page, 'connected');
+  const sent = bodies.at(-1);
+  assert.equal(sent.kind, 'siege');
+  assert.equal(sent.seats, 1);
+  assert.deepEqual(sent.dark_legion, { mode: 'ai' });
+  const lobby = await page.evaluate(() => window.citadel.lobby);
+  assert.equal(lobby.kind, 'siege', 'the lobby names the game');
+  assert.equal(await page.evaluate(() => window.citadel.kind), 'siege');
+  // Siege's lobby choice: one `choose` with the whole choice each time.
+  await page.click('button[data-corp=cybertronic]');
+  await until('the corporation taken', async () => (await page.evaluate(() => window.citadel.lobby.seats[0].choice?.corporation)) === 'cybertronic');
+  await page.selectOption('#team-choice', 'close_combat,tech');
+  await until('the team chosen', async () => (await page.evaluate(() => window.citadel.lobby.seats[0].choice?.doomtroopers?.slice().sort().join())) === 'close_combat,tech');
+  const chooses = await page.evaluate(() => window.citadel.sent.filter((m) => m.type === 'choose'));
+  assert.deepEqual(chooses.at(-1), { type: 'choose', choice: { corporation: 'cybertronic', doomtroopers: ['close_combat', 'tech'] } },
+    'the corporation kept when the team changes');
+  assert.equal(await page.locator('button[data-corp=cybertronic]').getAttribute('aria-pressed'), 'true');
+  // A game this page has no module for is refused in words, and the page goes home.
+  // (Neuroshima Hex has its module now: the made-up game stands for one without.)
+  await page.evaluate(() => window.citadel.receive({ type: 'welcome', protocol: 3, kind: 'madeup', seat: 0, token: null }));
+  await page.locator('#home').waitFor({ state: 'visible' });
+  assert.match(await page.locator('#toast').innerText(), /cannot show A made-up game games/);
+  await page.context().close();
 });

@@ -49,9 +49,9 @@ async function showState(who, { seat = 0, view, map = T.map, legal = [], lobby =
   await page.locator('#home').waitFor({ state: 'visible' });
   await page.evaluate(({ seat, view, map, legal, lobby }) => {
     const c = window.citadel;
-    c.receive({ type: 'welcome', protocol: 2, seat, token: null });
+    c.receive({ type: 'welcome', protocol: 3, kind: 'siege', seat, token: null });
     c.receive({ type: 'lobby', lobby });
-    c.receive({ type: 'snapshot', seq: 7, view, map, legal });
+    c.receive({ type: 'snapshot', seq: 7, view, static_data: map, legal });
   }, { seat, view, map, legal, lobby });
   await page.locator('#board').waitFor({ state: 'visible' });
 }
@@ -73,7 +73,7 @@ before(async () => {
   T.alice = await person(browser, 'alice');
   T.viewer = await person(browser, 'viewer');
   T.code = await startSoloGame(T.alice);
-  const s = await T.alice.page.evaluate(() => ({ view: window.citadel.view, map: window.citadel.map, lobby: window.citadel.lobby }));
+  const s = await T.alice.page.evaluate(() => ({ view: window.citadel.view, map: window.citadel.staticData, lobby: window.citadel.lobby }));
   Object.assign(T, s);
   assert.ok(T.map && T.view && T.lobby, 'a real state to edit');
 });
@@ -162,7 +162,7 @@ check('#5 the AI is named, and waiting players do not get the acting player\'s i
   // Another player choosing an entrance: the page says who, not "click a marker".
   const lobby = clone(T.lobby);
   const bob = lobby.seats.length;
-  lobby.seats[bob] = { seat: bob, corporation: 'capitol', name: 'Bob', controller: 'human', ready: true, connected: true, bot_playing: false };
+  lobby.seats[bob] = { seat: bob, choice: { corporation: 'capitol', doomtroopers: null }, name: 'Bob', controller: 'human', ready: true, connected: true, bot_playing: false };
   const v2 = clone(T.view);
   v2.teams.push({ ...clone(v2.teams[0]), team: 1, seat: bob, corporation: 'capitol', hand: null, figures: [] });
   v2.to_act = bob;
@@ -274,7 +274,7 @@ check('#13 words a player reads: plurals, articles, no developer terms', async (
   assert.doesNotMatch(text, /seat \d/i);
   assert.doesNotMatch(await page.locator('header').textContent(), /seat \d/i);
   const lines = await page.evaluate(async () => {
-    const t = await import('/text.js');
+    const t = await import('/games/siege/text.js');
     const v = window.citadel.view;
     const me = (s) => (s === 0 ? 'Alice (you)' : 'Bob');
     return [
@@ -323,7 +323,7 @@ check('#9 the Dark Legion host gets no corporation picker; a drawn Dark Legion i
   lobby.started = false;
   lobby.options.dark_legion = { mode: 'seat', seat: 0 };
   await page.evaluate((lobby) => {
-    window.citadel.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
+    window.citadel.receive({ type: 'welcome', protocol: 3, kind: 'siege', seat: 0, token: null });
     window.citadel.receive({ type: 'lobby', lobby });
   }, lobby);
   await page.locator('#lobby').waitFor({ state: 'visible' });
@@ -372,7 +372,7 @@ check('#11 "My games" says who won: the Dark Legion player who won sees a win, g
   });
   await page.route('**/api/me', (route) => route.fulfill({ json: {
     account: { id: 'a', name: 'Dee' },
-    games: [{ code: 'DLWON2', options: { mission: 'ce-c1m1', seats: 2, dark_legion: { mode: 'seat', seat: 1 }, starting_rank: 1, turn_seconds: null },
+    games: [{ code: 'DLWON2', kind: 'siege', options: { mission: 'ce-c1m1', seats: 2, dark_legion: { mode: 'seat', seat: 1 }, starting_rank: 1, turn_seconds: null },
       created_at: 1, started_at: 2, finished_at: 3, campaign: null,
       result: { result: 'failure', corporations_won: false, dark_legion_won: true, dark_legion_seat: 1, dark_legion_pp: 5, teams: [{ seat: 0, corporation: 'bauhaus', pp: 1 }] } }],
     campaigns: [] } }));
@@ -453,9 +453,9 @@ check('the mission is briefed from the content: picker, lobby, "Round X of N", g
   const lobby = clone(T.lobby);
   lobby.started = false;
   await page.goto(`${URL}/`);
-  await until('the content', async () => page.evaluate(() => document.querySelectorAll('form#create option').length > 0));
+  await until('the content', async () => page.evaluate(() => document.querySelectorAll('form#create select[name=mission] option').length > 0));
   await page.evaluate((lobby) => {
-    window.citadel.receive({ type: 'welcome', protocol: 2, seat: 0, token: null });
+    window.citadel.receive({ type: 'welcome', protocol: 3, kind: 'siege', seat: 0, token: null });
     window.citadel.receive({ type: 'lobby', lobby });
   }, lobby);
   await until('the lobby names the mission', async () => /^Battle Plans · /.test(await page.locator('#lobby-options').innerText()));

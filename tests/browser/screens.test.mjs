@@ -208,6 +208,29 @@ screen('a 1-player game against the AI Dark Legion, played to its end, is in "My
   await page.click('#replay-play');
   await until('playing to reach the end', async () => (await replayStep(page))[0] === n, STEP_MS * 2);
   T.replayDone = true;
+
+  // A replay kept before protocol 3 (no `kind`; the static data called
+  // `map`, at the top and in a step that changed it) reads the same.
+  const real = await (await fetch(`${URL}/api/games/${code}/replay?from=0&count=50`)).json();
+  assert.equal(real.kind, 'siege', 'a replay names its game');
+  assert.ok(real.static_data, 'and carries its static data');
+  const old = (r) => {
+    const { kind: _kind, static_data: data, ...rest } = r;
+    return { ...rest, map: data, steps: r.steps.map(({ static_data: d, ...st }) => (d ? { ...st, map: d } : st)) };
+  };
+  await page.route(`**/api/games/${code}/replay*`, async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ status: res.status(), json: old(await res.json()) });
+  });
+  await page.goto(`${URL}/`);
+  await page.goto(`${URL}/#replay/${code}`);
+  await page.locator('#replay #board [data-square]').first().waitFor();
+  await until('the old replay to load', async () => (await replayStep(page))[1] === n);
+  assert.ok(await page.locator('#replay #board [data-square]').count() > 10, 'the old replay draws its board');
+  await page.click('#replay-next');
+  await until('its next step', async () => (await replayStep(page))[0] === 2);
+  await until('its command in words', async () => (await page.locator('#replay-command').innerText()).includes(':'));
+  await page.unroute(`**/api/games/${code}/replay*`);
 });
 
 screen('a campaign: 1 player and the AI, 1 mission — create, join, play, standings with winners', async () => {

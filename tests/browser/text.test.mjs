@@ -1,6 +1,7 @@
 // The client's words for the protocol, without a browser: every `type` of
-// the Command and Event unions in web-client/protocol.ts (generated from the
-// Rust types) must get its own sentence from web-client/text.js, never the
+// Siege's Command and Event unions in web-client/games/siege/protocol.ts
+// (generated from the Rust types; protocol 3 carries them as the game's
+// JSON, so web-client/protocol.ts no longer declares them) must get its own sentence from web-client/games/siege/text.js, never the
 // generic fallback (the raw type, or the type in words). A command or event
 // added on the server without words here fails this test.
 //
@@ -13,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const ts = readFileSync(`${root}web-client/protocol.ts`, 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
-const text = await import(`${root}web-client/text.js`);
+const ts = readFileSync(`${root}web-client/games/siege/protocol.ts`, 'utf8').replace(/\/\*\*[\s\S]*?\*\//g, '');
+const text = await import(`${root}web-client/games/siege/text.js`);
 
 /** The body of `export type Name = …;` (top level, ends at a line ending in `;`). */
 function typeBody(name) {

@@ -119,7 +119,7 @@ check('mission tokens are drawn by kind and state, unknown kinds generically, wi
   const { page } = await person(browser, 'tokens');
   await page.goto(URL);
   const got = await page.evaluate(async () => {
-    const { Board, tokenLegend } = await import('/board.js');
+    const { Board, tokenLegend } = await import('/games/siege/board.js');
     const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     svg.setAttribute('width', '480');
     svg.setAttribute('height', '420');

@@ -34,7 +34,6 @@ pub mod stats;
 pub mod wire;
 
 use anyhow::Context;
-use citadel_protocol::{DarkLegionChoice, GameOptions};
 use clap::Parser;
 use game::GameShape;
 use spread::Spread;
@@ -67,10 +66,22 @@ pub struct Options {
     /// Concurrent games (a game that ends is replaced by a new one).
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Player sockets per game, 1–5 (the last plays the Dark Legion; a
-    /// single player faces the AI Dark Legion).
+    /// Player sockets per game, 1–5: as many as the table has seats. With
+    /// Siege's default options the last plays the Dark Legion, and a
+    /// single player faces the AI Dark Legion.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=5))]
     pub players_per_game: u8,
+    /// The game to load (its id in `GET /api/catalogue`); left out, the
+    /// server's first game (Siege).
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// The game's own options, as JSON (`--kind neuroshima --options '{}'
+    /// --players-per-game 2`); left out, Siege's C1M1 for
+    /// `--players-per-game` players. The tool knows no game: it plays
+    /// random legal commands and ends a game when the server sends its
+    /// outcome.
+    #[arg(long, value_parser = parse_json_object)]
+    pub options: Option<serde_json::Map<String, serde_json::Value>>,
     /// Spectator sockets per game (measured like players).
     #[arg(long, default_value_t = 2)]
     pub spectators_per_game: u32,
@@ -105,6 +116,15 @@ pub struct Options {
     pub first_position: usize,
 }
 
+/// `--options`: a JSON object.
+fn parse_json_object(text: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    match serde_json::from_str(text) {
+        Ok(serde_json::Value::Object(o)) => Ok(o),
+        Ok(_) => Err("the options must be a JSON object".into()),
+        Err(e) => Err(format!("not JSON: {e}")),
+    }
+}
+
 /// What every task of a run shares.
 #[derive(Debug)]
 pub struct Shared {
@@ -114,6 +134,8 @@ pub struct Shared {
     /// Set to the end of the measured window when the run starts.
     go: watch::Receiver<Option<Instant>>,
     seed: u64,
+    kind: Option<String>,
+    options: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Shared {
@@ -126,23 +148,38 @@ impl Shared {
             setup_slots: Semaphore::new(options.setup_concurrency.max(1)),
             go,
             seed: options.seed,
+            kind: options.kind.clone(),
+            options: options.options.clone(),
         })
     }
 
     /// `POST /api/games` for C1M1 with `players` seats; the last player is
     /// the Dark Legion (the AI when there is a single player).
     async fn create_game(&self, players: u8) -> anyhow::Result<String> {
-        let options = GameOptions {
-            mission: "ce-c1m1".into(),
-            seats: players,
-            dark_legion: if players == 1 {
-                DarkLegionChoice::Ai
-            } else {
-                DarkLegionChoice::Seat(players - 1)
-            },
-            starting_rank: 1,
-            turn_seconds: None,
+        let mut options = match &self.options {
+            Some(given) => given.clone(),
+            // Siege's C1M1 for `players` seats.
+            None => {
+                let dark_legion = if players == 1 {
+                    serde_json::json!({"mode": "ai"})
+                } else {
+                    serde_json::json!({"mode": "seat", "seat": players - 1})
+                };
+                let siege = serde_json::json!({
+                    "mission": "ce-c1m1",
+                    "seats": players,
+                    "dark_legion": dark_legion,
+                    "starting_rank": 1,
+                });
+                match siege {
+                    serde_json::Value::Object(o) => o,
+                    _ => serde_json::Map::new(),
+                }
+            }
         };
+        if let Some(kind) = &self.kind {
+            options.insert("kind".into(), kind.clone().into());
+        }
         let res = self
             .http
             .post(format!("{}/api/games", self.spread.lobby().base))

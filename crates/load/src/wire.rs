@@ -49,12 +49,10 @@ pub struct Incoming {
     /// `events`: the new events (only their seqs and types are read).
     #[serde(default)]
     pub events: Option<Vec<SeqOnly>>,
-    /// `snapshot`, and `events` that catch up: the viewer's whole view
-    /// (only its phase is read). Other `events` carry a `view_patch`,
-    /// which the tool skips: the end of a game is its `mission_ended`
-    /// event.
+    /// `snapshot`/`events`: once the game is over, the places (only its
+    /// presence is read: the tool knows no game's view or events).
     #[serde(default)]
-    pub view: Option<ViewPhase>,
+    pub outcome: Option<Box<RawValue>>,
     /// `snapshot`/`events`: what this viewer may send now, as raw JSON.
     #[serde(default)]
     pub legal: Option<Vec<Box<RawValue>>>,
@@ -77,49 +75,18 @@ impl Incoming {
         }
     }
 
-    /// True if the game is over: the view says so, or an event ends it.
+    /// True if the game is over: the message carries its outcome.
     pub fn finished(&self) -> bool {
-        self.view
-            .as_ref()
-            .is_some_and(|v| v.phase.phase == "finished")
-            || self
-                .events
-                .iter()
-                .flatten()
-                .any(|e| e.event.kind == "mission_ended")
+        self.outcome.is_some()
     }
 }
 
-/// An event's seq and type only.
+/// An event's seq only: the event itself is the game's, which the tool
+/// does not read.
 #[derive(Debug, Deserialize)]
 pub struct SeqOnly {
     /// Its seq.
     pub seq: u64,
-    /// The event's type.
-    pub event: EventType,
-}
-
-/// An event's type only (`stepped`, `mission_ended`, ...).
-#[derive(Debug, Deserialize)]
-pub struct EventType {
-    /// The type.
-    #[serde(rename = "type")]
-    pub kind: String,
-}
-
-/// A view's phase only.
-#[derive(Debug, Deserialize)]
-pub struct ViewPhase {
-    /// The phase.
-    pub phase: PhaseName,
-}
-
-/// A phase's name only (`equipment`, `corporation`, `dark_legion`,
-/// `finished`).
-#[derive(Debug, Deserialize)]
-pub struct PhaseName {
-    /// The name.
-    pub phase: String,
 }
 
 /// A lobby's seats only.
@@ -266,10 +233,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_events_message_yields_its_last_seq_legal_commands_and_phase() {
+    fn an_events_message_yields_its_last_seq_legal_commands_and_outcome() {
         let text = r#"{"type":"events","events":[{"seq":7,"event":{"type":"x"}},{"seq":8,"event":{"type":"y","at":[1,2]}}],
             "view":{"phase":{"phase":"finished","result":null},"teams":[]},
-            "legal":[{"EndTurn":null},{"Move":{"to":[1,2]}}]}"#;
+            "legal":[{"EndTurn":null},{"Move":{"to":[1,2]}}],
+            "outcome":{"placings":[{"seat":0,"team":null,"place":1,"score":3}]}}"#;
         let m: Incoming = serde_json::from_str(text).expect("parse");
         assert_eq!(m.last_seq(), Some(8));
         assert!(m.finished());
@@ -281,12 +249,12 @@ mod tests {
     }
 
     #[test]
-    fn a_patched_view_ends_with_the_mission_ended_event() {
-        let running = r#"{"type":"events","events":[{"seq":3,"event":{"type":"stepped"}}],
+    fn a_game_ends_with_the_outcome_not_with_a_game_s_own_words() {
+        let running = r#"{"type":"events","events":[{"seq":3,"event":{"type":"mission_ended"}}],
             "view_patch":[{"op":"replace","path":"/phase","value":{"phase":"finished"}}],"legal":[]}"#;
         let m: Incoming = serde_json::from_str(running).expect("parse");
-        assert!(!m.finished(), "the patch is not read");
-        let ended = running.replace("stepped", "mission_ended");
+        assert!(!m.finished(), "neither the patch nor the event is read");
+        let ended = running.replace(r#""legal":[]"#, r#""legal":[],"outcome":{"placings":[]}"#);
         let m: Incoming = serde_json::from_str(&ended).expect("parse");
         assert!(m.finished());
         assert_eq!(m.last_seq(), Some(3));

@@ -69,6 +69,56 @@ async fn a_short_run_plays_every_game_and_measures_every_viewer() {
     server.shutdown().await;
 }
 
+/// The tool knows no game: `--kind` and `--options` load another game of
+/// the catalogue (Neuroshima Hex), whose games it plays to their end,
+/// which it learns from the outcome the server sends, and replaces.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_game_of_the_catalogue_is_loaded_and_played_to_its_end() {
+    // Fast enough that games end within the run: above the default
+    // per-socket message rate.
+    let mut config = Config::for_tests();
+    config.rate_per_sec = 10_000;
+    config.rate_burst = 10_000;
+    let server = Server::start(config).await.expect("server");
+    let url = format!("http://{}", server.addr());
+    let o = options(
+        &url,
+        &[
+            "--kind",
+            "neuroshima",
+            "--options",
+            r#"{"infinity_combo": "capped"}"#,
+            "--games",
+            "2",
+            "--players-per-game",
+            "2",
+            "--spectators-per-game",
+            "1",
+            "--rate",
+            "200",
+            "--duration",
+            "4",
+        ],
+    );
+    let report = tokio::time::timeout(Duration::from_secs(60), run(o))
+        .await
+        .expect("run within a minute")
+        .expect("run");
+    assert_eq!(report.errors(), 0, "errors: {:?}", report.stats.errors);
+    assert!(
+        report.stats.commands >= 40,
+        "only {} commands",
+        report.stats.commands
+    );
+    assert!(
+        report.stats.games_finished >= 1,
+        "no game ended in {} commands",
+        report.stats.commands
+    );
+    assert!(report.stats.games_started > report.stats.games_finished.min(2));
+    server.shutdown().await;
+}
+
 /// Two `--url`s (here the same server twice, so no cluster is needed):
 /// the sockets alternate between them and the report counts each one's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

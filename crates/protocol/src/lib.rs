@@ -9,25 +9,35 @@
 //! events carry a per-game sequence number `seq`, contiguous for every
 //! viewer (secrets are redacted, never skipped), so a client that
 //! reconnects sends the last `seq` it saw and receives exactly the gap.
-//! `docs/PROTOCOL.md` shows every message with an example.
+//!
+//! This is the envelope only: it knows no game. A game's own payloads (a
+//! seat's lobby choice, a command, an event, a view, a rejection, what a
+//! client draws once) ride inside it as [`Json`], each game's serde types;
+//! `welcome` and the lobby name the game's kind, so a client knows how to
+//! read them. `docs/PROTOCOL.md` shows every message with an example, and
+//! each game's payloads separately.
 
-use citadel_rules::content::{Corporation, Specialty};
-use citadel_rules::game::{Command, Event, GameView, Rejection};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-pub mod map;
+mod json;
 mod typescript;
 pub mod view_patch;
 
-pub use map::MapData;
+pub use json::Json;
 pub use typescript::{check_generated, javascript, typescript, Declarations};
 
 /// The protocol version. Bump on any incompatible change.
 ///
 /// 2: `events` carries `view_patch` (a patch against the viewer's last
 /// view) instead of the whole `view`, except when it catches a client up.
-pub const PROTOCOL_VERSION: u32 = 2;
+///
+/// 3: the game seam. `welcome` and `lobby` name the game's `kind`; a seat's
+/// lobby choice is one `choose` message with the game's own choice
+/// (Siege's `take_seat` and `choose_team` are gone); a lobby seat shows
+/// its `choice`; `snapshot` and `events` carry the game's `static_data`
+/// (Siege's `map`).
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// WebSocket close codes (4000–4999 are the application's range).
 pub mod close {
@@ -130,15 +140,13 @@ pub enum ClientMsg {
         #[ts(optional = nullable)]
         account: Option<String>,
     },
-    /// Lobby: take (or change to) a corporation seat.
-    TakeSeat {
-        /// Corporation.
-        corporation: Corporation,
-    },
-    /// Lobby: choose your two Doomtroopers (SET-8).
-    ChooseTeam {
-        /// Their specialties.
-        doomtroopers: [Specialty; 2],
+    /// Lobby: make (or change) your seat's choice: the game's own (Siege:
+    /// a corporation and two Doomtroopers; Neuroshima Hex: an army). The
+    /// whole choice each time: it replaces the one before.
+    Choose {
+        /// The choice, as the game's JSON.
+        #[ts(type = "unknown")]
+        choice: Json,
     },
     /// Lobby (host): put a bot on an open seat, or remove it.
     SetBot {
@@ -162,8 +170,9 @@ pub enum ClientMsg {
         #[serde(default, deserialize_with = "client_ref")]
         #[ts(optional = nullable)]
         client_ref: Option<u64>,
-        /// The command.
-        command: Command,
+        /// The command, as the game's JSON.
+        #[ts(type = "unknown")]
+        command: Json,
     },
     /// Chat.
     Chat {
@@ -208,8 +217,10 @@ pub enum ChatRole {
 pub struct LobbySeat {
     /// Seat index.
     pub seat: u8,
-    /// Corporation, once taken.
-    pub corporation: Option<Corporation>,
+    /// The seat's lobby choice, as the game's JSON (Siege: corporation
+    /// and Doomtroopers), once made.
+    #[ts(type = "unknown")]
+    pub choice: Option<Json>,
     /// Player name.
     pub name: Option<String>,
     /// Controller.
@@ -222,38 +233,32 @@ pub struct LobbySeat {
     pub bot_playing: bool,
 }
 
-/// How the Dark Legion is chosen at start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case", tag = "mode", content = "seat")]
-pub enum DarkLegionChoice {
-    /// Drawn at random among the players (SET-2).
-    Drawn,
-    /// The host picks a seat.
-    Seat(u8),
-    /// The AI (SET-12).
-    Ai,
-}
-
-/// Options fixed when a game is created.
+/// The options of a table: the game's kind and own options (checked by
+/// the game), and the platform's turn limit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-pub struct GameOptions {
-    /// Mission id.
-    pub mission: String,
-    /// Seats (players, the Dark Legion player included unless AI), 1–5.
-    pub seats: u8,
-    /// Dark Legion.
-    pub dark_legion: DarkLegionChoice,
-    /// Starting rank R0.
-    #[serde(default = "one")]
-    pub starting_rank: u8,
-    /// Per-turn time limit in seconds; the bot passes the turn when it
-    /// runs out.
+pub struct TableOptions {
+    /// The game (its catalogue id, `GET /api/catalogue`). Left out when a
+    /// table is created: the catalogue's first game. Records made before
+    /// games had kinds have none (they are Siege's; the store knows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub kind: Option<String>,
+    /// Per-turn time limit in seconds; the game's timeout answer is sent
+    /// for a seat when it runs out.
     #[serde(default)]
     pub turn_seconds: Option<u32>,
+    /// The game's own options (Siege: `mission`, `seats`, `dark_legion`,
+    /// `starting_rank`), as its JSON object.
+    #[serde(flatten)]
+    #[ts(skip)]
+    pub game: serde_json::Map<String, serde_json::Value>,
 }
 
-fn one() -> u8 {
-    1
+impl TableOptions {
+    /// The game's own options as JSON.
+    pub fn game_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(self.game.clone())
+    }
 }
 
 /// The lobby state.
@@ -261,8 +266,10 @@ fn one() -> u8 {
 pub struct LobbyView {
     /// Join code.
     pub code: String,
-    /// Options.
-    pub options: GameOptions,
+    /// The game's kind (its catalogue id).
+    pub kind: String,
+    /// Options (the game's own beside `turn_seconds`).
+    pub options: TableOptions,
     /// Seats.
     pub seats: Vec<LobbySeat>,
     /// Spectators watching.
@@ -278,8 +285,9 @@ pub struct LobbyView {
 pub struct SeqEvent {
     /// Game-wide sequence number, contiguous from 1.
     pub seq: u64,
-    /// The event as this viewer may see it.
-    pub event: Event,
+    /// The event as this viewer may see it, as the game's JSON.
+    #[ts(type = "unknown")]
+    pub event: Json,
 }
 
 /// Errors answered without closing the socket.
@@ -314,6 +322,9 @@ pub enum ServerMsg {
     Welcome {
         /// [`PROTOCOL_VERSION`].
         protocol: u32,
+        /// The game's kind (its catalogue id): which game's payloads the
+        /// messages that follow carry.
+        kind: String,
         /// Your seat, if you are a player.
         seat: Option<u8>,
         /// Your secret resume token (players only; keep it).
@@ -328,12 +339,20 @@ pub enum ServerMsg {
     Snapshot {
         /// The last event included.
         seq: u64,
-        /// Your view.
-        view: Box<GameView>,
-        /// The static map, for drawing.
-        map: Box<MapData>,
-        /// What you may send now.
-        legal: Vec<Command>,
+        /// Your view, as the game's JSON.
+        #[ts(type = "unknown")]
+        view: Json,
+        /// What the game draws once (Siege: its map), as the game's JSON.
+        #[ts(type = "unknown")]
+        static_data: Json,
+        /// What you may send now: a list of the game's commands.
+        #[ts(type = "Array<unknown>")]
+        legal: Json,
+        /// Once the game is over: every seat's place, in terms every game
+        /// shares (absent while it goes on).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        outcome: Option<citadel_game::Outcome>,
     },
     /// New events, contiguous, and your view after them: whole (`view`)
     /// when this message catches you up (after `hello` or `resync`),
@@ -344,8 +363,8 @@ pub enum ServerMsg {
         events: Vec<SeqEvent>,
         /// Your whole view after them (a catch-up).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        view: Option<Box<GameView>>,
+        #[ts(optional, type = "unknown")]
+        view: Option<Json>,
         /// A JSON Patch (RFC 6902: `add`, `remove`, `replace`) that turns
         /// your view as the previous `snapshot` or `events` left it into
         /// your view after these events (docs/PROTOCOL.md, "Views as
@@ -353,13 +372,20 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional, as = "Option<Vec<view_patch::ViewPatchOp>>")]
         view_patch: Option<view_patch::Patch>,
-        /// What you may send now.
-        legal: Vec<Command>,
-        /// The new map, when these events changed the board (1993 event
-        /// 11 turns or swaps sectors: `sectors_altered`); absent otherwise.
+        /// What you may send now: a list of the game's commands.
+        #[ts(type = "Array<unknown>")]
+        legal: Json,
+        /// What the game draws once, again, when these events changed it
+        /// (Siege: 1993 event 11 turns or swaps sectors); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "unknown")]
+        static_data: Option<Json>,
+        /// Once the game is over (these events ended it, or a catch-up
+        /// after the end): every seat's place, in terms every game
+        /// shares. Absent while it goes on.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
-        map: Option<Box<MapData>>,
+        outcome: Option<citadel_game::Outcome>,
     },
     /// Your command was accepted.
     Ack {
@@ -374,8 +400,10 @@ pub enum ServerMsg {
     Rejected {
         /// Your reference.
         client_ref: Option<u64>,
-        /// Why.
-        reason: Rejection,
+        /// Why: the game's typed reason, as its JSON (Siege: a snake_case
+        /// string).
+        #[ts(type = "unknown")]
+        reason: Json,
         /// In words.
         message: String,
     },

@@ -309,15 +309,17 @@ fn json_value(text: Option<&str>, what: &str) -> Value {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 struct MyGame {
     code: String,
+    /// The game's kind.
+    kind: String,
     /// The options it was made with (`null` if the stored copy does not
     /// parse).
-    #[cfg_attr(feature = "ts", ts(as = "Option<citadel_protocol::GameOptions>"))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<citadel_protocol::TableOptions>"))]
     options: Value,
     created_at: i64,
     started_at: Option<i64>,
     finished_at: Option<i64>,
-    /// Its summary once finished, else `null`.
-    #[cfg_attr(feature = "ts", ts(as = "Option<crate::outcome::GameSummary>"))]
+    /// Its summary once finished (the game's own), else `null`.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     result: Value,
     /// The campaign it plays a mission of.
     campaign: Option<String>,
@@ -352,6 +354,7 @@ async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>,
         .await?
         .into_iter()
         .map(|g| MyGame {
+            kind: g.kind.clone(),
             options: json_value(Some(&g.options), "options"),
             result: json_value(g.result.as_deref(), "result"),
             code: g.code,

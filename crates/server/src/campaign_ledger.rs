@@ -12,15 +12,16 @@
 //! that version ([`Store::update_campaign`]). A write that finds the row
 //! moved on writes nothing; the ledger reads the campaign again and redoes
 //! the change, up to [`TRIES`] times ([`ServerError::Contended`] after).
-//! The documents are JSON in the store; here they are [`CampaignDoc`]s.
+//! The documents are JSON, in the store and here: each game's campaign
+//! rules read them ([`CampaignKind`], found by the campaign's kind).
 
-use crate::campaign_rules::{CampaignDoc, HistoryEntry};
+use crate::campaign_kind::CampaignKind;
 use crate::clock::wall_clock_ms;
 use crate::codes;
 use crate::error::ServerError;
-use crate::outcome::GameSummary;
+use crate::table::Games;
 use citadel_store::{CampaignMission, CampaignRecord, GameRecord, Store, StoreError};
-use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// How many times a change is tried on a campaign that other writers keep
@@ -31,6 +32,8 @@ pub const TRIES: usize = 10;
 #[derive(Debug)]
 pub struct CampaignLedger {
     store: Arc<dyn Store>,
+    /// The games, for each campaign's rules by its kind.
+    games: Games,
 }
 
 /// Which campaign: by invite code (the API) or by id (a game's).
@@ -40,69 +43,101 @@ enum Key<'a> {
     Id(&'a str),
 }
 
-/// A campaign as loaded: the store's row and its document.
+/// A campaign as loaded: the store's row, its document and its game's
+/// campaign rules.
 #[derive(Debug)]
 pub struct Loaded {
     /// The row (id, code, name, times, and the version it was read at).
     pub record: CampaignRecord,
-    /// The document.
-    pub doc: CampaignDoc,
+    /// The document (the rules' JSON).
+    pub doc: Value,
+    /// The campaign rules of its game.
+    pub rules: Arc<dyn CampaignKind>,
     /// History rows of results applied to `doc` since it was read, stored
     /// just before the document.
     history: Vec<CampaignMission>,
 }
 
-/// One player's standing after a mission, as the history row keeps it.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Standing {
-    /// Shown name.
-    pub name: String,
-    /// PP after the mission.
-    pub pp: i32,
-    /// Missions played as the Dark Legion so far.
-    pub times_dl: u32,
-    /// Classic credits after the mission (CEC-1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub credits: Option<i32>,
-}
+impl Loaded {
+    /// The document as the rules' own type `D` (tools and tests that
+    /// know the game).
+    ///
+    /// # Errors
+    /// A document that is not a `D`.
+    pub fn typed<D: serde::de::DeserializeOwned>(&self) -> Result<D, ServerError> {
+        serde_json::from_value(self.doc.clone())
+            .map_err(|e| ServerError::Internal(anyhow::anyhow!("campaign document: {e}")))
+    }
 
-/// What a campaign's history row (`CampaignMission.summary`) holds.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct MissionRow {
-    /// The mission's history entry.
-    pub entry: HistoryEntry,
-    /// Every player's standing after it.
-    pub standings: Vec<Standing>,
-    /// The AI Dark Legion's PP after it (AI campaigns).
-    pub ai_pp: Option<i32>,
+    /// Change the document as the rules' own type `D`; it is written back
+    /// only if `change` succeeds.
+    ///
+    /// # Errors
+    /// A document that is not a `D`, and `change`'s errors.
+    pub fn edit<D: serde::Serialize + serde::de::DeserializeOwned, T>(
+        &mut self,
+        change: impl FnOnce(&mut D) -> Result<T, ServerError>,
+    ) -> Result<T, ServerError> {
+        let mut doc: D = self.typed()?;
+        let out = change(&mut doc)?;
+        self.doc = serde_json::to_value(&doc)
+            .map_err(|e| ServerError::Internal(anyhow::anyhow!("campaign document: {e}")))?;
+        Ok(out)
+    }
 }
 
 impl CampaignLedger {
-    /// The campaigns of `store`.
+    /// The campaigns of `store`, of the server's own catalogue's games.
     pub fn new(store: Arc<dyn Store>) -> Self {
-        CampaignLedger { store }
+        Self::with_games(store, crate::games::catalogue().clone())
     }
 
-    /// Store a new campaign under a fresh invite code (a taken code is
-    /// tried again). Returns the stored row.
+    /// The campaigns of `store`, of `games`.
+    pub fn with_games(store: Arc<dyn Store>, games: Games) -> Self {
+        CampaignLedger { store, games }
+    }
+
+    /// The campaign rules of the game `kind`.
+    ///
+    /// # Errors
+    /// [`ServerError::BadRequest`]: the server has no such game, or it has
+    /// no campaigns.
+    pub fn rules_of(&self, kind: &str) -> Result<Arc<dyn CampaignKind>, ServerError> {
+        self.games.campaigns_of(kind).cloned().ok_or_else(|| {
+            ServerError::BadRequest(format!("the game {kind} has no campaigns here"))
+        })
+    }
+
+    /// The game a campaign request names, or the catalogue's first.
+    pub fn kind_or_first<'a>(&'a self, kind: Option<&'a str>) -> &'a str {
+        kind.or_else(|| self.games.first().map(|k| k.id()))
+            .unwrap_or_default()
+    }
+
+    /// Store a new campaign of the game `kind`, named `name`, under a
+    /// fresh invite code (a taken code is tried again). Returns the
+    /// stored row.
     ///
     /// # Errors
     /// A store failure, or no free code after a few tries.
     pub async fn create(
         &self,
         id: String,
-        doc: &CampaignDoc,
+        kind: &str,
+        name: &str,
+        doc: &Value,
     ) -> Result<CampaignRecord, ServerError> {
         let state = serde_json::to_string(doc).map_err(|e| ServerError::Internal(e.into()))?;
         for _ in 0..8 {
             let record = CampaignRecord {
                 id: id.clone(),
                 code: codes::random_code(&mut rand::thread_rng()),
-                name: doc.name.clone(),
+                name: name.to_string(),
                 state: state.clone(),
                 created_at: wall_clock_ms(),
                 finished_at: None,
                 version: 0,
+                kind: kind.to_string(),
             };
             match self.store.create_campaign(&record).await {
                 Ok(()) => return Ok(record),
@@ -189,24 +224,32 @@ impl CampaignLedger {
         .ok_or(ServerError::NoCampaign)?;
         let mut loaded = Loaded {
             doc: parse_doc(&record)?,
+            rules: self.rules_of(&record.kind).map_err(|_| {
+                ServerError::Internal(anyhow::anyhow!(
+                    "campaign {} is of {}, which this server does not play",
+                    record.id,
+                    record.kind
+                ))
+            })?,
             record,
             history: Vec::new(),
         };
         let mut caught_up = false;
-        if let Some(current) = loaded.doc.current.clone() {
-            match self.store.game(&current.game).await? {
+        if let Some(game) = loaded.rules.in_play(&loaded.doc)? {
+            match self.store.game(&game).await? {
                 // Nobody played the mission: the campaign may go on
                 // with another.
                 Some(g)
-                    if g.abandoned_at.is_some() && loaded.doc.mission_abandoned(&current.game) =>
+                    if g.abandoned_at.is_some()
+                        && loaded.rules.abandoned(&mut loaded.doc, &game)? =>
                 {
                     caught_up = true;
                 }
                 Some(GameRecord {
                     result: Some(text), ..
                 }) => {
-                    let summary = parse_summary(&current.game, &text)?;
-                    caught_up = apply(&mut loaded, &current.game, &summary)?;
+                    let result = parse_result(&game, &text)?;
+                    caught_up = apply(&mut loaded, &game, &result)?;
                 }
                 _ => {}
             }
@@ -230,7 +273,7 @@ impl CampaignLedger {
         let mut record = loaded.record.clone();
         record.state = serde_json::to_string(&loaded.doc)
             .map_err(|e| ServerError::Internal(anyhow::anyhow!(e)))?;
-        if loaded.doc.finished && record.finished_at.is_none() {
+        if loaded.rules.is_finished(&loaded.doc)? && record.finished_at.is_none() {
             record.finished_at = Some(wall_clock_ms());
         }
         match self.store.update_campaign(&record).await {
@@ -257,10 +300,22 @@ impl CampaignLedger {
     /// arrives with the standings already stored. A failure is logged:
     /// the game's end is stored, and the next load of the campaign
     /// applies it.
-    pub async fn game_finished(&self, campaign: &str, game: &str, summary: &GameSummary) {
+    pub async fn game_finished(
+        &self,
+        campaign: &str,
+        game: &str,
+        summary: &citadel_protocol::Json,
+    ) {
+        let result: Value = match summary.parse() {
+            Ok(result) => result,
+            Err(e) => {
+                tracing::error!(campaign, game, error = %e, "a campaign game's summary is not JSON");
+                return;
+            }
+        };
         let done = self
             .change(Key::Id(campaign), |loaded| {
-                Ok(((), apply(loaded, game, summary)?))
+                Ok(((), apply(loaded, game, &result)?))
             })
             .await;
         if let Err(e) = done {
@@ -278,54 +333,40 @@ pub async fn back_off(attempt: usize) {
     tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
 }
 
-/// CMP-3/CMP-4/CMP-6: apply a finished mission's result to the campaign
-/// document, and keep its history row to store with it. Idempotent: a
-/// result already applied (the game is no longer the mission in play) is
-/// skipped, and false returned.
-fn apply(loaded: &mut Loaded, game: &str, summary: &GameSummary) -> Result<bool, ServerError> {
-    let doc = &mut loaded.doc;
-    if doc.current.as_ref().map(|c| c.game.as_str()) != Some(game) {
+/// Apply a finished game's stored result to its campaign's document, and
+/// keep the history row the rules make of it to store with it.
+/// Idempotent: a result already applied (the game is no longer the
+/// campaign's game in play) is skipped, and false returned.
+fn apply(loaded: &mut Loaded, game: &str, result: &Value) -> Result<bool, ServerError> {
+    if loaded.rules.in_play(&loaded.doc)?.as_deref() != Some(game) {
         return Ok(false);
     }
     // A game closed because it does not replay on these rules has no
-    // result (no PP, no teams): like an abandoned mission it frees the
-    // campaign and changes nothing else, rather than reading its empty
-    // PP as everyone's new totals.
-    if summary.outdated.is_some() {
-        return Ok(doc.mission_abandoned(game));
+    // result (crate::outcome::Outdated): like an abandoned game it frees
+    // the campaign and changes nothing else.
+    if result.get("outdated").is_some() {
+        return loaded.rules.abandoned(&mut loaded.doc, game);
     }
-    let entry = doc.apply_result(game, summary)?;
-    let row = MissionRow {
-        standings: doc
-            .players
-            .iter()
-            .map(|p| Standing {
-                name: p.name.clone(),
-                pp: p.pp,
-                times_dl: p.times_dl,
-                credits: doc.is_classic().then_some(p.credits),
-            })
-            .collect(),
-        ai_pp: doc.ai_pp,
-        entry,
+    let Some(recorded) = loaded.rules.apply_result(&mut loaded.doc, game, result)? else {
+        return Ok(false);
     };
     loaded.history.push(CampaignMission {
         campaign: loaded.record.id.clone(),
-        index: i64::from(row.entry.index),
+        index: i64::from(recorded.index),
         game: game.to_string(),
-        summary: serde_json::to_string(&row)
+        summary: serde_json::to_string(&recorded.row)
             .map_err(|e| ServerError::Internal(anyhow::anyhow!(e)))?,
         at: wall_clock_ms(),
     });
     Ok(true)
 }
 
-fn parse_doc(record: &CampaignRecord) -> Result<CampaignDoc, ServerError> {
+fn parse_doc(record: &CampaignRecord) -> Result<Value, ServerError> {
     serde_json::from_str(&record.state)
         .map_err(|e| ServerError::Internal(anyhow::anyhow!("campaign {}: {e}", record.id)))
 }
 
-fn parse_summary(game: &str, text: &str) -> Result<GameSummary, ServerError> {
+fn parse_result(game: &str, text: &str) -> Result<Value, ServerError> {
     serde_json::from_str(text)
         .map_err(|e| ServerError::Internal(anyhow::anyhow!("result of {game}: {e}")))
 }

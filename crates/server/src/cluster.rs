@@ -51,10 +51,12 @@ impl Cluster {
                     }
                 }
             });
+        // Errors name the server, never its password.
+        let shown = crate::redact::redact_url(url);
         let nats = tokio::time::timeout(CONNECT_TIMEOUT * 2, options.connect(url))
             .await
-            .map_err(|_| anyhow::anyhow!("cannot connect to NATS at {url}: no answer"))?
-            .map_err(|e| anyhow::anyhow!("cannot connect to NATS at {url}: {e}"))?;
+            .map_err(|_| anyhow::anyhow!("cannot connect to NATS at {shown}: no answer"))?
+            .map_err(|e| anyhow::anyhow!("cannot connect to NATS at {shown}: {e}"))?;
         Ok(Cluster {
             nats,
             node_id: node_id.to_string(),

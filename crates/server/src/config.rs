@@ -41,6 +41,13 @@ pub struct Config {
     /// closed with `4002` (`HELLO_REQUIRED`).
     #[arg(long, env = "CITADEL_HELLO_TIMEOUT_SECS", default_value_t = crate::ws::HELLO_TIMEOUT.as_secs())]
     pub hello_timeout_secs: u64,
+    /// Seconds one WebSocket message sent in fragments (a first frame
+    /// without FIN, then continuation frames) may stay open before the
+    /// socket is closed with `4008` (`RATE_LIMITED`). Clients send each
+    /// message in one frame; a message held open for ever would hold its
+    /// buffer and the socket for nothing.
+    #[arg(long, env = "CITADEL_FRAGMENT_TIMEOUT_SECS", default_value_t = crate::ws::FRAGMENT_TIMEOUT.as_secs())]
+    pub fragment_timeout_secs: u64,
     /// Seconds a disconnected player keeps the seat before a bot plays it.
     #[arg(long, env = "CITADEL_GRACE_SECS", default_value_t = 30)]
     pub grace_secs: u64,
@@ -149,11 +156,15 @@ pub struct Config {
         value_parser = humantime::parse_duration
     )]
     pub lease_renew: Duration,
-    /// The rules version this server runs: not a flag, always the
-    /// compiled-in one, except in tests that act as a server of other
-    /// rules.
-    #[arg(skip = citadel_rules::RulesVersion::current())]
-    pub rules: citadel_rules::RulesVersion,
+    /// The rules version this server runs every game by: not a flag;
+    /// `None`, each game's compiled-in one, except in tests that act as a
+    /// server of other rules.
+    #[arg(skip)]
+    pub rules: Option<citadel_game::RulesVersion>,
+    /// The games this server plays: not a flag; the binary's catalogue
+    /// (`crate::games`), or a test's own.
+    #[arg(skip = crate::games::catalogue().clone())]
+    pub games: crate::table::Games,
 }
 
 /// A configured secret: its `Debug` never shows it, so a logged config
@@ -201,9 +212,9 @@ impl Config {
                  give --database-url postgres://... (CITADEL_DATABASE_URL); {} is not one \
                  (every node would keep its own games)",
                 if url.starts_with("sqlite:") {
-                    "a SQLite file"
+                    "a SQLite file".to_string()
                 } else {
-                    url
+                    crate::redact::redact_url(url)
                 }
             ));
         }
@@ -274,6 +285,16 @@ mod tests {
             .cluster()
             .expect_err("refused");
         assert!(e.contains("--database-url postgres://"), "{e}");
+        // Named without its password.
+        let e = with(&[
+            "--nats-url",
+            "nats://n",
+            "--database-url",
+            "mysql://u:pw1@h/x",
+        ])
+        .cluster()
+        .expect_err("refused");
+        assert!(e.contains("mysql://u:***@h/x") && !e.contains("pw1"), "{e}");
     }
 
     #[test]

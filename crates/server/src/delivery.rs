@@ -7,11 +7,11 @@
 
 use crate::metrics::{Metrics, ReasonLabel};
 use crate::session::{ConnId, Output};
-use axum::extract::ws::Utf8Bytes;
 use citadel_protocol::ServerMsg;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
+use ws_protocol::tungstenite::Utf8Bytes;
 
 /// What a connection's task is sent.
 #[derive(Debug)]
@@ -139,10 +139,6 @@ impl Sinks {
                 | Output::PlayerLinked { .. }
                 | Output::Checksum { .. } => {}
                 Output::Refused { reason } => {
-                    let reason = serde_json::to_value(reason)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
                     metrics
                         .rejections
                         .get_or_create(&ReasonLabel { reason })

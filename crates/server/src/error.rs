@@ -1,7 +1,6 @@
 //! One error type at the HTTP edge, mapped to status codes. Internal
 //! details are logged, never returned.
 
-use crate::campaign_rules::CampaignError;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -22,8 +21,8 @@ pub struct ErrorBody {
     pub field: Option<&'static str>,
     /// What went wrong, in words.
     pub message: String,
-    /// Seconds to wait before trying again (429; also the `Retry-After`
-    /// header).
+    /// Seconds to wait before trying again (429, and 503 when the storage
+    /// is unavailable; also the `Retry-After` header).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub retry_after: Option<u64>,
@@ -40,6 +39,15 @@ impl ErrorBody {
         }
     }
 }
+
+/// Seconds a client is told to wait when the storage is unavailable: about
+/// how long the database may take to answer again after a blip, and the
+/// longest a request waits for a connection before it gives up
+/// (`citadel-store`'s acquire timeout).
+pub const STORAGE_RETRY_SECS: u64 = 5;
+
+/// The message of a `503` for an unavailable storage.
+pub const STORAGE_UNAVAILABLE: &str = "the storage is unavailable; try again in 5 s";
 
 /// Errors the HTTP API answers with.
 #[derive(Debug, thiserror::Error)]
@@ -84,8 +92,11 @@ pub enum ServerError {
     /// tried ([`crate::campaign_ledger::TRIES`]).
     #[error("the campaign is busy; try again")]
     Contended,
-    /// The store failed (answered as an internal error; the detail is
-    /// logged).
+    /// The store failed. A database failure (down, unreachable, not
+    /// answering in time) is answered `503` with `Retry-After`: nothing is
+    /// wrong with the request, and it may work again soon. Anything else
+    /// (a conflict or a missing row the route did not expect) is an
+    /// internal error. The detail is logged, never answered.
     #[error("internal error")]
     Store(#[from] StoreError),
     /// A bug or an outside failure.
@@ -93,23 +104,14 @@ pub enum ServerError {
     Internal(#[from] anyhow::Error),
 }
 
-impl From<CampaignError> for ServerError {
-    fn from(e: CampaignError) -> Self {
-        match e {
-            CampaignError::Invalid(m) => ServerError::BadRequest(m),
-            CampaignError::Conflict(m) => ServerError::Conflict(m),
-            // CEC-4's refusals fit the campaign's state, not the request's
-            // form: 409 with the reason in words.
-            e @ (CampaignError::NotEnoughPp { .. }
-            | CampaignError::CreditAlreadyBought
-            | CampaignError::NoCredits) => ServerError::Conflict(e.to_string()),
-        }
-    }
-}
-
 impl IntoResponse for ServerError {
     fn into_response(self) -> Response {
         let status = match &self {
+            // Options that are not the game's at all (a string for a
+            // number): JSON of the wrong shape, as for any other body.
+            ServerError::InvalidOption(e) if e.field == "options" => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ServerError::BadRequest(_) | ServerError::InvalidOption(_) => StatusCode::BAD_REQUEST,
             ServerError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             ServerError::NotFound | ServerError::NoCampaign => StatusCode::NOT_FOUND,
@@ -119,6 +121,10 @@ impl IntoResponse for ServerError {
             ServerError::Conflict(_) => StatusCode::CONFLICT,
             ServerError::Gone(_) => StatusCode::GONE,
             ServerError::Full | ServerError::Contended => StatusCode::SERVICE_UNAVAILABLE,
+            ServerError::Store(e @ StoreError::Backend(_)) => {
+                tracing::error!(error = %e, "storage unavailable");
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServerError::Store(e) => {
                 tracing::error!(error = %e, "store failure");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -132,12 +138,17 @@ impl IntoResponse for ServerError {
         match &self {
             ServerError::InvalidOption(e) => body.field = Some(e.field),
             ServerError::Throttled(secs) => body.retry_after = Some(*secs),
+            ServerError::Store(StoreError::Backend(_)) => {
+                body.message = STORAGE_UNAVAILABLE.into();
+                body.retry_after = Some(STORAGE_RETRY_SECS);
+            }
             _ => {}
         }
+        let retry_after = body.retry_after;
         let mut res = (status, Json(body)).into_response();
-        if let ServerError::Throttled(secs) = self {
+        if let Some(secs) = retry_after {
             res.headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, (secs).into());
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         res
     }
@@ -146,6 +157,33 @@ impl IntoResponse for ServerError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A database that fails or does not answer is a `503` saying the
+    /// storage is unavailable, with `Retry-After`; other store errors stay
+    /// `500`.
+    #[tokio::test]
+    async fn an_unavailable_storage_is_503_with_retry_after() {
+        let res = ServerError::Store(StoreError::Backend("pool timed out".into())).into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            res.headers()
+                .get(axum::http::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok()),
+            Some("5")
+        );
+        let body = axum::body::to_bytes(res.into_body(), 4096)
+            .await
+            .expect("a body");
+        let body: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(
+            body,
+            serde_json::json!({"error": 503, "message": STORAGE_UNAVAILABLE, "retry_after": 5})
+        );
+        assert!(STORAGE_UNAVAILABLE.contains(&format!("in {STORAGE_RETRY_SECS} s")));
+        let res = ServerError::Store(StoreError::Conflict("x".into())).into_response();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(res.headers().get(axum::http::header::RETRY_AFTER).is_none());
+    }
 
     #[test]
     fn error_bodies_serialize_as_the_documented_json() {

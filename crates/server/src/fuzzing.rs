@@ -6,32 +6,32 @@
 //! connection (two players, a spectator, a stranger that never said hello),
 //! the rest is what that socket sent. Text that is not a client message is
 //! dropped as the socket tier would drop it (after answering an error);
-//! every message that parses goes to [`Session::handle`], with time moving
+//! every message that parses goes to the session (`Table::handle`), with time moving
 //! on a second per line so timers and bots run too.
 
-use crate::session::{ConnId, Hello, Input, Output, Session, SessionConfig};
-use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join};
+use crate::session::{ConnId, Hello, Input, Output, SessionConfig};
+use citadel_protocol::{ClientMsg, Join, TableOptions};
 
-/// Feed one fuzz input to a fresh two-player session.
+/// Feed one fuzz input to a fresh session of the table `table` (a game's
+/// options for two players, which each game's `fuzzing` module supplies).
 ///
 /// # Errors
 /// A description of a broken invariant: acknowledged command indices must
 /// count up from 0 without gaps or repeats, and nothing may be sent to a
 /// connection that never joined.
-pub fn session_from_bytes(data: &[u8]) -> Result<(), String> {
-    let options = GameOptions {
-        mission: "ce-c1m1".into(),
-        seats: 2,
-        dark_legion: DarkLegionChoice::Seat(1),
-        starting_rank: 1,
-        turn_seconds: Some(30),
-    };
+pub fn session_from_bytes(table: &serde_json::Value, data: &[u8]) -> Result<(), String> {
+    let options: TableOptions = serde_json::from_value(table.clone()).map_err(|e| e.to_string())?;
+    let kind = crate::games::catalogue()
+        .of(&options)
+        .ok_or("no game in the catalogue")?;
     let config = SessionConfig {
         grace_ms: 5_000,
         bot_delay_ms: 0,
         max_bot_steps: 2_000,
     };
-    let mut session = Session::new("FUZZED".into(), options, 7, config);
+    let mut session = kind
+        .new_session("FUZZED".into(), options, 7, config)
+        .map_err(|e| e.to_string())?;
     let mut next_index = 0u64;
     let mut now = 0u64;
     let stranger: ConnId = 4;

@@ -1,4 +1,5 @@
-//! The task that runs one game: the thin shell around its [`Session`].
+//! The task that runs one game: the thin shell around its session (a
+//! [`Table`]: any game's).
 //!
 //! One tokio task per game owns the session (single writer). Inputs arrive
 //! on a bounded channel; each batch of outputs is stored
@@ -20,7 +21,8 @@ use crate::campaign_ledger::CampaignLedger;
 use crate::delivery::{ConnSink, Sinks};
 use crate::metrics::Metrics;
 use crate::persistence::GameStore;
-use crate::session::{ConnId, Hello, Input, Output, Session};
+use crate::session::{ConnId, Hello, Input, Output};
+use crate::table::{AnySession, Table};
 use citadel_protocol::{close, ClientMsg, ErrorCode, ServerMsg};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -113,12 +115,12 @@ struct GameState<'a> {
 }
 
 impl<'a> GameState<'a> {
-    fn of(session: &'a Session) -> Self {
+    fn of(session: &'a dyn Table) -> Self {
         GameState {
             code: session.code(),
             connected: session.players_connected(),
             started: session.started(),
-            finished: session.game().is_some_and(|g| g.is_finished()),
+            finished: session.finished(),
         }
     }
 }
@@ -194,7 +196,7 @@ enum PresenceDue {
 }
 
 /// When to tick the session next, on the tokio clock.
-fn next_wake(session: &Session, start: Instant, now: u64) -> Option<tokio::time::Instant> {
+fn next_wake(session: &dyn Table, start: Instant, now: u64) -> Option<tokio::time::Instant> {
     session.next_wake().map(|at| {
         // Something due that this round did not do (a bot with no move)
         // is retried shortly, not in a busy loop.
@@ -213,7 +215,7 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 
 /// Run one game until it is over and idle, the store fails, or the
 /// server shuts down.
-pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: GameContext) {
+pub async fn run(mut session: AnySession, mut rx: mpsc::Receiver<ToGame>, mut ctx: GameContext) {
     let start = Instant::now();
     let mut sinks = Sinks::default();
     let mut idle_since = Instant::now();
@@ -224,8 +226,8 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
         // joins is abandoned and unloaded too: when the session next needs
         // a tick, when the game is abandoned, when it leaves memory.
         let now = start.elapsed().as_millis() as u64;
-        let mut wake = next_wake(&session, start, now);
-        match presence.update(GameState::of(&session), &ctx).await {
+        let mut wake = next_wake(session.as_ref(), start, now);
+        match presence.update(GameState::of(session.as_ref()), &ctx).await {
             PresenceDue::Nothing => {}
             PresenceDue::Touch(at) => wake = Some(earliest(wake, at)),
             PresenceDue::Abandon(at) if Instant::now() >= at => {
@@ -235,7 +237,7 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
             PresenceDue::Abandon(at) => wake = Some(earliest(wake, at)),
         }
         if sinks.is_empty() {
-            let finished = session.game().is_some_and(|g| g.is_finished());
+            let finished = session.finished();
             let drop_at = idle_since
                 + if finished {
                     FINISHED_LINGER
@@ -279,7 +281,7 @@ pub async fn run(mut session: Session, mut rx: mpsc::Receiver<ToGame>, mut ctx: 
         };
         let now = start.elapsed().as_millis() as u64;
         let outputs = session.handle(input, now);
-        if !store_and_deliver(&mut session, outputs, now, &mut sinks, &ctx).await {
+        if !store_and_deliver(session.as_mut(), outputs, now, &mut sinks, &ctx).await {
             break;
         }
         if let Some(t) = received {
@@ -314,7 +316,7 @@ async fn abandon(code: &str, sinks: &mut Sinks, ctx: &GameContext) {
 /// stored and delivered like any other batch. Returns false if the store
 /// failed: the game must stop.
 async fn store_and_deliver(
-    session: &mut Session,
+    session: &mut dyn Table,
     mut outputs: Vec<Output>,
     now: u64,
     sinks: &mut Sinks,

@@ -162,6 +162,7 @@ mod tests {
             campaign: None,
             engine_version: 0,
             content_hash: String::new(),
+            kind: "siege".into(),
             active_at: 0,
             abandoned_at: None,
         }

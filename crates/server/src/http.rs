@@ -10,7 +10,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Extension, Json, Router};
-use citadel_protocol::GameOptions;
+use citadel_protocol::TableOptions;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -42,13 +42,17 @@ pub fn router(state: AppState) -> Router {
         Some(_) => app.route("/metrics", any(layers::no_route)),
     };
     let app = app
-        .route("/api/missions", get(missions))
+        .route("/api/catalogue", get(catalogue))
+        .route("/api/catalogue/{kind}/{document}", get(game_document))
+        // The addresses of the first game's documents from before games
+        // had kinds (docs/PROTOCOL.md).
+        .route("/api/content", get(first_game_content))
+        .route("/api/missions", get(first_game_missions))
         .route("/api/games", post(create_game))
         .route("/api/games/{code}", get(game_info))
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
         .merge(crate::campaign_api::routes())
-        .merge(crate::content_api::routes())
         // An API path that names no route is a JSON 404, not the client's
         // index page.
         .route("/api", any(layers::no_route))
@@ -104,27 +108,53 @@ async fn metrics(State(app): State<AppState>, headers: HeaderMap) -> Response {
         .into_response()
 }
 
-/// One playable mission (`GET /api/missions` answers with a list).
-#[derive(Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub(crate) struct MissionInfo {
-    id: String,
-    name: String,
+/// `GET /api/catalogue`: the games this server offers, each with its
+/// options and their values.
+async fn catalogue(State(app): State<AppState>) -> Json<Vec<citadel_game::CatalogueGame>> {
+    Json(app.registry.game_store().games().listing())
 }
 
-async fn missions() -> Result<Json<Vec<MissionInfo>>, ServerError> {
-    let content = citadel_rules::Content::embedded()
-        .map_err(|e| ServerError::Internal(anyhow::anyhow!("content: {e}")))?;
-    Ok(Json(
-        crate::options::playable_missions()
-            .iter()
-            .filter_map(|id| content.mission(id))
-            .map(|m| MissionInfo {
-                id: m.id.clone(),
-                name: m.name.clone(),
-            })
-            .collect(),
-    ))
+/// `GET /api/catalogue/{kind}/{document}`: one of a game's public
+/// documents (`citadel_game::Game::documents`), cached by clients for an
+/// hour (they change only with the server's content).
+async fn game_document(
+    State(app): State<AppState>,
+    Path((kind, document)): Path<(String, String)>,
+) -> Result<Response, ServerError> {
+    let games = app.registry.game_store().games();
+    let kind = games.get(&kind).ok_or(ServerError::NotFound)?;
+    serve_document(kind.as_ref(), &document)
+}
+
+/// `GET /api/content`: the first game's `content` document.
+async fn first_game_content(State(app): State<AppState>) -> Result<Response, ServerError> {
+    first_game_document(&app, "content")
+}
+
+/// `GET /api/missions`: the first game's `missions` document.
+async fn first_game_missions(State(app): State<AppState>) -> Result<Response, ServerError> {
+    first_game_document(&app, "missions")
+}
+
+fn first_game_document(app: &AppState, name: &str) -> Result<Response, ServerError> {
+    let games = app.registry.game_store().games();
+    let kind = games.first().ok_or(ServerError::NotFound)?;
+    serve_document(kind.as_ref(), name)
+}
+
+fn serve_document(kind: &dyn crate::table::Kind, name: &str) -> Result<Response, ServerError> {
+    let text = kind
+        .document(name)
+        .ok_or(ServerError::NotFound)?
+        .map_err(|e| ServerError::Internal(anyhow::anyhow!("{} {name}: {e}", kind.id())))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        text.to_string(),
+    )
+        .into_response())
 }
 
 /// `POST /api/games` (201) and `GET /api/games/{code}`: the game's join
@@ -137,7 +167,7 @@ pub(crate) struct Created {
 
 async fn create_game(
     State(app): State<AppState>,
-    Json(options): Json<GameOptions>,
+    Json(options): Json<TableOptions>,
 ) -> Result<(StatusCode, Json<Created>), ServerError> {
     let code = app.registry.create(options).await?;
     Ok((StatusCode::CREATED, Json(Created { code })))
@@ -186,7 +216,14 @@ async fn replay(
             .map(Json)
             .map_err(|e| ServerError::Internal(anyhow::anyhow!("{code}: {e}")));
     }
-    let same = crate::persistence::made_on(&game, &app.config.rules);
+    let games = app.registry.game_store();
+    let Ok(kind) = games.kind_of(&game).cloned() else {
+        return Err(ServerError::Conflict(format!(
+            "a {} game: this server does not play it",
+            game.kind
+        )));
+    };
+    let same = games.same_rules(&game);
     let check = if same {
         Check::SameRules
     } else {
@@ -195,7 +232,7 @@ async fn replay(
     let commands = store.commands(&code).await?;
     // Replaying a long game is real work: keep it off the async threads.
     let replayed = tokio::task::spawn_blocking(move || {
-        crate::replay::replay_checked(&game, &commands, page, check)
+        crate::replay::replay_checked(kind.as_ref(), &game, &commands, page, check)
             .and_then(|r| serde_json::to_value(r).map_err(|e| ReplayError::Corrupt(e.to_string())))
     })
     .await

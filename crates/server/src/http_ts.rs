@@ -12,20 +12,18 @@ pub fn typescript() -> String {
     let mut d = Declarations::beside_protocol();
     // The answers, endpoint by endpoint (docs/PROTOCOL.md, "HTTP").
     d.add::<crate::error::ErrorBody>(); // every 4xx and 5xx
-    d.add::<crate::http::MissionInfo>(); // GET /api/missions (a list)
+    d.add::<citadel_game::CatalogueGame>(); // GET /api/catalogue (a list)
     d.add::<crate::http::Created>(); // POST /api/games, GET /api/games/{code}
     d.add::<crate::replay::Replay>(); // GET /api/games/{code}/replay
-    d.add::<crate::content_api::ContentDoc<'static>>(); // GET /api/content
     d.add::<crate::accounts::AccountInfo>(); // POST /api/accounts
     d.add::<crate::accounts::LoggedIn>(); // POST /api/login
     d.add::<crate::accounts::Me>(); // GET /api/me
     d.add::<crate::campaign_api::Created>(); // POST /api/campaigns
     d.add::<crate::campaign_api::Joined>(); // POST /api/campaigns/{code}/join
-    d.add::<crate::campaign_api::NextGame>(); // POST /api/campaigns/{code}/next
-    d.add::<crate::campaign_api::CreditBought>(); // POST /api/campaigns/{code}/credit
-    d.add::<crate::campaign_api::Standings<'static>>(); // GET /api/campaigns/{code}
-                                                        // `Replay.setup` is declared as `Omit<Setup, "seed">`, by name.
-    d.add::<citadel_rules::game::Setup>();
+
+    // A game's documents (GET /api/catalogue/{kind}/{document}) and the
+    // other campaign answers (next, a game's own steps, standings) are
+    // each game's: Siege's are in web-client/games/siege/protocol.ts.
 
     let mut out = String::new();
     out.push_str(

@@ -8,19 +8,19 @@
 pub mod abandonment;
 pub mod accounts;
 pub mod campaign_api;
+pub mod campaign_kind;
 pub mod campaign_ledger;
-pub mod campaign_rules;
 pub mod clock;
 pub mod cluster;
 pub mod codes;
 pub mod config;
-pub mod content_api;
 pub mod delivery;
 pub mod edge;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game_task;
+pub mod games;
 pub mod group_commit;
 pub mod http;
 #[cfg(feature = "ts")]
@@ -30,11 +30,13 @@ pub mod metrics;
 pub mod options;
 pub mod outcome;
 pub mod persistence;
+pub mod redact;
 pub mod registry;
 pub mod relay;
 pub mod replay;
 pub mod secrets;
 pub mod session;
+pub mod table;
 pub mod web_assets;
 pub mod ws;
 
@@ -76,11 +78,13 @@ pub struct AppState {
 /// Open the store a database URL names.
 ///
 /// # Errors
-/// An unknown scheme, or a database that cannot be opened.
+/// An unknown scheme, or a database that cannot be opened. The message
+/// names the URL without its password, and holds the password nowhere.
 pub async fn open_store(url: &str) -> anyhow::Result<Arc<dyn citadel_store::Store>> {
     citadel_store::open(url)
         .await
-        .with_context(|| format!("cannot open the database {url}"))
+        .with_context(|| format!("cannot open the database {}", redact::redact_url(url)))
+        .map_err(|e| redact::scrub_error(e, &redact::url_secrets(url)))
 }
 
 /// A running server.
@@ -100,8 +104,22 @@ impl Server {
     /// Bind and start serving.
     ///
     /// # Errors
-    /// If the address cannot be bound, or `--web-dir` has no `index.html`.
+    /// If the address cannot be bound, or `--web-dir` has no `index.html`,
+    /// or the database or NATS cannot be reached. No error holds the
+    /// password of `--database-url` or `--nats-url`, whichever part of
+    /// the start failed and whatever library wrote the message: a failed
+    /// start is printed, often into logs others read.
     pub async fn start(config: Config) -> anyhow::Result<Server> {
+        let mut secrets = redact::url_secrets(&config.database_url);
+        if let Some(nats) = &config.nats_url {
+            secrets.extend(redact::url_secrets(nats));
+        }
+        Self::start_unscrubbed(config)
+            .await
+            .map_err(|e| redact::scrub_error(e, &secrets))
+    }
+
+    async fn start_unscrubbed(config: Config) -> anyhow::Result<Server> {
         // Cluster mode's settings are checked before anything starts.
         let lease = config.cluster().map_err(anyhow::Error::msg)?;
         if let Some(dir) = &config.web_dir {
@@ -123,7 +141,11 @@ impl Server {
             (Some(lease), Some(url)) => {
                 let cluster = cluster::Cluster::connect(url, &lease.node_id).await?;
                 cluster.claim_id(shutdown.subscribe()).await?;
-                tracing::info!(node = lease.node_id, nats = url, "cluster mode");
+                tracing::info!(
+                    node = lease.node_id,
+                    nats = redact::redact_url(url),
+                    "cluster mode"
+                );
                 Some(Arc::new(cluster))
             }
             _ => None,
@@ -132,10 +154,14 @@ impl Server {
             Some(lease) => lease::Ownership::Cluster(lease),
             None => lease::Ownership::Solo,
         };
-        let campaigns = Arc::new(CampaignLedger::new(Arc::clone(&store)));
+        let campaigns = Arc::new(CampaignLedger::with_games(
+            Arc::clone(&store),
+            config.games.clone(),
+        ));
         let registry = Registry::new(
-            Arc::new(GameStore::with_rules(
+            Arc::new(GameStore::with_games(
                 Arc::clone(&store),
+                config.games.clone(),
                 config.rules.clone(),
             )),
             Arc::clone(&campaigns),

@@ -38,7 +38,7 @@ async fn main() -> Result<()> {
 }
 
 /// Where the data lives, for the start-up line: a SQLite file's full path,
-/// or the URL without its password.
+/// or the URL without its user and password.
 fn describe_database(url: &str) -> String {
     if let Some(path) = url.strip_prefix("sqlite://") {
         let file = path.split('?').next().unwrap_or(path);
@@ -49,12 +49,14 @@ fn describe_database(url: &str) -> String {
     if url == "memory:" {
         return "memory only (nothing survives a restart)".into();
     }
+    // A `password=` query parameter is hidden too.
+    let url = citadel_server::redact::redact_url(url);
     match url.split_once('@') {
         Some((scheme_user, host)) => {
             let scheme = scheme_user.split("://").next().unwrap_or("db");
             format!("{scheme}://…@{host}")
         }
-        None => url.to_string(),
+        None => url,
     }
 }
 

@@ -19,12 +19,12 @@
 
 use crate::clock::wall_clock_ms;
 use crate::group_commit::GroupCommit;
-use crate::outcome::{GameSummary, OUTDATED_MESSAGE};
+use crate::outcome::{Outdated, OUTDATED_MESSAGE};
 use crate::replay::{self, Check};
-use crate::session::{LobbyDoc, Output, Session, SessionConfig, SessionError};
-use citadel_protocol::{DarkLegionChoice, GameOptions};
-use citadel_rules::game::{Command, Setup};
-use citadel_rules::RulesVersion;
+use crate::session::{LobbyDoc, Output, SessionConfig, SessionError, StoredGame};
+use crate::table::{AnySession, Games, Kind};
+use citadel_game::RulesVersion;
+use citadel_protocol::{Json, TableOptions};
 use citadel_store::{CommandRecord, GameRecord, Store, StoreError};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -47,6 +47,9 @@ pub enum RestoreError {
     /// The documents parse but the session cannot be rebuilt from them.
     #[error(transparent)]
     Session(#[from] SessionError),
+    /// The record names a game this server does not play.
+    #[error("a {0} game: this server does not play it")]
+    UnknownKind(String),
     /// The game was made by other rules and does not replay on these: it
     /// was closed as outdated (recorded as finished, its replay kept up
     /// to where it diverges).
@@ -63,13 +66,15 @@ pub struct NewGame<'a> {
     /// Join code.
     pub code: &'a str,
     /// Creation options.
-    pub options: &'a GameOptions,
+    pub options: &'a TableOptions,
+    /// The game's kind.
+    pub kind: &'a str,
     /// The seed of its dice and bots.
     pub seed: u64,
     /// Its lobby document.
     pub lobby: &'a LobbyDoc,
     /// The setup, for a game that starts at once (a campaign mission).
-    pub started: Option<&'a Setup>,
+    pub started: Option<&'a Json>,
     /// The campaign it belongs to.
     pub campaign: Option<&'a str>,
 }
@@ -80,37 +85,63 @@ pub struct GameStore {
     store: Arc<dyn Store>,
     /// Every game's commands go through it (one transaction per group).
     commands: GroupCommit,
-    /// The rules new games are made with, and restored games checked
-    /// against.
-    rules: RulesVersion,
+    /// The games this server plays.
+    games: Games,
+    /// The rules every game is taken to be made on, when not its own
+    /// (tests acting as a server of other rules).
+    rules: Option<RulesVersion>,
 }
 
 impl GameStore {
     /// The games of `store`, on the rules compiled in. Starts the command
     /// writer, so it must be called inside a Tokio runtime.
     pub fn new(store: Arc<dyn Store>) -> Self {
-        Self::with_rules(store, RulesVersion::current())
+        Self::with_games(store, crate::games::catalogue().clone(), None)
     }
 
     /// The games of `store`, taking `rules` as the version of the rules
     /// this server runs (tests pass another to act as a server of other
     /// rules).
     pub fn with_rules(store: Arc<dyn Store>, rules: RulesVersion) -> Self {
+        Self::with_games(store, crate::games::catalogue().clone(), Some(rules))
+    }
+
+    /// The games of `store`, played as `games` says; `rules`, when
+    /// given, stands for every game's rules version.
+    pub fn with_games(store: Arc<dyn Store>, games: Games, rules: Option<RulesVersion>) -> Self {
         GameStore {
             commands: GroupCommit::start(Arc::clone(&store)),
             store,
+            games,
             rules,
         }
     }
 
-    /// The rules this server runs.
-    pub fn rules(&self) -> &RulesVersion {
-        &self.rules
+    /// The games this server plays.
+    pub fn games(&self) -> &Games {
+        &self.games
+    }
+
+    /// The game of a stored record.
+    ///
+    /// # Errors
+    /// The record names a game this server does not play.
+    pub fn kind_of(&self, g: &GameRecord) -> Result<&Arc<dyn Kind>, RestoreError> {
+        self.games
+            .get(&g.kind)
+            .ok_or_else(|| RestoreError::UnknownKind(g.kind.clone()))
+    }
+
+    /// The rules this server plays `kind` by.
+    pub fn rules(&self, kind: &dyn Kind) -> RulesVersion {
+        self.rules.clone().unwrap_or_else(|| kind.rules())
     }
 
     /// Whether a stored game was made on the rules this server runs.
     pub fn same_rules(&self, g: &GameRecord) -> bool {
-        made_on(g, &self.rules)
+        self.games
+            .get(&g.kind)
+            .is_some_and(|kind| made_on(g, &self.rules(kind.as_ref())))
     }
 
     /// The store underneath.
@@ -124,19 +155,24 @@ impl GameStore {
     /// A store failure.
     pub async fn create(&self, new: NewGame<'_>) -> Result<(), StoreError> {
         let now = wall_clock_ms();
+        let rules = match self.games.get(new.kind) {
+            Some(kind) => self.rules(kind.as_ref()),
+            None => return Err(StoreError::Backend(format!("no game {}", new.kind))),
+        };
         let record = GameRecord {
             code: new.code.to_string(),
             options: to_json(new.options)?,
             seed: new.seed,
             created_at: now,
             lobby: to_json(new.lobby)?,
-            setup: new.started.map(to_json).transpose()?,
+            setup: new.started.map(|s| s.text().to_string()),
             started_at: new.started.map(|_| now),
             finished_at: None,
             result: None,
             campaign: new.campaign.map(str::to_string),
-            engine_version: i64::from(self.rules.engine),
-            content_hash: self.rules.content.clone(),
+            engine_version: i64::from(rules.engine),
+            content_hash: rules.content.clone(),
+            kind: new.kind.to_string(),
             active_at: now,
             abandoned_at: None,
         };
@@ -166,23 +202,20 @@ impl GameStore {
                 index,
             } = o
             {
-                match serde_json::to_string(command) {
-                    Ok(command) => commands.push(CommandRecord {
-                        code: code.to_string(),
-                        index: *index as i64,
-                        seat: *seat,
-                        command,
-                        at: now,
-                        checksum: checksums.get(index).map(|c| (*c).clone()),
-                    }),
-                    Err(e) => tracing::error!(error = %e, "cannot serialize a command"),
-                }
+                commands.push(CommandRecord {
+                    code: code.to_string(),
+                    index: *index as i64,
+                    seat: *seat,
+                    command: command.text().to_string(),
+                    at: now,
+                    checksum: checksums.get(index).map(|c| (*c).clone()),
+                });
             }
         }
         for o in outputs {
             match o {
                 Output::Started { setup, lobby } => {
-                    let (setup, lobby) = (to_json(setup)?, to_json(lobby)?);
+                    let (setup, lobby) = (setup.text().to_string(), to_json(lobby)?);
                     with_retry(|| store.start_game(code, &setup, &lobby, now)).await?
                 }
                 Output::LobbyChanged { lobby } => {
@@ -200,7 +233,7 @@ impl GameStore {
         }
         for o in outputs {
             if let Output::Finished { result } = o {
-                let result = to_json(result)?;
+                let result = result.text().to_string();
                 with_retry(|| store.finish_game(code, &result, now)).await?;
                 self.keep_replay(code);
             }
@@ -215,9 +248,10 @@ impl GameStore {
     /// for as long as the rules stay the same.
     fn keep_replay(&self, code: &str) {
         let store = Arc::clone(&self.store);
+        let games = self.games.clone();
         let code = code.to_string();
         tokio::spawn(async move {
-            if let Err(e) = save_replay(store.as_ref(), &code, None, None).await {
+            if let Err(e) = save_replay(&games, store.as_ref(), &code, None, None).await {
                 tracing::warn!(%code, error = %e, "cannot keep the replay of a finished game");
             }
         });
@@ -263,47 +297,37 @@ impl GameStore {
         &self,
         g: &GameRecord,
         config: SessionConfig,
-    ) -> Result<Session, RestoreError> {
-        let options: GameOptions = from_json(&g.options, "options")?;
+    ) -> Result<AnySession, RestoreError> {
+        let kind = Arc::clone(self.kind_of(g)?);
+        let rules = self.rules(kind.as_ref());
+        let options: TableOptions = from_json(&g.options, "options")?;
         let lobby: LobbyDoc = from_json(&g.lobby, "lobby")?;
-        let setup: Option<Setup> = g
-            .setup
-            .as_deref()
-            .map(|s| from_json(s, "setup"))
-            .transpose()?;
         let records = self.store.commands(&g.code).await?;
-        let commands = records
+        let commands: Vec<(u8, String)> = records
             .iter()
-            .map(|c| Ok((c.seat, from_json::<Command>(&c.command, "command")?)))
-            .collect::<Result<Vec<_>, RestoreError>>()?;
+            .map(|c| (c.seat, c.command.clone()))
+            .collect();
         let same = self.same_rules(g);
-        if !same
-            && g.is_legacy()
-            && options.dark_legion == DarkLegionChoice::Ai
-            && !records.is_empty()
-        {
-            // Before rules versions the AI Dark Legion's deck lived outside
-            // the game and drew from the server's own chance; now it is game
-            // state drawn from the game's dice. Such a record has no
-            // checksums to compare, so a replay could come out as another
-            // game without anything noticing: it is closed, not guessed at.
-            let reason = format!(
-                "made on {}, replayed on {}: an AI Dark Legion game from before the AI deck \
-                 was game state cannot be checked",
-                rules_of(g),
-                self.rules
-            );
-            return Err(self.close_outdated(g, &records, 0, reason).await);
+        if !same && g.is_legacy() && !records.is_empty() {
+            if let Err(why) = kind.check_unversioned(&options) {
+                // Such a record has no checksums to compare, so a replay
+                // could come out as another game without anything
+                // noticing: it is closed, not guessed at.
+                let reason = format!("made on {}, replayed on {rules}: {why}", rules_of(g));
+                return Err(self.close_outdated(g, &records, 0, reason).await);
+            }
         }
         let checksums: Vec<Option<String>> = records.iter().map(|c| c.checksum.clone()).collect();
-        let restored = Session::restore_checked(
-            g.code.clone(),
-            options,
-            g.seed,
-            &lobby,
-            setup.as_ref(),
-            &commands,
-            (!same).then_some(&checksums[..]),
+        let restored = kind.restore(
+            StoredGame {
+                code: &g.code,
+                options: &options,
+                seed: g.seed,
+                lobby: &lobby,
+                setup: g.setup.as_deref(),
+                commands: &commands,
+                checksums: (!same).then_some(&checksums[..]),
+            },
             // A restored game's task starts its clock at 0, like a new one.
             0,
             config,
@@ -316,17 +340,15 @@ impl GameStore {
                 why,
             }) => {
                 let reason = format!(
-                    "made on {}, replayed on {}: command {index} diverges ({why})",
+                    "made on {}, replayed on {rules}: command {index} diverges ({why})",
                     rules_of(g),
-                    self.rules
                 );
                 return Err(self.close_outdated(g, &records, verified, reason).await);
             }
             Err(SessionError::Setup(e)) if !same => {
                 let reason = format!(
-                    "made on {}, replayed on {}: the setup is refused ({e})",
+                    "made on {}, replayed on {rules}: the setup is refused ({e})",
                     rules_of(g),
-                    self.rules
                 );
                 return Err(self.close_outdated(g, &records, 0, reason).await);
             }
@@ -336,17 +358,16 @@ impl GameStore {
             tracing::info!(
                 code = %g.code,
                 from = %rules_of(g),
-                to = %self.rules,
+                to = %rules,
                 "game made on other rules replays identically; it continues on these"
             );
             self.store
-                .set_rules_version(&g.code, i64::from(self.rules.engine), &self.rules.content)
+                .set_rules_version(&g.code, i64::from(rules.engine), &rules.content)
                 .await?;
         }
-        if let Some(game) = session.game().filter(|game| game.is_finished()) {
-            let result = to_json(&GameSummary::of(game))?;
+        if let Some(result) = session.summary() {
             self.store
-                .finish_game(&g.code, &result, wall_clock_ms())
+                .finish_game(&g.code, result.text(), wall_clock_ms())
                 .await?;
             self.keep_replay(&g.code);
         }
@@ -365,14 +386,23 @@ impl GameStore {
         reason: String,
     ) -> RestoreError {
         tracing::warn!(code = %g.code, %reason, "closing a game made on other rules");
-        let summary = GameSummary::outdated(reason.clone());
+        let summary = Outdated {
+            outdated: reason.clone(),
+        };
         let closed = async {
             let result = to_json(&summary)?;
             self.store
                 .finish_game(&g.code, &result, wall_clock_ms())
                 .await?;
             let upto = verified.min(records.len());
-            save_replay(self.store.as_ref(), &g.code, Some(upto), Some(&reason)).await
+            save_replay(
+                &self.games,
+                self.store.as_ref(),
+                &g.code,
+                Some(upto),
+                Some(&reason),
+            )
+            .await
         };
         match closed.await {
             Ok(()) => RestoreError::Outdated { reason },
@@ -399,6 +429,7 @@ fn rules_of(g: &GameRecord) -> String {
 /// given; `outdated`: why it stops early) on this engine and keep it.
 /// The game must have started; the replay is made on a blocking thread.
 async fn save_replay(
+    games: &Games,
     store: &dyn Store,
     code: &str,
     upto: Option<usize>,
@@ -407,13 +438,22 @@ async fn save_replay(
     let Some(game) = store.game(code).await? else {
         return Err(StoreError::NotFound(code.into()).into());
     };
+    let Some(kind) = games.get(&game.kind).cloned() else {
+        return Err(RestoreError::UnknownKind(game.kind));
+    };
     let mut commands = store.commands(code).await?;
     if let Some(upto) = upto {
         commands.truncate(upto);
     }
     let outdated = outdated.map(|why| format!("{OUTDATED_MESSAGE}: {why}"));
     let made = tokio::task::spawn_blocking(move || {
-        replay::record(&game, &commands, Check::SameRules, outdated.as_deref())
+        replay::record(
+            kind.as_ref(),
+            &game,
+            &commands,
+            Check::SameRules,
+            outdated.as_deref(),
+        )
     })
     .await
     .map_err(|e| StoreError::Backend(format!("replay task: {e}")))?;

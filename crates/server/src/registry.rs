@@ -26,9 +26,9 @@ use crate::lease::Ownership;
 use crate::metrics::Metrics;
 use crate::options;
 use crate::persistence::{GameStore, NewGame, RestoreError};
-use crate::session::{ReservedSeat, Session, SessionConfig};
-use citadel_protocol::GameOptions;
-use citadel_rules::game::Setup;
+use crate::session::{SessionConfig, SessionError};
+use crate::table::AnySession;
+use citadel_protocol::{Json, TableOptions};
 use citadel_store::GameRecord;
 use rand::Rng;
 use std::collections::HashMap;
@@ -40,6 +40,18 @@ use tokio_util::task::TaskTracker;
 
 /// Messages queued for one game before senders wait.
 const GAME_QUEUE: usize = 1024;
+
+/// A game that starts at once with its seats reserved (a campaign
+/// mission), as its series made it: see [`Registry::create_reserved`].
+#[derive(Debug)]
+pub struct Reserved {
+    /// The started session.
+    pub session: AnySession,
+    /// Its setup, as the game's JSON.
+    pub setup: Json,
+    /// The seed of its dice and bots.
+    pub seed: u64,
+}
 
 /// Live games, by join code.
 #[derive(Debug)]
@@ -85,6 +97,10 @@ pub struct LeaseRound {
 struct Registration {
     registry: Arc<Registry>,
     code: String,
+    /// The task's own channel: only its own entry is removed, never one
+    /// that another instance of the code put there (weak, so that it does
+    /// not keep the channel open).
+    channel: mpsc::WeakSender<ToGame>,
 }
 
 impl Drop for Registration {
@@ -94,7 +110,7 @@ impl Drop for Registration {
                 self.registry.metrics.owned_games.dec();
             }
         }
-        self.registry.remove(&self.code);
+        self.registry.remove_own(&self.code, &self.channel);
     }
 }
 
@@ -257,20 +273,33 @@ impl Registry {
         self.len() == 0
     }
 
+    /// The stored games and the games this server plays.
+    pub fn game_store(&self) -> &Arc<GameStore> {
+        &self.store
+    }
+
     /// Validate options, create the lobby, store it and start its task.
     ///
     /// # Errors
     /// [`ServerError::BadRequest`] for bad options, [`ServerError::Full`],
     /// or a store failure.
-    pub async fn create(self: &Arc<Self>, options: GameOptions) -> Result<String, ServerError> {
-        options::validate(&options)?;
+    pub async fn create(self: &Arc<Self>, options: TableOptions) -> Result<String, ServerError> {
+        let kind = options::validate(self.store.games(), &options)?;
         let seed: u64 = rand::thread_rng().gen();
         let (tx, rx) = mpsc::channel(GAME_QUEUE);
-        let code = self.reserve_code(tx)?;
-        let session = Session::new(code.clone(), options.clone(), seed, self.session.clone());
+        let code = self.reserve_code(tx.clone())?;
+        let session =
+            match kind.new_session(code.clone(), options.clone(), seed, self.session.clone()) {
+                Ok(session) => session,
+                Err(e) => {
+                    self.remove(&code);
+                    return Err(ServerError::BadRequest(e.to_string()));
+                }
+            };
         let new = NewGame {
             code: &code,
             options: &options,
+            kind: kind.id(),
             seed,
             lobby: &session.lobby_document(),
             started: None,
@@ -286,7 +315,7 @@ impl Registry {
             self.remove(&code);
             return Err(e.into());
         }
-        self.spawn(session, rx, None, Duration::ZERO);
+        self.spawn(session, &tx, rx, None, Duration::ZERO);
         Ok(code)
     }
 
@@ -297,26 +326,14 @@ impl Registry {
     /// [`ServerError::Full`], a setup the rules refuse, or a store failure.
     pub async fn create_reserved(
         self: &Arc<Self>,
-        options: GameOptions,
-        seats: Vec<ReservedSeat>,
-        setup: Setup,
+        options: TableOptions,
+        start: impl FnOnce(String, SessionConfig) -> Result<Reserved, SessionError>,
         campaign: &str,
     ) -> Result<String, ServerError> {
         let (tx, rx) = mpsc::channel(GAME_QUEUE);
-        let code = self.reserve_code(tx)?;
-        let seed = setup.seed;
-        let reserved = Session::reserved(
-            code.clone(),
-            options.clone(),
-            self.session.clone(),
-            seats,
-            setup,
-            0,
-        );
-        let session = match reserved {
-            // Its first outputs (`Started`, the lobby) are the record
-            // stored below.
-            Ok((session, _)) => session,
+        let code = self.reserve_code(tx.clone())?;
+        let reserved = match start(code.clone(), self.session.clone()) {
+            Ok(reserved) => reserved,
             Err(e) => {
                 self.remove(&code);
                 // The campaign made a setup the rules refuse: a bug.
@@ -325,31 +342,25 @@ impl Registry {
                 ));
             }
         };
+        let session = reserved.session;
         self.take_new_lease(&code).await?;
-        let stored = match session.game() {
-            Some(game) => {
-                let new = NewGame {
-                    code: &code,
-                    options: &options,
-                    seed,
-                    lobby: &session.lobby_document(),
-                    started: Some(game.setup()),
-                    campaign: Some(campaign),
-                };
-                self.store.create(new).await
-            }
-            None => Err(citadel_store::StoreError::Backend(
-                "a reserved game did not start".into(),
-            )),
+        let new = NewGame {
+            code: &code,
+            options: &options,
+            kind: session.kind(),
+            seed: reserved.seed,
+            lobby: &session.lobby_document(),
+            started: Some(&reserved.setup),
+            campaign: Some(campaign),
         };
-        if let Err(e) = stored {
+        if let Err(e) = self.store.create(new).await {
             self.ownership
                 .release(self.store.store().as_ref(), &code)
                 .await;
             self.remove(&code);
             return Err(e.into());
         }
-        self.spawn(session, rx, Some(campaign.to_string()), Duration::ZERO);
+        self.spawn(session, &tx, rx, Some(campaign.to_string()), Duration::ZERO);
         Ok(code)
     }
 
@@ -397,11 +408,13 @@ impl Registry {
         Ok(code)
     }
 
-    /// Start a game's task, with the guard that deregisters it. No player
-    /// has been connected for `idle_before`.
+    /// Start a game's task (registered under its code with `tx`), with the
+    /// guard that deregisters it. No player has been connected for
+    /// `idle_before`.
     fn spawn(
         self: &Arc<Self>,
-        session: Session,
+        session: AnySession,
+        tx: &mpsc::Sender<ToGame>,
         rx: mpsc::Receiver<ToGame>,
         campaign: Option<String>,
         idle_before: Duration,
@@ -416,13 +429,14 @@ impl Registry {
         let registration = Registration {
             registry: Arc::clone(self),
             code: code.clone(),
+            channel: tx.downgrade(),
         };
         let relay_to = self.relay.as_ref().zip(self.ownership.cluster());
-        if let (Some(((cluster, queue), lease)), Some(to_game)) = (relay_to, self.get(&code)) {
+        if let Some(((cluster, queue), lease)) = relay_to {
             let relay = crate::relay::serve_game(
                 Arc::clone(cluster),
                 code.clone(),
-                to_game,
+                tx.clone(),
                 Arc::clone(&self.metrics),
                 *queue,
                 // An edge silent for a lease time is taken for dead.
@@ -514,11 +528,24 @@ impl Registry {
         Ok(restored)
     }
 
-    /// Restore one stored game if this node gets its lease. Returns false
-    /// (restoring nothing) if another node holds the lease.
+    /// Restore one stored game if this node gets its lease and the game
+    /// is not live here already. Returns false (restoring nothing) if
+    /// another node holds the lease, or if it is live here.
+    ///
+    /// A game is live here at most once: the boot restore lists the
+    /// unfinished games while the server already serves, so a game created
+    /// in the first moments after the listener opened is both live (its
+    /// creator started it) and in the list. Loaded again, it ran twice:
+    /// two tasks for one code, the registry pointing at the second while
+    /// the first player sat in the first.
     async fn restore_one(self: &Arc<Self>, g: &GameRecord) -> Result<bool, RestoreError> {
         // A stopping node takes no game: another node will.
         if self.tasks.is_closed() {
+            return Ok(false);
+        }
+        // Live here: its lease (in cluster mode) is this node's already,
+        // and must not be given back below.
+        if self.get(&g.code).is_some() {
             return Ok(false);
         }
         let store = self.store.store();
@@ -533,13 +560,27 @@ impl Registry {
             }
         };
         let (tx, rx) = mpsc::channel(GAME_QUEUE);
-        if let Ok(mut games) = self.games.lock() {
-            games.insert(g.code.clone(), tx);
+        // Checked again and inserted under one lock: the code may have
+        // become live while the game replayed (a new game drawing the same
+        // code, whose store insert then fails). The first one stays.
+        let inserted = match self.games.lock() {
+            Ok(mut games) => match games.entry(g.code.clone()) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(tx.clone());
+                    true
+                }
+            },
+            Err(_) => false,
+        };
+        if !inserted {
+            tracing::warn!(code = %g.code, "a game being restored is live already; kept the live one");
+            return Ok(false);
         }
         self.metrics.games.inc();
         let idle = wall_clock_ms().saturating_sub(g.active_at).max(0);
         let idle = Duration::from_millis(u64::try_from(idle).unwrap_or(0));
-        self.spawn(session, rx, g.campaign.clone(), idle);
+        self.spawn(session, &tx, rx, g.campaign.clone(), idle);
         Ok(true)
     }
 
@@ -769,6 +810,22 @@ impl Registry {
         }
     }
 
+    /// Remove `code` if its entry is `channel`'s (a task ending removes
+    /// its own registration only).
+    fn remove_own(&self, code: &str, channel: &mpsc::WeakSender<ToGame>) {
+        // A dropped channel cannot be the one in the map, which holds a
+        // sender of it.
+        let Some(own) = channel.upgrade() else {
+            return;
+        };
+        if let Ok(mut g) = self.games.lock() {
+            if g.get(code).is_some_and(|tx| tx.same_channel(&own)) {
+                g.remove(code);
+                self.metrics.games.dec();
+            }
+        }
+    }
+
     /// Tell every game the server is stopping and wait up to `limit` for
     /// their tasks to end (each finishes the batch in hand, stores it and
     /// closes its connections). Returns whether all ended in time.
@@ -786,7 +843,7 @@ mod tests {
     use super::*;
     use crate::delivery::{ConnSink, Outgoing, INTERNAL_ERROR};
     use crate::session::Hello;
-    use citadel_protocol::{DarkLegionChoice, Join};
+    use citadel_protocol::Join;
     use tokio::sync::Notify;
 
     fn registry() -> Arc<Registry> {
@@ -803,14 +860,13 @@ mod tests {
         ))
     }
 
-    fn options() -> GameOptions {
-        GameOptions {
-            mission: "ce-c1m1".into(),
-            seats: 2,
-            dark_legion: DarkLegionChoice::Seat(1),
-            starting_rank: 1,
-            turn_seconds: None,
-        }
+    fn options() -> TableOptions {
+        serde_json::from_value(serde_json::json!({
+            "mission": "ce-c1m1",
+            "seats": 2,
+            "dark_legion": {"mode": "seat", "seat": 1},
+        }))
+        .expect("options")
     }
 
     /// A lobby request or a hello in flight when the server begins to stop
@@ -843,6 +899,15 @@ mod tests {
         conn: u64,
         join: Join,
     ) -> mpsc::Receiver<Outgoing> {
+        welcomed(to_game, conn, join).await.0
+    }
+
+    /// [`hello`], and the welcome itself.
+    async fn welcomed(
+        to_game: &mpsc::Sender<ToGame>,
+        conn: u64,
+        join: Join,
+    ) -> (mpsc::Receiver<Outgoing>, citadel_protocol::ServerMsg) {
         let (tx, mut rx) = mpsc::channel(64);
         let hello = Hello {
             conn,
@@ -860,11 +925,15 @@ mod tests {
             .await
             .expect("sent");
         // The welcome shows the game took the connection.
-        match rx.recv().await {
-            Some(Outgoing::Text(t)) => assert!(t.as_str().contains("welcome"), "{t}"),
+        let welcome = match rx.recv().await {
+            Some(Outgoing::Text(t)) => serde_json::from_str(t.as_str()).expect("a message"),
             other => panic!("expected a welcome, got {other:?}"),
-        }
-        rx
+        };
+        assert!(
+            matches!(welcome, citadel_protocol::ServerMsg::Welcome { .. }),
+            "{welcome:?}"
+        );
+        (rx, welcome)
     }
 
     /// The next close a connection gets (messages before it skipped).
@@ -934,6 +1003,68 @@ mod tests {
             "b"
         );
         assert!(b.shut_down(Duration::from_secs(5)).await);
+    }
+
+    /// The boot restore lists the unfinished games while the server
+    /// already serves: games created before the listing (here: while the
+    /// restore waits for the loading lock, so that all of them are) are
+    /// in the list and live at once. Each stays live exactly once: the
+    /// restore brings none back a second time, and a second player joins
+    /// the instance the first player sits in.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_created_while_the_boot_restore_lists_are_live_once() {
+        const GAMES: usize = 32;
+        let registry = {
+            let store: Arc<dyn citadel_store::Store> = Arc::new(citadel_store::MemStore::new());
+            let (shutdown, _) = broadcast::channel(1);
+            Arc::new(Registry::new(
+                Arc::new(GameStore::new(Arc::clone(&store))),
+                Arc::new(CampaignLedger::new(store)),
+                Arc::new(Metrics::new()),
+                SessionConfig::default(),
+                GAMES * 4,
+                AbandonLimits::default(),
+                shutdown,
+            ))
+        };
+        let held = registry.loading.lock().await;
+        let restore = tokio::spawn({
+            let registry = Arc::clone(&registry);
+            async move { registry.restore_all().await }
+        });
+        let created =
+            futures_util::future::join_all((0..GAMES).map(|_| registry.create(options()))).await;
+        let codes: Vec<String> = created.into_iter().map(|c| c.expect("created")).collect();
+        // The first player of each game, in the instance the creator made.
+        let mut first = Vec::new();
+        for (k, code) in codes.iter().enumerate() {
+            first.push(join(&registry, code, k as u64 * 2 + 1).await);
+        }
+        drop(held);
+        let restored = restore.await.expect("joined").expect("listed");
+        assert_eq!(restored, 0, "games already live were restored again");
+        assert_eq!(registry.len(), GAMES);
+        assert_eq!(registry.metrics.games.get(), GAMES as i64);
+        assert_eq!(registry.running_codes().len(), GAMES);
+        for (k, code) in codes.iter().enumerate() {
+            // The second player joins the same instance: seat 1.
+            let to_game = registry.get(code).expect("live");
+            let second = Join::Player {
+                name: "second".into(),
+            };
+            let (_rx, welcome) = welcomed(&to_game, k as u64 * 2 + 2, second).await;
+            assert!(
+                matches!(
+                    welcome,
+                    citadel_protocol::ServerMsg::Welcome { seat: Some(1), .. }
+                ),
+                "{code}: the second player got {welcome:?}"
+            );
+        }
+        assert!(registry.shut_down(Duration::from_secs(5)).await);
+        drop(first);
+        assert!(registry.is_empty());
+        assert_eq!(registry.metrics.games.get(), 0);
     }
 
     #[tokio::test]

@@ -38,7 +38,6 @@ use crate::delivery::{ConnSink, Outgoing};
 use crate::game_task::ToGame;
 use crate::metrics::Metrics;
 use crate::session::Hello;
-use axum::extract::ws::Utf8Bytes;
 use citadel_protocol::{close, ClientMsg, Join};
 use citadel_store::Store;
 use futures_util::StreamExt;
@@ -48,6 +47,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
+use ws_protocol::tungstenite::Utf8Bytes;
 
 /// How long after the lease it last read runs out an edge reads it again.
 const LEASE_READ_SLACK: Duration = Duration::from_millis(20);

@@ -14,9 +14,9 @@
 //! kept replay, and for one made on other rules its replay is checked
 //! against the checksums stored with its commands (docs/STORAGE.md).
 
-use citadel_protocol::{MapData, SeqEvent};
-use citadel_rules::dice::SeededDice;
-use citadel_rules::game::{Command, Game, GameView, Seat, Setup, Viewer};
+use crate::table::Kind;
+use citadel_game::{Game, Seat, SeededDice, Viewer};
+use citadel_protocol::{Json, SeqEvent};
 use citadel_store::{CommandRecord, GameRecord, ReplayPage, ReplayRecord};
 use serde::Serialize;
 use serde_json::Value;
@@ -43,13 +43,16 @@ pub struct Page {
 pub struct Replay {
     /// Join code.
     pub code: String,
-    /// The rules setup, without its seed (the seed would reveal every
+    /// The game's kind.
+    pub kind: String,
+    /// The game's setup, without its seed (the seed would reveal every
     /// hand and deck order).
-    #[cfg_attr(feature = "ts", ts(type = "Omit<Setup, \"seed\">"))]
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     pub setup: Value,
-    /// The map for drawing, as the board is at step `from` (a 1993 game's
-    /// event 11 may change it: see [`Step::map`]).
-    pub map: Box<MapData>,
+    /// What the game draws once, as it is at step `from` (Siege: its map,
+    /// which a 1993 game's event 11 may change: see [`Step::static_data`]).
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub static_data: Json,
     /// Steps in the whole game: the start plus one per command.
     pub total_steps: u64,
     /// The first step of this page.
@@ -72,16 +75,19 @@ pub struct Step {
     pub index: u64,
     /// Who sent the command (`null` for the start).
     pub seat: Option<u8>,
-    /// The command (`null` for the start).
-    pub command: Option<Command>,
+    /// The command, as the game's JSON (`null` for the start).
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub command: Option<Json>,
     /// What it caused, as a spectator sees it, with the game's seqs.
     pub events: Vec<SeqEvent>,
-    /// The spectator's view after it.
-    pub view: Box<GameView>,
-    /// The new map, when this step changed the board (1993 event 11).
+    /// The spectator's view after it, as the game's JSON.
+    #[cfg_attr(feature = "ts", ts(type = "unknown"))]
+    pub view: Json,
+    /// What the game draws once, when this step changed it (Siege: 1993
+    /// event 11).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", ts(optional))]
-    pub map: Option<Box<MapData>>,
+    #[cfg_attr(feature = "ts", ts(optional, type = "unknown"))]
+    pub static_data: Option<Json>,
 }
 
 /// Why a game cannot be replayed.
@@ -116,11 +122,12 @@ pub enum Check {
 /// setup); [`ReplayError::Corrupt`] if the setup or a command does not
 /// parse, the commands are not numbered 0, 1, 2…, or the rules refuse one.
 pub fn replay(
+    kind: &dyn Kind,
     game: &GameRecord,
     commands: &[CommandRecord],
     page: Page,
 ) -> Result<Replay, ReplayError> {
-    replay_checked(game, commands, page, Check::SameRules)
+    replay_checked(kind, game, commands, page, Check::SameRules)
 }
 
 /// [`replay`], with the stored checksums checked as `check` says.
@@ -129,6 +136,7 @@ pub fn replay(
 /// As [`replay`], and [`ReplayError::Outdated`] when checking finds the
 /// replay differs.
 pub fn replay_checked(
+    kind: &dyn Kind,
     game: &GameRecord,
     commands: &[CommandRecord],
     page: Page,
@@ -139,7 +147,7 @@ pub fn replay_checked(
     };
     let from = page.from.unwrap_or(0);
     let count = page.count.unwrap_or(MAX_PAGE).min(MAX_PAGE);
-    run(game, commands, from, count, check)
+    kind.replay(game, commands, from, count, check)
 }
 
 /// The whole replay of a game's first `commands` (all of a finished
@@ -150,6 +158,7 @@ pub fn replay_checked(
 /// # Errors
 /// As [`replay_checked`] (a game not started is [`ReplayError::NotFinished`]).
 pub fn record(
+    kind: &dyn Kind,
     game: &GameRecord,
     commands: &[CommandRecord],
     check: Check,
@@ -158,10 +167,11 @@ pub fn record(
     if game.setup.is_none() {
         return Err(ReplayError::NotFinished);
     }
-    let all = run(game, commands, 0, u64::MAX, check)?;
+    let all = kind.replay(game, commands, 0, u64::MAX, check)?;
     let header = serde_json::json!({
+        "kind": all.kind,
         "setup": all.setup,
-        "map": all.map,
+        "static_data": all.static_data,
         "outdated": outdated,
     });
     Ok(ReplayRecord {
@@ -198,9 +208,9 @@ pub fn from_stored(code: &str, stored: ReplayPage, from: u64) -> Result<Value, R
     Ok(Value::Object(out))
 }
 
-/// Replay steps `from..from + count` (every step is computed up to the
-/// last asked for).
-fn run(
+/// Replay steps `from..from + count` of game `G` (every step is
+/// computed up to the last asked for).
+pub(crate) fn run<G: Game>(
     game: &GameRecord,
     commands: &[CommandRecord],
     from: u64,
@@ -209,17 +219,18 @@ fn run(
 ) -> Result<Replay, ReplayError> {
     let corrupt = |m: String| ReplayError::Corrupt(m);
     let setup_text = game.setup.as_deref().unwrap_or_default();
-    let setup: Setup =
+    let setup: G::Setup =
         serde_json::from_str(setup_text).map_err(|e| corrupt(format!("setup: {e}")))?;
     let total_steps = commands.len() as u64 + 1;
     let end = from.saturating_add(count).min(total_steps);
 
     let mut dice = SeededDice::new(game.seed);
-    let (mut live, events) = Game::new(setup, &mut dice).map_err(|e| corrupt(e.to_string()))?;
-    let mut map = Box::new(MapData::of(&live));
+    let (mut live, events) = G::start(&setup, &mut dice).map_err(|e| corrupt(e.to_string()))?;
+    let mut static_data = Json::of(&live.static_data());
     let mut setup_value =
-        serde_json::to_value(live.setup()).map_err(|e| corrupt(format!("setup: {e}")))?;
+        serde_json::to_value(&setup).map_err(|e| corrupt(format!("setup: {e}")))?;
     if let Some(o) = setup_value.as_object_mut() {
+        // By convention a setup's seed is its `seed` field.
         o.remove("seed");
     }
 
@@ -228,9 +239,9 @@ fn run(
     let mut seen = 0u64;
     let mut record = |index: u64,
                       seat: Option<u8>,
-                      command: Option<Command>,
-                      events: Vec<citadel_rules::game::Event>,
-                      game: &Game,
+                      command: Option<Json>,
+                      events: Vec<G::Event>,
+                      game: &G,
                       seen: &mut u64| {
         let first = *seen + 1;
         *seen += events.len() as u64;
@@ -244,11 +255,11 @@ fn run(
                     .enumerate()
                     .map(|(k, e)| SeqEvent {
                         seq: first + k as u64,
-                        event: e.for_viewer(Viewer::Spectator),
+                        event: Json::of(&G::redact(e, Viewer::Spectator)),
                     })
                     .collect(),
-                view: Box::new(game.view(Viewer::Spectator)),
-                map: altered(&events).then(|| Box::new(MapData::of(game))),
+                view: Json::of(&game.view(Viewer::Spectator)),
+                static_data: G::static_changed(&events).then(|| Json::of(&game.static_data())),
             });
         }
     };
@@ -261,10 +272,11 @@ fn run(
         if c.index != i as i64 {
             return Err(corrupt(format!("command {i} is numbered {}", c.index)));
         }
-        let command: Command =
+        let command: G::Command =
             serde_json::from_str(&c.command).map_err(|e| corrupt(format!("command {i}: {e}")))?;
+        let json = Json::of(&command);
         let events = live
-            .apply(Seat(c.seat), command.clone(), &mut dice)
+            .apply(Seat(c.seat), command, &mut dice)
             .map_err(|r| match check {
                 Check::SameRules => corrupt(format!("command {i} refused: {r}")),
                 Check::AgainstChecksums => {
@@ -272,21 +284,22 @@ fn run(
                 }
             })?;
         if let (Check::AgainstChecksums, Some(stored)) = (check, &c.checksum) {
-            if *stored != citadel_rules::state_checksum(&live) {
+            if *stored != live.checksum() {
                 return Err(ReplayError::Outdated(format!(
                     "the state after command {i} differs from the stored checksum"
                 )));
             }
         }
-        if index <= from && altered(&events) {
-            map = Box::new(MapData::of(&live));
+        if index <= from && G::static_changed(&events) {
+            static_data = Json::of(&live.static_data());
         }
-        record(index, Some(c.seat), Some(command), events, &live, &mut seen);
+        record(index, Some(c.seat), Some(json), events, &live, &mut seen);
     }
     Ok(Replay {
         code: game.code.clone(),
+        kind: G::ID.to_string(),
         setup: setup_value,
-        map,
+        static_data,
         total_steps,
         from,
         steps,
@@ -294,18 +307,45 @@ fn run(
     })
 }
 
-/// Did these events change the board (classic event 11)?
-fn altered(events: &[citadel_rules::game::Event]) -> bool {
-    events
-        .iter()
-        .any(|e| matches!(e, citadel_rules::game::Event::SectorsAltered { .. }))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::session::{Input, Output, Session, SessionConfig};
-    use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, ServerMsg};
+    use citadel_protocol::{ClientMsg, Join, ServerMsg, TableOptions};
+    use citadel_rules::game::{Game as SiegeGame, GameView};
+
+    fn siege() -> &'static dyn Kind {
+        crate::games::catalogue()
+            .get("siege")
+            .map(|k| k.as_ref())
+            .expect("siege is in the catalogue")
+    }
+
+    fn replay(
+        game: &GameRecord,
+        commands: &[CommandRecord],
+        page: Page,
+    ) -> Result<Replay, ReplayError> {
+        super::replay(siege(), game, commands, page)
+    }
+
+    fn replay_checked(
+        game: &GameRecord,
+        commands: &[CommandRecord],
+        page: Page,
+        check: Check,
+    ) -> Result<Replay, ReplayError> {
+        super::replay_checked(siege(), game, commands, page, check)
+    }
+
+    fn record(
+        game: &GameRecord,
+        commands: &[CommandRecord],
+        check: Check,
+        outdated: Option<&str>,
+    ) -> Result<ReplayRecord, ReplayError> {
+        super::record(siege(), game, commands, check, outdated)
+    }
 
     const PLAYER: u64 = 1;
     const SPECTATOR: u64 = 2;
@@ -316,7 +356,7 @@ mod tests {
         record: GameRecord,
         commands: Vec<CommandRecord>,
         spectator_events: Vec<SeqEvent>,
-        spectator_view: Option<Box<GameView>>,
+        spectator_view: Option<GameView>,
     }
 
     /// A 1-seat game against the AI Dark Legion whose player leaves at
@@ -324,19 +364,18 @@ mod tests {
     /// watching. Records are built from the session's outputs exactly as
     /// the server persists them.
     fn random_bot_game(seed: u64) -> Played {
-        let options = GameOptions {
-            mission: "ce-c1m1".into(),
-            seats: 1,
-            dark_legion: DarkLegionChoice::Ai,
-            starting_rank: 1,
-            turn_seconds: None,
-        };
+        let options: TableOptions = serde_json::from_value(serde_json::json!({
+            "mission": "ce-c1m1", "seats": 1, "dark_legion": {"mode": "ai"},
+        }))
+        .expect("options");
         let config = SessionConfig {
             grace_ms: 0,
             bot_delay_ms: 0,
             max_bot_steps: 100_000,
         };
-        let mut s = Session::new("REPLAY".into(), options.clone(), seed, config);
+        let mut s = Session::<SiegeGame>::new("REPLAY".into(), options.clone(), seed, config)
+            .expect("options")
+            .with_bots(citadel_bots::seat_bot);
         let mut out = Vec::new();
         for (conn, join) in [
             (PLAYER, Join::Player { name: "Ann".into() }),
@@ -373,17 +412,20 @@ mod tests {
                     conn: PLAYER,
                     msg: ClientMsg::Command {
                         client_ref: None,
-                        command,
+                        command: citadel_protocol::Json::of(&command),
                     },
                 },
                 None => Input::Tick,
             };
             out.extend(s.handle(input, now));
-            if s.game().is_some_and(Game::is_finished) {
+            if s.game().is_some_and(SiegeGame::is_finished) {
                 break;
             }
         }
-        assert!(s.game().is_some_and(Game::is_finished), "the bots finish");
+        assert!(
+            s.game().is_some_and(SiegeGame::is_finished),
+            "the bots finish"
+        );
 
         let mut record = GameRecord {
             code: "REPLAY".into(),
@@ -398,6 +440,7 @@ mod tests {
             campaign: None,
             engine_version: 0,
             content_hash: String::new(),
+            kind: "siege".into(),
             active_at: 0,
             abandoned_at: None,
         };
@@ -409,12 +452,10 @@ mod tests {
         };
         for o in out {
             match o {
-                Output::Started { setup, .. } => {
-                    record.setup = Some(serde_json::to_string(&setup).expect("setup"))
-                }
+                Output::Started { setup, .. } => record.setup = Some(setup.text().to_string()),
                 Output::Finished { result } => {
                     record.finished_at = Some(1);
-                    record.result = Some(serde_json::to_string(&result).expect("result"));
+                    record.result = Some(result.text().to_string());
                 }
                 Output::Applied {
                     seat,
@@ -424,7 +465,7 @@ mod tests {
                     code: "REPLAY".into(),
                     index: index as i64,
                     seat,
-                    command: serde_json::to_string(&command).expect("command"),
+                    command: command.text().to_string(),
                     at: 0,
                     checksum: None,
                 }),
@@ -434,7 +475,9 @@ mod tests {
                     last.checksum = Some(checksum);
                 }
                 Output::Send { to, msg } if to.contains(&SPECTATOR) => match msg {
-                    ServerMsg::Snapshot { view, .. } => played.spectator_view = Some(view),
+                    ServerMsg::Snapshot { view, .. } => {
+                        played.spectator_view = Some(view.parse().expect("a view"))
+                    }
                     ServerMsg::Events {
                         events,
                         view,
@@ -443,7 +486,9 @@ mod tests {
                     } => {
                         played.spectator_events.extend(events);
                         match (view, view_patch, played.spectator_view.as_mut()) {
-                            (Some(view), _, _) => played.spectator_view = Some(view),
+                            (Some(view), _, _) => {
+                                played.spectator_view = Some(view.parse().expect("a view"))
+                            }
                             (None, Some(patch), Some(held)) => {
                                 citadel_protocol::view_patch::apply_to_view(held, &patch)
                                     .expect("the patch fits the spectator's last view");
@@ -488,7 +533,8 @@ mod tests {
         assert!(!steps[0].events.is_empty(), "the start has events");
 
         let last = steps.last().expect("a step");
-        assert_eq!(Some(&last.view), p.spectator_view.as_ref());
+        let last_view: GameView = last.view.parse().expect("a view");
+        assert_eq!(Some(&last_view), p.spectator_view.as_ref());
 
         // Same events, same seqs, contiguous from 1. (The live spectator
         // got the start's events inside its snapshot, not as events.)

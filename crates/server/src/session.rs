@@ -3,24 +3,15 @@
 //! its own (the shell passes fresh tokens in), so every behaviour here is
 //! tested without a network (bughouse-chess style).
 
-use citadel_bots::{
-    timeout_default, AiDarkLegion, Bot, HeuristicCorporation, HeuristicDarkLegion, Seen,
-};
-use citadel_protocol::view_patch;
+use citadel_game::{Bot, Game, Seat, SeatPlan, SeededDice, Seen, Viewer};
 use citadel_protocol::{
-    close, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions, Join,
-    LobbySeat, LobbyView, MapData, SeqEvent, ServerMsg, PROTOCOL_VERSION,
-};
-use citadel_rules::content::{Corporation, Specialty};
-use citadel_rules::dice::SeededDice;
-use citadel_rules::game::{
-    Command, DarkLegionSetup, Event, Game, GameView, Rejection, Seat, SeatSetup, Setup, SetupError,
-    Viewer,
+    close, ChatRole, ClientMsg, Controller, ErrorCode, Join, Json, LobbySeat, LobbyView, SeqEvent,
+    ServerMsg, TableOptions, PROTOCOL_VERSION,
 };
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::edge::text::{clean_name, DEFAULT_PLAYER_NAME, DEFAULT_SPECTATOR_NAME};
-use crate::outcome::GameSummary;
 pub use crate::secrets::token_hash;
 use std::collections::BTreeMap;
 
@@ -115,8 +106,8 @@ pub enum Output {
     Applied {
         /// Seat.
         seat: u8,
-        /// The command.
-        command: Command,
+        /// The command, as the game's JSON.
+        command: Json,
         /// Its number in the game, from 0.
         index: u64,
     },
@@ -127,15 +118,15 @@ pub enum Output {
     },
     /// The game started from this setup: persist it.
     Started {
-        /// The rules setup.
-        setup: Setup,
+        /// The game's setup, as its JSON.
+        setup: Json,
         /// The lobby as it started.
         lobby: LobbyDoc,
     },
-    /// The game ended: persist the result summary.
+    /// The game ended: persist the game's summary of it.
     Finished {
-        /// What is kept of the game's end.
-        result: GameSummary,
+        /// The game's summary (`citadel_game::Game::summary`), as JSON.
+        result: Json,
     },
     /// A player with an account took a seat (for "my games").
     PlayerLinked {
@@ -146,7 +137,7 @@ pub enum Output {
     },
     /// The game's state after the last command of this batch: persist
     /// it with that command, so that a server on other rules can check
-    /// its replay (see `citadel_rules::state_checksum`). Comes after the
+    /// its replay (`citadel_game::Game::checksum`). Comes after the
     /// batch's last `Applied`.
     Checksum {
         /// The number of the batch's last command.
@@ -156,17 +147,19 @@ pub enum Output {
     },
     /// A command was rejected (for metrics).
     Refused {
-        /// Reason id.
-        reason: citadel_rules::game::Rejection,
+        /// The reason's id: the rejection's JSON string, or its tag.
+        reason: String,
     },
 }
 
 /// One seat of the lobby. Only the hash of a seat's token is kept, so a
 /// stored lobby cannot be used to take over a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredSlot")]
 struct SeatSlot {
-    corporation: Option<Corporation>,
-    team: Option<[Specialty; 2]>,
+    /// The player's lobby choice, as the game's JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    choice: Option<Json>,
     name: Option<String>,
     controller: Controller,
     token_hash: Option<String>,
@@ -181,14 +174,74 @@ struct SeatSlot {
     bot_playing: bool,
 }
 
+impl SeatSlot {
+    fn open() -> Self {
+        SeatSlot {
+            choice: None,
+            name: None,
+            controller: Controller::Open,
+            token_hash: None,
+            account: None,
+            ready: false,
+            conn: None,
+            left_at: None,
+            bot_playing: false,
+        }
+    }
+}
+
+/// A seat as stored, older forms included: lobbies stored before the
+/// game seam kept the choice's fields in the seat itself (Siege's
+/// `corporation` and `team`). Those fields, when set, are read as the
+/// seat's choice, and the game reads its choice from them.
+#[derive(Deserialize)]
+struct StoredSlot {
+    #[serde(default)]
+    choice: Option<Json>,
+    name: Option<String>,
+    controller: Controller,
+    token_hash: Option<String>,
+    #[serde(default)]
+    account: Option<String>,
+    ready: bool,
+    #[serde(default)]
+    bot_playing: bool,
+    #[serde(flatten)]
+    inline_choice: serde_json::Map<String, Value>,
+}
+
+impl From<StoredSlot> for SeatSlot {
+    fn from(s: StoredSlot) -> Self {
+        let inline: serde_json::Map<String, Value> = s
+            .inline_choice
+            .into_iter()
+            .filter(|(_, v)| !v.is_null())
+            .collect();
+        let choice = s
+            .choice
+            .or_else(|| (!inline.is_empty()).then(|| Json::from(Value::Object(inline))));
+        SeatSlot {
+            choice,
+            name: s.name,
+            controller: s.controller,
+            token_hash: s.token_hash,
+            account: s.account,
+            ready: s.ready,
+            conn: None,
+            left_at: None,
+            bot_playing: s.bot_playing,
+        }
+    }
+}
+
 /// A seat of a game that starts with its players known (a campaign
 /// mission): see [`Session::reserved`].
 #[derive(Clone, Debug)]
 pub struct ReservedSeat {
     /// Shown name.
     pub name: String,
-    /// Corporation.
-    pub corporation: Corporation,
+    /// The seat's choice, as the game's JSON.
+    pub choice: Option<Json>,
     /// Hash of the token that resumes the seat ([`token_hash`]).
     pub token_hash: String,
     /// The player's account, if known.
@@ -196,8 +249,8 @@ pub struct ReservedSeat {
 }
 
 /// The stored form of a lobby: its seats (controllers, names, hashed
-/// tokens, accounts) and host, without who is connected now. Opaque
-/// outside the session: the store keeps it as JSON.
+/// tokens, accounts, choices) and host, without who is connected now.
+/// Opaque outside the session: the store keeps it as JSON.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LobbyDoc {
     seats: Vec<SeatSlot>,
@@ -207,12 +260,23 @@ pub struct LobbyDoc {
 /// Why a session cannot be built from a setup or from the store.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SessionError {
+    /// The options are not the game's, or out of range.
+    #[error("options: {0}")]
+    Options(String),
+    /// A stored document (setup, command) is not the game's.
+    #[error("stored {what} is not this game's: {error}")]
+    Document {
+        /// Which document.
+        what: &'static str,
+        /// The parser's complaint.
+        error: String,
+    },
     /// The reserved seats do not match the setup or the options.
     #[error("reserved seats do not match the setup")]
     SeatsMismatch,
     /// The rules refuse the setup.
     #[error("setup: {0}")]
-    Setup(#[from] SetupError),
+    Setup(String),
     /// A stored command is rejected on replay: the data does not belong
     /// to this engine.
     #[error("stored command {index} rejected on replay: {reason}")]
@@ -220,7 +284,7 @@ pub enum SessionError {
         /// The command's number.
         index: usize,
         /// Why the rules refused it.
-        reason: Rejection,
+        reason: String,
     },
     /// Replayed on other rules, the game does not come out as stored: a
     /// stored command is refused, or the state after a batch differs from
@@ -237,6 +301,27 @@ pub enum SessionError {
     },
 }
 
+/// A stored game, as [`Session::restore_checked`] reads it: its
+/// documents as the store keeps them (JSON text), parsed by the game.
+#[derive(Clone, Copy, Debug)]
+pub struct StoredGame<'a> {
+    /// Join code.
+    pub code: &'a str,
+    /// Options.
+    pub options: &'a TableOptions,
+    /// The seed of its dice and bots.
+    pub seed: u64,
+    /// The lobby.
+    pub lobby: &'a LobbyDoc,
+    /// The setup, once started.
+    pub setup: Option<&'a str>,
+    /// Every accepted command: seat and the command's JSON.
+    pub commands: &'a [(u8, String)],
+    /// The checksum stored with each command, if any: checked when
+    /// given (a game made on other rules).
+    pub checksums: Option<&'a [Option<String>]>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Role {
     Seat(u8),
@@ -250,40 +335,80 @@ struct Conn {
 }
 
 #[derive(Debug)]
-struct Play {
-    game: Game,
+struct Play<G: Game> {
+    game: G,
     dice: SeededDice,
     /// Every event, seq = index + 1.
-    log: Vec<Event>,
-    /// One bot per rules seat (the AI DL's seat last): heuristic bots for
-    /// bot seats and leavers, the AI Dark Legion (core AI-*) for an AI DL.
-    bots: Vec<Box<dyn Bot>>,
+    log: Vec<G::Event>,
+    /// One bot per rules seat, automata after the players: the game's
+    /// own (an AI opponent's, stand-ins for bot seats and leavers).
+    bots: Vec<Box<dyn Bot<G>>>,
     next_bot_at: Millis,
     /// Who the game waits for, and since when (turn timer).
-    waiting: (Option<Seat>, Millis),
+    waiting: (Vec<Seat>, Millis),
     /// Commands applied so far (the next command's number).
     commands: u64,
     /// The end of the game was handed out for persistence.
     finish_reported: bool,
     /// Per kind of viewer with a connection: the view its connections
     /// were last sent, which the next `events` is a patch against
-    /// (`citadel_protocol::view_patch`). Every message to a kind of viewer
-    /// goes to all its connections, in order, so they all hold this view;
-    /// a connection that joins gets the whole current view, which is this
-    /// one too (the game changes only in `publish`).
-    views: BTreeMap<Role, GameView>,
+    /// (`citadel_game::Game::view_patch`). Every message to a kind of
+    /// viewer goes to all its connections, in order, so they all hold
+    /// this view; a connection that joins gets the whole current view,
+    /// which is this one too (the game changes only in `publish`).
+    views: BTreeMap<Role, G::View>,
+    /// What a client draws once, serialized once (until the events say
+    /// it changed).
+    static_data: Json,
+}
+
+impl<G: Game> Play<G> {
+    fn new(
+        game: G,
+        dice: SeededDice,
+        log: Vec<G::Event>,
+        (plan, seed, maker): (&SeatPlan, u64, BotMaker<G>),
+        now: Millis,
+    ) -> Self {
+        let bots = seat_bots(&game, plan, seed, maker);
+        let static_data = Json::of(&game.static_data());
+        Play {
+            waiting: (game.to_act(), now),
+            game,
+            dice,
+            log,
+            bots,
+            next_bot_at: now,
+            commands: 0,
+            finish_reported: false,
+            views: BTreeMap::new(),
+            static_data,
+        }
+    }
+}
+
+/// Makes the automatic player of a seat: the game's own
+/// (`citadel_game::Game::bot`) unless its catalogue entry names bots that
+/// live beside the rules ([`Session::with_bots`]).
+pub type BotMaker<G> = fn(&G, Seat, u64) -> Box<dyn Bot<G>>;
+
+fn game_bot<G: Game>(game: &G, seat: Seat, seed: u64) -> Box<dyn Bot<G>> {
+    game.bot(seat, seed)
 }
 
 /// One game: its lobby, then its play.
 #[derive(Debug)]
-pub struct Session {
+pub struct Session<G: Game> {
     code: String,
-    options: GameOptions,
+    options: TableOptions,
+    game_options: G::Options,
+    plan: SeatPlan,
     seed: u64,
+    bots: BotMaker<G>,
     seats: Vec<SeatSlot>,
     host: Option<u8>,
     conns: BTreeMap<ConnId, Conn>,
-    play: Option<Play>,
+    play: Option<Play<G>>,
     config: SessionConfig,
     /// The lobby changed since it was last handed out for persistence.
     lobby_dirty: bool,
@@ -293,27 +418,62 @@ pub struct Session {
     stored_lobby: LobbyDoc,
 }
 
-impl Session {
+/// The game's own options within a table's.
+///
+/// # Errors
+/// They are not the game's, or out of range.
+pub fn game_options<G: Game>(
+    options: &TableOptions,
+) -> Result<(G::Options, SeatPlan), SessionError> {
+    read_options::<G>(options).map_err(|e| SessionError::Options(e.to_string()))
+}
+
+/// The game's own options within a table's, and the seats they make; the
+/// option at fault otherwise (`options` when the JSON is not the game's
+/// options at all).
+///
+/// # Errors
+/// They are not the game's, or out of range.
+pub fn read_options<G: Game>(
+    options: &TableOptions,
+) -> Result<(G::Options, SeatPlan), citadel_game::OptionError> {
+    let typed: G::Options = serde_json::from_value(options.game_json()).map_err(|e| {
+        citadel_game::OptionError::new("options", format!("not {} options: {e}", G::NAME))
+    })?;
+    let plan = G::seat_plan(&typed)?;
+    Ok((typed, plan))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(
+    text: &str,
+    what: &'static str,
+) -> Result<T, SessionError> {
+    serde_json::from_str(text).map_err(|e| SessionError::Document {
+        what,
+        error: e.to_string(),
+    })
+}
+
+impl<G: Game> Session<G> {
     /// A new lobby. `seed` fixes the game's dice and bots.
-    pub fn new(code: String, options: GameOptions, seed: u64, config: SessionConfig) -> Self {
-        let seats = (0..options.seats)
-            .map(|_| SeatSlot {
-                corporation: None,
-                team: None,
-                name: None,
-                controller: Controller::Open,
-                token_hash: None,
-                account: None,
-                ready: false,
-                conn: None,
-                left_at: None,
-                bot_playing: false,
-            })
-            .collect();
+    ///
+    /// # Errors
+    /// The options are not the game's, or out of range.
+    pub fn new(
+        code: String,
+        options: TableOptions,
+        seed: u64,
+        config: SessionConfig,
+    ) -> Result<Self, SessionError> {
+        let (game_options, plan) = game_options::<G>(&options)?;
+        let seats = (0..plan.players).map(|_| SeatSlot::open()).collect();
         let mut session = Session {
             code,
             options,
+            game_options,
+            plan,
             seed,
+            bots: game_bot::<G>,
             seats,
             host: None,
             conns: BTreeMap::new(),
@@ -327,35 +487,36 @@ impl Session {
         };
         // What the shell stores when it creates the game.
         session.stored_lobby = session.lobby_document();
-        session
+        Ok(session)
     }
 
     /// A game that starts at once with every seat reserved for a known
     /// player (a campaign mission): each seat is human, with its name,
-    /// corporation and token hash (the player resumes it with
-    /// `Join::Resume`), and the rules setup is given whole (campaign PP,
-    /// the chosen Dark Legion). Every player counts as disconnected since
+    /// choice and token hash (the player resumes it with
+    /// `Join::Resume`), and the setup is given whole (campaign points,
+    /// the chosen sides). Every player counts as disconnected since
     /// `now`: the game is paused until one of them connects; then, after
     /// the grace period, a bot plays the seat of a player still away.
     /// Returns the session and its first outputs (`Started`, the lobby) to
     /// persist.
     ///
     /// # Errors
-    /// The seats do not match the setup, or the rules refuse the setup.
+    /// The seats do not match the options, or the rules refuse the setup.
     pub fn reserved(
         code: String,
-        options: GameOptions,
+        options: TableOptions,
         config: SessionConfig,
         seats: Vec<ReservedSeat>,
-        setup: Setup,
+        setup: &G::Setup,
+        seed: u64,
         now: Millis,
-    ) -> Result<(Session, Vec<Output>), SessionError> {
-        if seats.len() != setup.seats.len() || seats.len() != usize::from(options.seats) {
+    ) -> Result<(Self, Vec<Output>), SessionError> {
+        let mut s = Session::new(code, options, seed, config)?;
+        if seats.len() != s.seats.len() {
             return Err(SessionError::SeatsMismatch);
         }
-        let mut s = Session::new(code, options, setup.seed, config);
         for (slot, r) in s.seats.iter_mut().zip(seats) {
-            slot.corporation = Some(r.corporation);
+            slot.choice = r.choice;
             slot.name = Some(clean_name(&r.name, DEFAULT_PLAYER_NAME));
             slot.controller = Controller::Human;
             slot.token_hash = Some(r.token_hash);
@@ -377,103 +538,94 @@ impl Session {
     /// player counts as disconnected since `now`, so the game is paused:
     /// nothing plays until a player reconnects.
     ///
-    /// # Errors
-    /// The rules refuse the setup, or a stored command is rejected on
-    /// replay (the data does not belong to this engine).
-    #[allow(clippy::too_many_arguments)]
-    pub fn restore(
-        code: String,
-        options: GameOptions,
-        seed: u64,
-        lobby: &LobbyDoc,
-        setup: Option<&Setup>,
-        commands: &[(u8, Command)],
-        now: Millis,
-        config: SessionConfig,
-    ) -> Result<Session, SessionError> {
-        Self::restore_checked(
-            code, options, seed, lobby, setup, commands, None, now, config,
-        )
-    }
-
-    /// [`Session::restore`], checking the replay against the checksums
-    /// stored with the commands (`checksums[i]`: the state after command
-    /// `i`, if one was stored), for a game made on other rules. A
-    /// refused command or a checksum that differs is
-    /// [`SessionError::Diverged`]; commands without a checksum are
-    /// accepted as they replay. `None`: no check (the same rules).
+    /// With `stored.checksums` (a game made on other rules) the replay is
+    /// checked against them (`checksums[i]`: the state after command `i`,
+    /// if one was stored): a refused command or a checksum that differs
+    /// is [`SessionError::Diverged`]; commands without a checksum are
+    /// accepted as they replay.
     ///
     /// # Errors
-    /// As [`Session::restore`], and [`SessionError::Diverged`].
-    #[allow(clippy::too_many_arguments)]
+    /// A document that is not the game's, the rules refuse the setup, a
+    /// stored command is rejected on replay, or [`SessionError::Diverged`].
     pub fn restore_checked(
-        code: String,
-        options: GameOptions,
-        seed: u64,
-        lobby: &LobbyDoc,
-        setup: Option<&Setup>,
-        commands: &[(u8, Command)],
-        checksums: Option<&[Option<String>]>,
+        stored: StoredGame<'_>,
         now: Millis,
         config: SessionConfig,
-    ) -> Result<Session, SessionError> {
-        let mut s = Session::new(code, options, seed, config);
-        s.seats.clone_from(&lobby.seats);
-        s.host = lobby.host;
+    ) -> Result<Self, SessionError> {
+        let mut s = Session::new(
+            stored.code.to_string(),
+            stored.options.clone(),
+            stored.seed,
+            config,
+        )?;
+        s.seats.clone_from(&stored.lobby.seats);
+        s.host = stored.lobby.host;
         s.stored_lobby = s.lobby_document();
         for slot in &mut s.seats {
             if slot.controller == Controller::Human {
                 slot.left_at = Some(now);
             }
         }
-        if let Some(setup) = setup {
-            let mut dice = SeededDice::new(seed);
-            let (mut game, mut log) = Game::new(setup.clone(), &mut dice)?;
-            // The AI DL's deck is game state (its card reveals are stored
-            // commands), so plain replay restores it too.
-            // Commands confirmed identical so far (checked replays).
-            let mut verified = 0;
-            for (i, (seat, command)) in commands.iter().enumerate() {
-                let events = match game.apply(Seat(*seat), command.clone(), &mut dice) {
-                    Ok(events) => events,
-                    Err(reason) if checksums.is_some() => {
-                        return Err(SessionError::Diverged {
-                            index: i,
-                            verified,
-                            why: format!("the command is refused: {reason}"),
-                        })
-                    }
-                    Err(reason) => return Err(SessionError::Replay { index: i, reason }),
-                };
-                log.extend(events);
-                let stored = checksums.and_then(|c| c.get(i)).and_then(Option::as_ref);
-                if let Some(stored) = stored {
-                    if *stored != citadel_rules::state_checksum(&game) {
-                        return Err(SessionError::Diverged {
-                            index: i,
-                            verified,
-                            why: "the state after it differs from the stored checksum".into(),
-                        });
-                    }
-                    verified = i + 1;
+        let Some(setup) = stored.setup else {
+            return Ok(s);
+        };
+        let setup: G::Setup = parse(setup, "setup")?;
+        let mut dice = SeededDice::new(stored.seed);
+        let (mut game, mut log) =
+            G::start(&setup, &mut dice).map_err(|e| SessionError::Setup(e.to_string()))?;
+        let checksums = stored.checksums;
+        // Commands confirmed identical so far (checked replays).
+        let mut verified = 0;
+        for (i, (seat, command)) in stored.commands.iter().enumerate() {
+            let command: G::Command = parse(command, "command")?;
+            let events = match game.apply(Seat(*seat), command, &mut dice) {
+                Ok(events) => events,
+                Err(reason) if checksums.is_some() => {
+                    return Err(SessionError::Diverged {
+                        index: i,
+                        verified,
+                        why: format!("the command is refused: {reason}"),
+                    })
                 }
+                Err(reason) => {
+                    return Err(SessionError::Replay {
+                        index: i,
+                        reason: reason.to_string(),
+                    })
+                }
+            };
+            log.extend(events);
+            let stored = checksums.and_then(|c| c.get(i)).and_then(Option::as_ref);
+            if let Some(stored) = stored {
+                if *stored != game.checksum() {
+                    return Err(SessionError::Diverged {
+                        index: i,
+                        verified,
+                        why: "the state after it differs from the stored checksum".into(),
+                    });
+                }
+                verified = i + 1;
             }
-            let bots = seat_bots(&game, ai_dark_legion(&game));
-            let waiting = (game.seat_to_act(), now);
-            let finished = game.is_finished();
-            s.play = Some(Play {
-                game,
-                dice,
-                log,
-                bots,
-                next_bot_at: now,
-                waiting,
-                commands: commands.len() as u64,
-                finish_reported: finished,
-                views: BTreeMap::new(),
-            });
         }
+        let finished = game.is_finished();
+        let mut play = Play::new(game, dice, log, (&s.plan, s.seed, s.bots), now);
+        play.commands = stored.commands.len() as u64;
+        play.finish_reported = finished;
+        s.play = Some(play);
         Ok(s)
+    }
+
+    /// Seats are played automatically by the bots `maker` makes (the
+    /// game's bots that live beside its rules, not in them). A started
+    /// game's bots are made again: bots are made from the game, the seat
+    /// and the seed alone.
+    #[must_use]
+    pub fn with_bots(mut self, maker: BotMaker<G>) -> Self {
+        self.bots = maker;
+        if let Some(play) = &mut self.play {
+            play.bots = seat_bots(&play.game, &self.plan, self.seed, maker);
+        }
+        self
     }
 
     /// The lobby as stored (seats with token hashes, the host), without
@@ -512,7 +664,7 @@ impl Session {
     }
 
     /// The game, once started.
-    pub fn game(&self) -> Option<&Game> {
+    pub fn game(&self) -> Option<&G> {
         self.play.as_ref().map(|p| &p.game)
     }
 
@@ -545,19 +697,19 @@ impl Session {
             .filter_map(|s| s.left_at)
             .map(|t| t.saturating_add(self.config.grace_ms))
             .min();
-        let turn = if play.game.is_finished() {
-            None
-        } else {
-            play.game.seat_to_act().and_then(|seat| {
-                let bot = self.automatic(seat).then_some(play.next_bot_at);
-                let timer = self
-                    .options
-                    .turn_seconds
-                    .filter(|_| play.waiting.0 == Some(seat))
-                    .map(|limit| play.waiting.1.saturating_add(u64::from(limit) * 1000));
-                bot.into_iter().chain(timer).min()
+        let limit = self.options.turn_seconds.map(|l| u64::from(l) * 1000);
+        let turn = play
+            .waiting
+            .0
+            .iter()
+            .filter_map(|seat| {
+                if self.automatic(*seat) {
+                    Some(play.next_bot_at)
+                } else {
+                    limit.map(|l| play.waiting.1.saturating_add(l))
+                }
             })
-        };
+            .min();
         grace.into_iter().chain(turn).min()
     }
 
@@ -590,7 +742,7 @@ impl Session {
         if let Some(index) = last {
             out.push(Output::Checksum {
                 index,
-                checksum: citadel_rules::state_checksum(&play.game),
+                checksum: play.game.checksum(),
             });
         }
     }
@@ -641,6 +793,7 @@ impl Session {
     fn lobby(&self) -> LobbyView {
         LobbyView {
             code: self.code.clone(),
+            kind: G::ID.to_string(),
             options: self.options.clone(),
             seats: self
                 .seats
@@ -648,7 +801,7 @@ impl Session {
                 .enumerate()
                 .map(|(i, s)| LobbySeat {
                     seat: i as u8,
-                    corporation: s.corporation,
+                    choice: s.choice.clone(),
                     name: s.name.clone(),
                     controller: s.controller,
                     ready: s.ready,
@@ -681,6 +834,24 @@ impl Session {
             Role::Seat(s) => Viewer::Seat(Seat(s)),
             Role::Spectator => Viewer::Spectator,
         }
+    }
+
+    fn welcome(seat: Option<u8>, token: Option<String>) -> ServerMsg {
+        ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            kind: G::ID.to_string(),
+            seat,
+            token,
+        }
+    }
+
+    /// Every seat's choice, parsed as the game's (a choice that is not
+    /// the game's counts as none).
+    fn choices(&self) -> Vec<Option<G::Choice>> {
+        self.seats
+            .iter()
+            .map(|s| s.choice.as_ref().and_then(|c| c.parse().ok()))
+            .collect()
     }
 
     fn on_hello(&mut self, hello: Hello, now: Millis, out: &mut Vec<Output>) {
@@ -724,15 +895,7 @@ impl Session {
                         name: clean_name(&name, DEFAULT_PLAYER_NAME),
                     },
                 );
-                Self::send(
-                    out,
-                    conn,
-                    ServerMsg::Welcome {
-                        protocol: PROTOCOL_VERSION,
-                        seat: Some(i),
-                        token: Some(fresh_token),
-                    },
-                );
+                Self::send(out, conn, Self::welcome(Some(i), Some(fresh_token)));
                 self.broadcast_lobby(out);
             }
             Join::Resume { token } => {
@@ -771,15 +934,7 @@ impl Session {
                         name,
                     },
                 );
-                Self::send(
-                    out,
-                    conn,
-                    ServerMsg::Welcome {
-                        protocol: PROTOCOL_VERSION,
-                        seat: Some(i),
-                        token: Some(token),
-                    },
-                );
+                Self::send(out, conn, Self::welcome(Some(i), Some(token)));
                 self.broadcast_lobby(out);
                 self.catch_up(conn, last_seq, out);
             }
@@ -791,15 +946,7 @@ impl Session {
                         name: clean_name(&name, DEFAULT_SPECTATOR_NAME),
                     },
                 );
-                Self::send(
-                    out,
-                    conn,
-                    ServerMsg::Welcome {
-                        protocol: PROTOCOL_VERSION,
-                        seat: None,
-                        token: None,
-                    },
-                );
+                Self::send(out, conn, Self::welcome(None, None));
                 self.broadcast_lobby(out);
                 self.catch_up(conn, last_seq, out);
             }
@@ -821,27 +968,21 @@ impl Session {
         play.views.entry(c.role).or_insert_with(|| view.clone());
         match last_seq.filter(|s| *s <= play.log.len() as u64) {
             Some(seen) => {
-                let events: Vec<SeqEvent> = play.log[seen as usize..]
-                    .iter()
-                    .enumerate()
-                    .map(|(k, e)| SeqEvent {
-                        seq: seen + 1 + k as u64,
-                        event: e.for_viewer(viewer),
-                    })
-                    .collect();
+                let events = &play.log[seen as usize..];
                 Self::send(
                     out,
                     conn,
                     ServerMsg::Events {
-                        map: map_if_altered(&play.game, &events),
-                        events,
-                        view: Some(Box::new(view)),
+                        static_data: G::static_changed(events).then(|| play.static_data.clone()),
+                        events: seq_events::<G>(events, seen + 1, viewer),
+                        view: Some(Json::of(&view)),
                         view_patch: None,
                         legal: legal_for(&play.game, c.role),
+                        outcome: outcome_of(&play.game),
                     },
                 );
             }
-            None => Self::send(out, conn, snapshot(play, c.role, view)),
+            None => Self::send(out, conn, snapshot(play, c.role, &view)),
         }
     }
 
@@ -922,39 +1063,26 @@ impl Session {
                     });
                 }
             }
-            ClientMsg::TakeSeat { corporation } => {
+            ClientMsg::Choose { choice } => {
                 let Some(i) = my_seat.filter(|_| !started) else {
                     return self.refuse(out, conn, my_seat, started);
                 };
-                let taken = self
-                    .seats
-                    .iter()
-                    .enumerate()
-                    .any(|(k, s)| k != usize::from(i) && s.corporation == Some(corporation));
-                if taken {
-                    return Self::error(
-                        out,
-                        conn,
-                        ErrorCode::LobbyRefused,
-                        "that corporation is taken",
-                    );
-                }
-                self.seats[usize::from(i)].corporation = Some(corporation);
-                self.broadcast_lobby(out);
-            }
-            ClientMsg::ChooseTeam { doomtroopers } => {
-                let Some(i) = my_seat.filter(|_| !started) else {
-                    return self.refuse(out, conn, my_seat, started);
+                let typed: G::Choice = match choice.parse() {
+                    Ok(typed) => typed,
+                    Err(e) => {
+                        return Self::error(
+                            out,
+                            conn,
+                            ErrorCode::Malformed,
+                            &format!("not a {} choice: {e}", G::NAME),
+                        )
+                    }
                 };
-                if doomtroopers[0] == doomtroopers[1] {
-                    return Self::error(
-                        out,
-                        conn,
-                        ErrorCode::LobbyRefused,
-                        "pick two different Doomtroopers",
-                    );
+                let others = self.choices();
+                if let Err(why) = G::check_choice(&self.game_options, Seat(i), &typed, &others) {
+                    return Self::error(out, conn, ErrorCode::LobbyRefused, &why.to_string());
                 }
-                self.seats[usize::from(i)].team = Some(doomtroopers);
+                self.seats[usize::from(i)].choice = Some(Json::of(&typed));
                 self.broadcast_lobby(out);
             }
             ClientMsg::Ready { ready } => {
@@ -971,20 +1099,21 @@ impl Session {
                 if started {
                     return Self::error(out, conn, ErrorCode::LobbyRefused, "the game has started");
                 }
-                let free_corp = self.free_corporation();
+                let others = self.choices();
+                let bot_choice = G::bot_choice(&self.game_options, Seat(seat), &others);
                 let Some(slot) = self.seats.get_mut(usize::from(seat)) else {
                     return Self::error(out, conn, ErrorCode::LobbyRefused, "no such seat");
                 };
                 match (bot, slot.controller) {
                     (true, Controller::Open) => {
                         slot.controller = Controller::Bot;
-                        slot.corporation = free_corp;
+                        slot.choice = bot_choice.map(|c| Json::of(&c));
                         slot.name = Some(format!("Bot {}", seat + 1));
                         slot.ready = true;
                     }
                     (false, Controller::Bot) => {
                         slot.controller = Controller::Open;
-                        slot.corporation = None;
+                        slot.choice = None;
                         slot.name = None;
                         slot.ready = false;
                     }
@@ -1033,7 +1162,18 @@ impl Session {
                 if play.game.is_finished() {
                     return Self::error(out, conn, ErrorCode::GameOver, "the game is over");
                 }
-                match play.game.apply(Seat(seat), command.clone(), &mut play.dice) {
+                let typed: G::Command = match command.parse() {
+                    Ok(typed) => typed,
+                    Err(e) => {
+                        return Self::error(
+                            out,
+                            conn,
+                            ErrorCode::Malformed,
+                            &format!("not a {} command: {e}", G::NAME),
+                        )
+                    }
+                };
+                match play.game.apply(Seat(seat), typed, &mut play.dice) {
                     Ok(events) => {
                         // Once the client has seen `last`, it has every
                         // event the command caused (none: the seq it has).
@@ -1056,14 +1196,18 @@ impl Session {
                         self.publish(events, now, out);
                     }
                     Err(reason) => {
-                        out.push(Output::Refused { reason });
+                        let message = reason.to_string();
+                        let reason = Json::of(&reason);
+                        out.push(Output::Refused {
+                            reason: reason_id(&reason),
+                        });
                         Self::send(
                             out,
                             conn,
                             ServerMsg::Rejected {
                                 client_ref,
                                 reason,
-                                message: reason.message(),
+                                message,
                             },
                         )
                     }
@@ -1085,13 +1229,7 @@ impl Session {
         }
     }
 
-    fn free_corporation(&self) -> Option<Corporation> {
-        Corporation::ALL
-            .into_iter()
-            .find(|c| !self.seats.iter().any(|s| s.corporation == Some(*c)))
-    }
-
-    /// Build the rules setup from the lobby and start (SET-1, SET-2).
+    /// Build the game's setup from the lobby and start.
     fn start(&mut self, now: Millis, out: &mut Vec<Output>) -> Result<(), String> {
         if self.seats.iter().any(|s| s.controller == Controller::Open) {
             return Err("every seat needs a player or a bot".into());
@@ -1103,151 +1241,119 @@ impl Session {
         {
             return Err("every player must be ready".into());
         }
-        // Players who did not pick get the free corporations in id order.
-        for i in 0..self.seats.len() {
-            if self.seats[i].corporation.is_none() {
-                self.seats[i].corporation = self.free_corporation();
+        let setup =
+            G::setup(&self.game_options, &self.choices(), self.seed).map_err(|e| e.to_string())?;
+        // Seats that left their choice open show what the setup gave them.
+        for (slot, settled) in self.seats.iter_mut().zip(G::settled_choices(&setup)) {
+            if let Some(choice) = settled {
+                slot.choice = Some(Json::of(&choice));
             }
         }
-        let seats = self
-            .seats
-            .iter()
-            .map(|s| SeatSetup {
-                corporation: s.corporation.unwrap_or(Corporation::Bauhaus),
-                doomtroopers: s.team,
-                pp: None,
-                credits: None,
-            })
-            .collect();
-        let dark_legion = match self.options.dark_legion {
-            DarkLegionChoice::Drawn => DarkLegionSetup::Drawn,
-            DarkLegionChoice::Seat(s) => DarkLegionSetup::Seat(s),
-            DarkLegionChoice::Ai => DarkLegionSetup::Ai,
-        };
-        let setup = Setup {
-            ruleset: Setup::ruleset_for_mission(&self.options.mission),
-            mission: self.options.mission.clone(),
-            seats,
-            dark_legion,
-            starting_rank: self.options.starting_rank,
-            seed: self.seed,
-            campaign: false,
-            c2m4_completed: None,
-            dl_band: None,
-        };
-        self.launch(setup, now, out).map_err(|e| e.to_string())
+        self.launch(&setup, now, out).map_err(|e| e.to_string())
     }
 
-    /// Start the game from a rules setup: tell the shell to persist it,
-    /// then send everyone connected a snapshot.
+    /// Start the game from its setup: tell the shell to persist it, then
+    /// send everyone connected a snapshot.
     fn launch(
         &mut self,
-        setup: Setup,
+        setup: &G::Setup,
         now: Millis,
         out: &mut Vec<Output>,
-    ) -> Result<(), SetupError> {
+    ) -> Result<(), SessionError> {
         let mut dice = SeededDice::new(self.seed);
-        let (game, events) = Game::new(setup, &mut dice)?;
-        let bots = seat_bots(&game, ai_dark_legion(&game));
-        let waiting = (game.seat_to_act(), now);
+        let (game, events) =
+            G::start(setup, &mut dice).map_err(|e| SessionError::Setup(e.to_string()))?;
         self.stored_lobby = self.lobby_document();
         out.push(Output::Started {
-            setup: game.setup().clone(),
+            setup: Json::of(setup),
             lobby: self.stored_lobby.clone(),
         });
-        self.play = Some(Play {
+        self.play = Some(Play::new(
             game,
             dice,
-            log: events,
-            bots,
-            next_bot_at: now,
-            waiting,
-            commands: 0,
-            finish_reported: false,
-            views: BTreeMap::new(),
-        });
+            events,
+            (&self.plan, self.seed, self.bots),
+            now,
+        ));
         self.broadcast_lobby(out);
         let groups = self.conns_by_role();
         if let Some(play) = &mut self.play {
             for (role, to) in groups {
                 let view = play.game.view(Self::viewer(role));
-                play.views.insert(role, view.clone());
-                out.push(Output::Send {
-                    to,
-                    msg: snapshot(play, role, view),
-                });
+                let msg = snapshot(play, role, &view);
+                play.views.insert(role, view);
+                out.push(Output::Send { to, msg });
             }
         }
         Ok(())
     }
 
     /// Append events to the log and send each viewer its filtered copy.
-    fn publish(&mut self, events: Vec<Event>, now: Millis, out: &mut Vec<Output>) {
+    fn publish(&mut self, events: Vec<G::Event>, now: Millis, out: &mut Vec<Output>) {
         let groups = self.conns_by_role();
         let Some(play) = &mut self.play else {
             return;
         };
         let first = play.log.len() as u64 + 1;
+        let static_changed = G::static_changed(&events);
+        if static_changed {
+            play.static_data = Json::of(&play.game.static_data());
+        }
         play.log.extend(events);
         if play.game.is_finished() && !play.finish_reported {
             play.finish_reported = true;
             out.push(Output::Finished {
-                result: GameSummary::of(&play.game),
+                result: Json::of(&play.game.summary()),
             });
         }
-        let seat = play.game.seat_to_act();
-        if seat != play.waiting.0 {
-            play.waiting = (seat, now);
+        let to_act = play.game.to_act();
+        if to_act != play.waiting.0 {
+            play.waiting = (to_act, now);
         }
+        let outcome = outcome_of(&play.game);
         // Views are kept only for the kinds of viewer still connected.
         play.views
             .retain(|role, _| groups.iter().any(|(r, _)| r == role));
         for (role, to) in groups {
             let viewer = Self::viewer(role);
-            let events: Vec<SeqEvent> = play.log[(first - 1) as usize..]
-                .iter()
-                .enumerate()
-                .map(|(k, e)| SeqEvent {
-                    seq: first + k as u64,
-                    event: e.for_viewer(viewer),
-                })
-                .collect();
+            let events = seq_events::<G>(&play.log[(first - 1) as usize..], first, viewer);
             // A patch against the view this kind of viewer was last sent,
             // made from its own (redacted) views only; the whole view when
             // the server holds none for it.
             let new = play.game.view(viewer);
             let (view, view_patch) = match play.views.get(&role) {
-                Some(old) => (None, Some(view_patch::diff(old, &new))),
-                None => (Some(Box::new(new.clone())), None),
+                Some(old) => (None, Some(G::view_patch(old, &new))),
+                None => (Some(Json::of(&new)), None),
             };
             play.views.insert(role, new);
             out.push(Output::Send {
                 to,
                 msg: ServerMsg::Events {
-                    map: map_if_altered(&play.game, &events),
+                    static_data: static_changed.then(|| play.static_data.clone()),
                     events,
                     view,
                     view_patch,
                     legal: legal_for(&play.game, role),
+                    outcome: outcome.clone(),
                 },
             });
         }
     }
 
-    /// Is this rules seat played automatically now?
+    /// Is this seat played automatically now? An automaton's seat always
+    /// is; a player's when a bot holds it or stands in for a leaver.
     fn automatic(&self, seat: Seat) -> bool {
         match self.seats.get(usize::from(seat.0)) {
-            None => true, // The AI Dark Legion's seat.
+            None => true,
             Some(s) => s.controller == Controller::Bot || s.bot_playing,
         }
     }
 
     /// Is the game paused? A started game with no seat's player connected
-    /// waits for one: no bot plays (not a leaver's seat, a bot seat or the
-    /// AI Dark Legion), no grace period runs out and no turn timer
-    /// expires. Otherwise a game everyone left — or every game after a
-    /// restart — would be played out by bots overnight. Spectators do not
-    /// count.
+    /// waits for one: no bot plays (not a leaver's seat, a bot seat or an
+    /// automaton), no grace period runs out and no turn timer expires.
+    /// Otherwise a game everyone left — or every game after a restart —
+    /// would be played out by bots overnight. Spectators do not count.
     fn paused(&self) -> bool {
         self.play.is_some() && !self.players_connected()
     }
@@ -1268,6 +1374,21 @@ impl Session {
         }
     }
 
+    /// The seat to answer for now, if any: the first seat that may act
+    /// and is played automatically (once its pause is over), or whose
+    /// player's turn time ran out. `true` with a timed-out seat.
+    fn due(&self, play: &Play<G>, now: Millis) -> Option<(Seat, bool)> {
+        let limit = self.options.turn_seconds.map(|l| u64::from(l) * 1000);
+        let timed_out = limit.is_some_and(|l| now.saturating_sub(play.waiting.1) >= l);
+        play.waiting.0.iter().find_map(|seat| {
+            if self.automatic(*seat) {
+                (now >= play.next_bot_at).then_some((*seat, false))
+            } else {
+                timed_out.then_some((*seat, true))
+            }
+        })
+    }
+
     /// Let bots (and expired turn timers) act until a person must.
     fn drive_bots(&mut self, now: Millis, out: &mut Vec<Output>) {
         if self.paused() {
@@ -1280,50 +1401,42 @@ impl Session {
             if play.game.is_finished() {
                 return;
             }
-            let Some(seat) = play.game.seat_to_act() else {
+            let Some((seat, timed_out)) = self.due(play, now) else {
                 return;
             };
-            let timed_out = self.options.turn_seconds.is_some_and(|limit| {
-                play.waiting.0 == Some(seat)
-                    && now.saturating_sub(play.waiting.1) >= u64::from(limit) * 1000
-            });
-            let automatic = self.automatic(seat);
-            if !automatic && !timed_out {
-                return;
-            }
-            if automatic && now < play.next_bot_at {
-                return;
-            }
             let delay = self.config.bot_delay_ms;
             let Some(play) = &mut self.play else {
                 return;
             };
-            let choice = if automatic {
+            let choice = if timed_out {
+                play.game.timeout_command(seat)
+            } else {
                 play.bots
                     .get_mut(usize::from(seat.0))
                     .and_then(|b| b.choose(&Seen::of(&play.game, seat)))
-            } else {
-                timeout_default(&play.game.legal(seat))
             };
-            if !automatic && choice.is_some() {
+            if timed_out && choice.is_some() {
                 let seq = play.log.len() as u64;
                 announce_timeout(&self.conns, seat.0, seq, out);
             }
             let Some(command) = choice else {
                 return;
             };
-            match play.game.apply(seat, command.clone(), &mut play.dice) {
+            let json = Json::of(&command);
+            let paced = G::paced(&command);
+            match play.game.apply(seat, command, &mut play.dice) {
                 Ok(events) => {
-                    // A card reveal is part of the AI's next decision, not
-                    // a move to watch: no pause after it.
-                    if command != Command::RevealAiCard {
+                    // A step that is part of the bot's next decision (an
+                    // AI revealing its card) is not a move to watch: no
+                    // pause after it.
+                    if paced {
                         play.next_bot_at = now + delay;
                     }
                     let index = play.commands;
                     play.commands += 1;
                     out.push(Output::Applied {
                         seat: seat.0,
-                        command,
+                        command: json,
                         index,
                     });
                     self.publish(events, now, out);
@@ -1345,55 +1458,69 @@ fn announce_timeout(conns: &BTreeMap<ConnId, Conn>, seat: u8, seq: u64, out: &mu
     });
 }
 
-fn legal_for(game: &Game, role: Role) -> Vec<Command> {
-    match role {
-        Role::Seat(s) => game.legal(Seat(s)),
-        Role::Spectator => Vec::new(),
-    }
-}
-
-/// The map now, when `events` changed the board (classic event 11), so
-/// the client draws the new one; `None` otherwise.
-fn map_if_altered(game: &Game, events: &[SeqEvent]) -> Option<Box<MapData>> {
+/// `events` as `viewer` sees them, numbered from `first`.
+fn seq_events<G: Game>(events: &[G::Event], first: u64, viewer: Viewer) -> Vec<SeqEvent> {
     events
         .iter()
-        .any(|e| matches!(e.event, Event::SectorsAltered { .. }))
-        .then(|| Box::new(MapData::of(game)))
+        .enumerate()
+        .map(|(k, e)| SeqEvent {
+            seq: first + k as u64,
+            event: Json::of(&G::redact(e, viewer)),
+        })
+        .collect()
+}
+
+fn legal_for<G: Game>(game: &G, role: Role) -> Json {
+    match role {
+        Role::Seat(s) => Json::of(&game.legal(Seat(s))),
+        Role::Spectator => Json::of(&[(); 0]),
+    }
 }
 
 /// A snapshot for `role`, with its `view` now.
-fn snapshot(play: &Play, role: Role, view: GameView) -> ServerMsg {
+fn snapshot<G: Game>(play: &Play<G>, role: Role, view: &G::View) -> ServerMsg {
     ServerMsg::Snapshot {
         seq: play.log.len() as u64,
-        view: Box::new(view),
-        map: Box::new(MapData::of(&play.game)),
+        view: Json::of(view),
+        static_data: play.static_data.clone(),
         legal: legal_for(&play.game, role),
+        outcome: outcome_of(&play.game),
     }
 }
 
-/// The AI Dark Legion's seat and bot, when the game has an AI DL
-/// (`DarkLegionChoice::Ai`).
-fn ai_dark_legion(game: &Game) -> Option<(Seat, AiDarkLegion)> {
-    let seat = game.view(Viewer::Spectator).dark_legion.ai_seat?;
-    Some((seat, AiDarkLegion::new()))
+/// The places of a finished game; `None` while it goes on.
+fn outcome_of<G: Game>(game: &G) -> Option<citadel_game::Outcome> {
+    if game.is_finished() {
+        game.outcome()
+    } else {
+        None
+    }
 }
 
-/// One bot per rules seat: the AI DL's seat gets `ai` (when there is one),
-/// the Dark Legion player's seat the heuristic Dark Legion, every
-/// corporation seat the heuristic corporation (bot seats, leavers). The
-/// heuristic bots are deterministic, so a restored game's bots choose as
-/// the originals would have.
-fn seat_bots(game: &Game, ai: Option<(Seat, AiDarkLegion)>) -> Vec<Box<dyn Bot>> {
-    let dl_seat = game.view(Viewer::Spectator).dark_legion.seat;
-    let mut ai = ai;
-    (0..game.seats().len())
-        .map(|i| -> Box<dyn Bot> {
-            let seat = Seat(i as u8);
-            match ai.take_if(|(s, _)| *s == seat) {
-                Some((_, bot)) => Box::new(bot),
-                None if dl_seat == Some(seat) => Box::new(HeuristicDarkLegion::new()),
-                None => Box::new(HeuristicCorporation::new()),
-            }
-        })
-        .collect()
+/// A rejection's id for the metrics: its JSON string (Siege's rejections
+/// are snake_case strings), or the tag of a tagged one.
+fn reason_id(reason: &Json) -> String {
+    match reason.value() {
+        Value::String(s) => s,
+        Value::Object(o) => o
+            .get("type")
+            .or_else(|| o.get("reason"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| o.keys().next().cloned())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// One bot per seat of the game (players' and automata's), the game's
+/// own. They are made from the seed alone, so a restored game's bots are
+/// the ones a game that never stopped would have made.
+fn seat_bots<G: Game>(
+    game: &G,
+    plan: &SeatPlan,
+    seed: u64,
+    maker: BotMaker<G>,
+) -> Vec<Box<dyn Bot<G>>> {
+    plan.seats().map(|seat| maker(game, seat, seed)).collect()
 }

@@ -77,6 +77,29 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn game_modules_in_subfolders_are_served_as_scripts_and_styles() {
+        // The shell's registry and a game's module (web-client/games/<id>/),
+        // embedded with the rest and sent with a JavaScript type, which a
+        // browser requires of a module script.
+        for path in [
+            "/games/index.js",
+            "/games/siege/game.js",
+            "/games/siege/board.js",
+        ] {
+            let js = embedded(Uri::from_static(path)).await;
+            assert_eq!(js.status(), StatusCode::OK, "{path}");
+            assert!(
+                js.headers()[header::CONTENT_TYPE]
+                    .to_str()
+                    .is_ok_and(|t| t.contains("javascript")),
+                "{path} is sent as JavaScript"
+            );
+        }
+        let css = embedded(Uri::from_static("/games/siege/style.css")).await;
+        assert_eq!(css.headers()[header::CONTENT_TYPE], "text/css");
+    }
+
+    #[tokio::test]
     async fn embedded_files_are_served_and_unknown_paths_get_the_page() {
         let css = embedded(Uri::from_static("/style.css")).await;
         assert_eq!(css.headers()[header::CONTENT_TYPE], "text/css");

@@ -1,25 +1,43 @@
 //! The WebSocket at `/ws`: one task per connection reads frames, checks
 //! size and rate, parses messages and forwards them to the game's task,
 //! and writes what the game sends back. It never judges game moves.
+//!
+//! The upgrade is done here, not by axum's `WebSocketUpgrade`, so that
+//! the socket's bytes pass through [`Metered`] on their way to the
+//! WebSocket library: the library hands over whole messages only, and the
+//! rate limit must count every frame, the continuation frames of a
+//! fragmented message included (edge/frames.rs).
 
 use crate::delivery::{ConnSink, Outgoing};
+use crate::edge::frames::{Breach, FrameGuard, Metered};
 use crate::error::ServerError;
 use crate::game_task::ToGame;
 use crate::session::Hello;
 use crate::AppState;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
-use axum::response::Response;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
 use citadel_protocol::{close, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
-use governor::{Quota, RateLimiter};
-use std::num::NonZeroU32;
+use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Notify};
+use ws_protocol::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
+use ws_protocol::tungstenite::{Message, Utf8Bytes};
+use ws_protocol::WebSocketStream;
+
+/// A client's socket: the upgraded connection, its frames counted.
+type WebSocket = WebSocketStream<Metered<TokioIo<hyper::upgrade::Upgraded>>>;
 
 /// How long a client has to say hello, by default (`--hello-timeout-secs`).
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one message sent in fragments may stay open, by default
+/// (`--fragment-timeout-secs`). A client sends a whole message at once;
+/// even a slow link finishes a 16 KiB message well within this.
+pub const FRAGMENT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes read from a socket at a time. Clients send small messages; the
 /// library's default (128 KiB) is zero-filled on every read and kept per
 /// socket: at 1,000 games (6,000 sockets) it made the server's RSS
@@ -41,20 +59,85 @@ pub fn transport_cap(max_frame_bytes: usize) -> usize {
     max_frame_bytes.saturating_mul(4).max(64 * 1024)
 }
 
-/// `GET /ws`.
-pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<AppState>) -> Response {
+/// `GET /ws`: the WebSocket handshake (RFC 6455, 4.2), then one task
+/// for the connection. A request that is not a handshake gets `400`.
+pub async fn upgrade(State(app): State<AppState>, mut req: Request) -> Response {
+    let accept = match handshake_accept(req.method(), req.headers()) {
+        Ok(accept) => accept,
+        Err(why) => return ServerError::BadRequest(why.into()).into_response(),
+    };
+    let Some(on_upgrade) = req.extensions_mut().remove::<hyper::upgrade::OnUpgrade>() else {
+        return ServerError::BadRequest("this connection cannot be upgraded".into())
+            .into_response();
+    };
     // The transport cap is generous; the protocol limit is checked per
     // message below so an oversized frame gets our own close code.
     let cap = transport_cap(app.config.max_frame_bytes);
-    ws.max_message_size(cap)
-        .max_frame_size(cap)
-        .read_buffer_size(READ_BUFFER_BYTES)
-        .on_upgrade(move |socket| connection(socket, app))
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(cap))
+        .max_frame_size(Some(cap))
+        .read_buffer_size(READ_BUFFER_BYTES);
+    tokio::spawn(async move {
+        let upgraded = match on_upgrade.await {
+            Ok(upgraded) => upgraded,
+            Err(e) => {
+                tracing::debug!(error = %e, "websocket upgrade failed");
+                return;
+            }
+        };
+        let guard = FrameGuard::new(
+            app.config.rate_per_sec,
+            app.config.rate_burst,
+            Duration::from_secs(app.config.fragment_timeout_secs.max(1)),
+        );
+        let io = Metered::new(TokioIo::new(upgraded), Arc::clone(&guard));
+        let socket = WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await;
+        connection(socket, guard, app).await;
+    });
+    let mut res = Response::new(Body::empty());
+    *res.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let headers = res.headers_mut();
+    headers.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
+    headers.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    headers.insert(header::SEC_WEBSOCKET_ACCEPT, accept);
+    res
+}
+
+/// The `Sec-WebSocket-Accept` answering a WebSocket handshake request, or
+/// why the request is not one.
+fn handshake_accept(method: &Method, headers: &HeaderMap) -> Result<HeaderValue, &'static str> {
+    if method != Method::GET {
+        return Err("a WebSocket handshake is a GET");
+    }
+    if !header_has_token(headers, header::CONNECTION, "upgrade") {
+        return Err("not a WebSocket handshake: no `Connection: upgrade`");
+    }
+    if !header_has_token(headers, header::UPGRADE, "websocket") {
+        return Err("not a WebSocket handshake: no `Upgrade: websocket`");
+    }
+    if !header_has_token(headers, header::SEC_WEBSOCKET_VERSION, "13") {
+        return Err("WebSocket version 13 only");
+    }
+    let key = headers
+        .get(header::SEC_WEBSOCKET_KEY)
+        .ok_or("not a WebSocket handshake: no `Sec-WebSocket-Key`")?;
+    let accept = ws_protocol::tungstenite::handshake::derive_accept_key(key.as_bytes());
+    // Base64 text: always a valid header value.
+    HeaderValue::try_from(accept).map_err(|_| "bad Sec-WebSocket-Key")
+}
+
+/// Whether a header's comma-separated list holds `token` (any case).
+fn header_has_token(headers: &HeaderMap, name: HeaderName, token: &str) -> bool {
+    headers.get_all(name).iter().any(|v| {
+        v.as_bytes()
+            .split(|&b| b == b',')
+            .any(|t| t.trim_ascii().eq_ignore_ascii_case(token.as_bytes()))
+    })
 }
 
 async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
     let frame = CloseFrame {
-        code,
+        code: code.into(),
         reason: Utf8Bytes::from(reason),
     };
     // A frame whose write timed out earlier is still in the socket's
@@ -71,7 +154,7 @@ async fn close_with(socket: &mut WebSocket, code: u16, reason: &str) {
     // input makes the kernel send a reset, and a reset makes the client's
     // kernel discard what it had not read yet: our close frame with it.
     let _ = tokio::time::timeout(CLOSE_DRAIN, async {
-        while let Some(Ok(_)) = socket.recv().await {}
+        while let Some(Ok(_)) = socket.next().await {}
     })
     .await;
 }
@@ -108,7 +191,7 @@ async fn close_too_slow(socket: &mut WebSocket) {
 
 /// How a conversation ended that its game has not heard of: the close
 /// frame to send the client, if any.
-type Ending = Option<(u16, &'static str)>;
+type Ending = Option<Breach>;
 
 /// What a failed write ends with (`None`: it went on).
 fn after_write(sent: Sent) -> Option<Ending> {
@@ -119,24 +202,34 @@ fn after_write(sent: Sent) -> Option<Ending> {
     }
 }
 
-async fn connection(mut socket: WebSocket, app: AppState) {
+async fn connection(mut socket: WebSocket, guard: Arc<FrameGuard>, app: AppState) {
     let Ok(_permit) = Arc::clone(&app.connection_slots).try_acquire_owned() else {
         close_with(&mut socket, 1013, "server busy").await;
         return;
     };
     app.metrics.connections.inc();
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
-    run(conn, &mut socket, &app).await;
+    run(conn, &mut socket, &guard, &app).await;
     app.metrics.connections.dec();
 }
 
-async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
+async fn run(conn: u64, socket: &mut WebSocket, guard: &FrameGuard, app: &AppState) {
     let max = app.config.max_frame_bytes;
+    // Resolves when the client's frames break the rate limit or a
+    // fragmented message stays open too long: frames the WebSocket
+    // library reads without handing them over (continuation frames) are
+    // seen here too. Watched from the first frame on.
+    let broken = guard.broken();
+    tokio::pin!(broken);
     // 1. hello (a socket that has not said it yet belongs to no game, so
     // it hears about a shutdown here)
     let mut stop = app.registry.shutdown_signal();
     let first = tokio::select! {
-        first = tokio::time::timeout(Duration::from_secs(app.config.hello_timeout_secs.max(1)), socket.recv()) => first,
+        first = tokio::time::timeout(Duration::from_secs(app.config.hello_timeout_secs.max(1)), socket.next()) => first,
+        (code, reason) = &mut broken => {
+            close_with(socket, code, reason).await;
+            return;
+        }
         _ = stop.recv() => {
             close_with(socket, close::SHUTDOWN, "server shutting down").await;
             return;
@@ -241,9 +334,6 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
     }
     // 2. the conversation
     let write_timeout = Duration::from_millis(app.config.write_timeout_ms.max(1));
-    let per_sec = NonZeroU32::new(app.config.rate_per_sec.max(1)).unwrap_or(NonZeroU32::MIN);
-    let burst = NonZeroU32::new(app.config.rate_burst.max(1)).unwrap_or(NonZeroU32::MIN);
-    let limiter = RateLimiter::direct(Quota::per_second(per_sec).allow_burst(burst));
     let ending: Ending = loop {
         tokio::select! {
             out = rx.recv() => match out {
@@ -277,14 +367,15 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                 close_too_slow(socket).await;
                 return; // The game already forgot this connection.
             }
-            incoming = socket.recv() => {
+            breach = &mut broken => break Some(breach),
+            incoming = socket.next() => {
                 // Every frame a client sends counts against its rate:
-                // text, binary, ping and pong alike (each ping costs the
-                // server a pong).
-                if matches!(incoming, Some(Ok(ref m)) if !matches!(m, Message::Close(_)))
-                    && limiter.check().is_err()
-                {
-                    break Some((close::RATE_LIMITED, "too many messages"));
+                // text, binary, continuation, ping and pong alike (each
+                // ping costs the server a pong). They were counted as
+                // they were read: a message read after the limit broke
+                // is not handled.
+                if let Some(breach) = guard.breach() {
+                    break Some(breach);
                 }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
@@ -295,7 +386,8 @@ async fn run(conn: u64, socket: &mut WebSocket, app: &AppState) {
                         }
                         continue;
                     }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    // (Raw frames are never read, only written.)
+                    Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => continue,
                     Some(Ok(Message::Close(_))) | None => break None,
                     Some(Err(e)) => {
                         tracing::debug!(conn, error = %e, "websocket read error");
@@ -405,8 +497,8 @@ async fn why_not_live(app: &AppState, code: &str) -> (u16, &'static str) {
         Ok(Some(g)) => g
             .result
             .as_deref()
-            .and_then(|r| serde_json::from_str::<crate::outcome::GameSummary>(r).ok())
-            .is_some_and(|s| s.outdated.is_some()),
+            .and_then(|r| serde_json::from_str::<crate::outcome::Outdated>(r).ok())
+            .is_some(),
         Ok(None) => false,
         Err(e) => {
             // Only the reason given is at stake.

@@ -7,8 +7,9 @@
 
 mod common;
 use common::{next_text, send_json, within, Ws, STEP};
+use common::{DarkLegionChoice, GameOptions};
 
-use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, PROTOCOL_VERSION};
+use citadel_protocol::{ClientMsg, Join, PROTOCOL_VERSION};
 use citadel_server::config::Config;
 use citadel_server::session::{Session, SessionConfig};
 use citadel_server::Server;
@@ -49,7 +50,13 @@ fn config(url: &str) -> Config {
 
 /// A lobby as the server would have stored it, last active at `active_at`.
 async fn store_lobby(store: &Arc<dyn Store>, code: &str, active_at: i64) {
-    let session = Session::new(code.into(), options(), 7, SessionConfig::default());
+    let session = Session::<citadel_rules::game::Game>::new(
+        code.into(),
+        options().table(),
+        7,
+        SessionConfig::default(),
+    )
+    .expect("options");
     let record = GameRecord {
         code: code.into(),
         options: serde_json::to_string(&options()).expect("options"),
@@ -65,6 +72,7 @@ async fn store_lobby(store: &Arc<dyn Store>, code: &str, active_at: i64) {
         abandoned_at: None,
         engine_version: i64::from(citadel_rules::ENGINE_VERSION),
         content_hash: citadel_rules::Content::embedded_hash().to_string(),
+        kind: "siege".into(),
     };
     store.create_game(&record).await.expect("stored");
 }

@@ -5,13 +5,14 @@
 //! - `selftest.test.mjs` always runs: it proves Chromium, playwright-core
 //!   and the harness work, against a fixture page of its own.
 //! - `text.test.mjs` always runs (Node only): every Command and Event
-//!   variant of `web-client/protocol.ts` gets its own words from `text.js`.
+//!   variant of `web-client/protocol.ts` gets its own words from Siege's `games/siege/text.js`.
 //! - `citadel.test.mjs` (the DOM-contract tests: lobby, moves by clicking,
 //!   spectator, reconnect) and `screens.test.mjs` (accounts, my games,
 //!   campaigns, the replay viewer), `player.test.mjs` (issue 16's defects,
-//!   one test each), `a11y.test.mjs` (axe-core on home, lobby and game)
+//!   one test each), `a11y.test.mjs` (axe-core on home, lobby and game, Siege's and Neuroshima's)
 //!   and `missions.test.mjs` (the mission picker and briefings, a game at
-//!   a chosen rank, the campaign screen's mission order), `weapons.test.mjs`
+//!   a chosen rank, the campaign screen's mission order, the create form's
+//!   game picker with generic options from the catalogue), `weapons.test.mjs`
 //!   (a rank-6 Grenade Launcher drafted and fired by square), `board.test.mjs`
 //!   (zoom and pan, the phone's fit, gliding moves, the last action, the
 //!   colour-blind safe palette, cards and the draft explained from the content)
@@ -19,6 +20,12 @@
 //!   hand-over screen, no seat's secrets in the page while another plays)
 //!   and `classic.test.mjs` (the 1993 edition: the picker, the Citadel
 //!   piece, the training mission in hotseat, played by clicking)
+//!   and `neuroshima.test.mjs` (Neuroshima Hex's module: the army chosen in
+//!   the lobby, a whole game against a bot seat played by clicking with a
+//!   reload on the way, a spectator who sees every battle played back, the
+//!   tile descriptions, a redirect drawn branch by branch, every instant
+//!   and question answered by clicking, hotseat, a phone's size played
+//!   by tapping)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -36,8 +43,9 @@ use std::time::{Duration, Instant};
 
 /// The marker the board client puts on `<body>`.
 const MARKER: &str = r#"data-client="citadel-board""#;
-/// The longest the Node run may take before it is killed.
-const NODE_LIMIT: Duration = Duration::from_secs(420);
+/// The longest the Node run may take before it is killed (the whole
+/// suite takes about 6 minutes on a loaded 2-core machine).
+const NODE_LIMIT: Duration = Duration::from_secs(600);
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -154,6 +162,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("board.test.mjs");
         files.push("hotseat.test.mjs");
         files.push("classic.test.mjs");
+        files.push("neuroshima.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \

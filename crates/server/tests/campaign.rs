@@ -5,15 +5,16 @@
 mod common;
 use common::{Ws, STEP};
 
+use citadel_game::CampaignRefusal;
 use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, GameView, Seat};
 use citadel_server::campaign_ledger::CampaignLedger;
-use citadel_server::campaign_rules::{
-    CampaignChoice, CampaignDoc, CampaignTerms, DarkLegionMode, EconomyKind,
-};
 use citadel_server::config::Config;
 use citadel_server::Server;
+use citadel_siege_campaign::rules::{
+    CampaignChoice, CampaignDoc, CampaignTerms, DarkLegionMode, EconomyKind,
+};
 use citadel_store::{GameRecord, Store};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -161,8 +162,8 @@ impl Client {
         match msg {
             ServerMsg::Welcome { seat, .. } => self.seat = *seat,
             ServerMsg::Snapshot { view, legal, .. } => {
-                self.view = Some(view.clone());
-                self.legal.clone_from(legal);
+                self.view = Some(Box::new(view.parse().expect("a view")));
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events {
                 events,
@@ -173,18 +174,20 @@ impl Client {
             } => {
                 if events
                     .iter()
-                    .any(|e| matches!(e.event, Event::MissionEnded { .. }))
+                    .any(|e| matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. })))
                 {
                     self.ended = true;
                 }
                 let next = view_patch::next_view(
                     self.view.as_deref(),
-                    view.as_deref(),
+                    view.as_ref()
+                        .map(|v| v.parse::<GameView>().expect("a view"))
+                        .as_ref(),
                     view_patch.as_ref(),
                 )
                 .expect("the view patch fits");
                 self.view = Some(Box::new(next));
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -199,7 +202,7 @@ impl Client {
         self.commands_sent += 1;
         self.send(&ClientMsg::Command {
             client_ref: Some(client_ref),
-            command: command.clone(),
+            command: citadel_protocol::Json::of(&command),
         })
         .await;
         loop {
@@ -1001,8 +1004,9 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         CampaignChoice::Classic,
     );
     let doc = CampaignDoc::create_with(&terms).expect("valid");
+    let doc = serde_json::to_value(&doc).expect("json");
     let record = nodes[0]
-        .create("camp-classic".into(), &doc)
+        .create("camp-classic".into(), "siege", "Ledger", &doc)
         .await
         .expect("stored");
     let code = record.code.clone();
@@ -1016,7 +1020,10 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     {
         nodes[i % 2]
             .update(&code, |c| {
-                Ok(c.doc.join(&format!("P{i}"), corp, format!("h{i}"), None)?)
+                c.edit(|d: &mut CampaignDoc| {
+                    Ok(d.join(&format!("P{i}"), corp, format!("h{i}"), None)
+                        .map_err(CampaignRefusal::from)?)
+                })
             })
             .await
             .expect("joins");
@@ -1026,7 +1033,14 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         .iter()
         .map(|n| {
             let (n, code) = (Arc::clone(n), code.clone());
-            tokio::spawn(async move { n.update(&code, |c| Ok(c.doc.buy_credit(1)?)).await })
+            tokio::spawn(async move {
+                n.update(&code, |c| {
+                    c.edit(|d: &mut CampaignDoc| {
+                        Ok(d.buy_credit(1).map_err(CampaignRefusal::from)?)
+                    })
+                })
+                .await
+            })
         })
         .collect();
     let mut bought = 0;
@@ -1039,8 +1053,10 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     assert_eq!(bought, 1);
     nodes[1]
         .update(&code, |c| {
-            c.doc.begin("GAMEC1", "classic-m1", Some(0));
-            Ok(())
+            c.edit(|d: &mut CampaignDoc| {
+                d.begin("GAMEC1", "classic-m1", Some(0));
+                Ok(())
+            })
         })
         .await
         .expect("begins");
@@ -1071,6 +1087,7 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         abandoned_at: None,
         engine_version: 1,
         content_hash: "0123456789abcdef0123456789abcdef".into(),
+        kind: "siege".into(),
     })
     .await
     .expect("game stored");
@@ -1080,7 +1097,7 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
 
     for node in &nodes {
         let c = node.load(&code).await.expect("loads");
-        let d = &c.doc;
+        let d: CampaignDoc = c.typed().expect("siege's");
         assert!(d.current.is_none());
         assert_eq!(d.history.len(), 1, "applied once");
         // P1: 10 − 5 (the credit) → 17 in the game; 3 credits + 1
@@ -1118,8 +1135,10 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     // campaign is freed, and nobody's PP or credits change.
     nodes[0]
         .update(&code, |c| {
-            c.doc.begin("GAMEC2", "classic-m2", Some(1));
-            Ok(())
+            c.edit(|d: &mut CampaignDoc| {
+                d.begin("GAMEC2", "classic-m2", Some(1));
+                Ok(())
+            })
         })
         .await
         .expect("begins");
@@ -1138,6 +1157,7 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         abandoned_at: None,
         engine_version: 1,
         content_hash: "0123456789abcdef0123456789abcdef".into(),
+        kind: "siege".into(),
     })
     .await
     .expect("game stored");
@@ -1146,11 +1166,12 @@ async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         .await
         .expect("end stored");
     let c = nodes[1].load(&code).await.expect("loads");
-    assert!(c.doc.current.is_none(), "the campaign is free");
-    assert_eq!(c.doc.history.len(), 1);
-    let standing: Vec<(i32, i32)> = c.doc.players.iter().map(|p| (p.pp, p.credits)).collect();
+    let d: CampaignDoc = c.typed().expect("siege's");
+    assert!(d.current.is_none(), "the campaign is free");
+    assert_eq!(d.history.len(), 1);
+    let standing: Vec<(i32, i32)> = d.players.iter().map(|p| (p.pp, p.credits)).collect();
     assert_eq!(standing, [(13, 2), (17, 3), (12, 2)]);
-    assert_eq!(c.doc.players[1].times_dl, 0);
+    assert_eq!(d.players[1].times_dl, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1169,4 +1190,112 @@ async fn classic_results_fold_into_a_campaign_stored_in_postgres() {
         classic_ledger_body(a, b).await;
     })
     .await;
+}
+
+/// The campaign service is the platform's and the rules are each game's:
+/// a campaign names its game (`kind`, the catalogue's first when absent),
+/// a game without campaign rules has none, and a step a game's rules do
+/// not know is 404, not a guess.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn campaigns_are_each_games_own() {
+    let db = TempDb::new();
+    let server = server(&db).await;
+    let addr = server.addr();
+    let catalogue: Value = reqwest::get(format!("http://{addr}/api/catalogue"))
+        .await
+        .expect("GET")
+        .json()
+        .await
+        .expect("json");
+    let has = |id: &str| {
+        catalogue
+            .as_array()
+            .and_then(|games| games.iter().find(|g| g["id"] == id))
+            .map(|g| g["campaigns"].clone())
+    };
+    assert_eq!(has("siege"), Some(json!(true)));
+    assert_eq!(has("neuroshima"), Some(json!(false)));
+
+    let (status, body) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "kind": "neuroshima", "name": "Hex league", "players": 2 }),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.to_string().contains("no campaigns"), "{body}");
+    let (status, _) = post(
+        addr,
+        "/api/campaigns",
+        None,
+        json!({ "kind": "chess", "name": "x", "players": 2 }),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // Siege's, named or not.
+    let mut codes = Vec::new();
+    for body in [
+        json!({ "name": "Unnamed", "players": 1, "dark_legion": "ai" }),
+        json!({ "kind": "siege", "name": "Named", "players": 1, "dark_legion": "ai" }),
+    ] {
+        let (status, created) = post(addr, "/api/campaigns", None, body).await;
+        assert_eq!(status, 201, "{created}");
+        let code = created["code"].as_str().expect("code").to_string();
+        let s = standings(addr, &code).await;
+        assert_eq!(s["kind"], "siege");
+        assert_eq!(s["code"], code.as_str());
+        codes.push(code);
+    }
+    let (status, joined) = post(
+        addr,
+        &format!("/api/campaigns/{}/join", codes[0]),
+        None,
+        json!({ "name": "Ann", "corporation": "bauhaus" }),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let token = joined["token"].as_str().expect("token").to_string();
+    // A join without a name, or with a corporation that is not one, is
+    // the request's fault.
+    for body in [
+        json!({ "corporation": "capitol" }),
+        json!({ "name": "Bo", "corporation": "nobody" }),
+    ] {
+        let (status, _) = post(
+            addr,
+            &format!("/api/campaigns/{}/join", codes[1]),
+            None,
+            body,
+        )
+        .await;
+        assert_eq!(status, 400);
+    }
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{}/teleport", codes[0]),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 404, "Siege's rules have no such step");
+    // Siege's own step: a CE campaign has no credits (CEC-4 is classic).
+    let (status, body) = post(
+        addr,
+        &format!("/api/campaigns/{}/credit", codes[0]),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    let (status, _) = post(
+        addr,
+        &format!("/api/campaigns/{}/credit", codes[0]),
+        Some("not-a-player"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 401);
+    server.shutdown().await;
 }

@@ -10,9 +10,10 @@
 
 mod common;
 
+use citadel_game::CampaignRefusal;
 use citadel_rules::content::Corporation;
 use citadel_server::campaign_ledger::CampaignLedger;
-use citadel_server::campaign_rules::{CampaignChoice, CampaignDoc, DarkLegionMode};
+use citadel_siege_campaign::rules::{CampaignChoice, CampaignDoc, DarkLegionMode};
 use citadel_store::Store;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,7 +47,11 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
         CampaignChoice::default(),
     )
     .unwrap();
-    let record = nodes[0].create("camp-nodes".into(), &doc).await.unwrap();
+    let doc = serde_json::to_value(&doc).unwrap();
+    let record = nodes[0]
+        .create("camp-nodes".into(), "siege", "Two nodes", &doc)
+        .await
+        .unwrap();
     let code = record.code.clone();
 
     let joins: Vec<_> = CORPORATIONS
@@ -58,8 +63,12 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
             tokio::spawn(async move {
                 let (_, player) = node
                     .update(&code, |c| {
-                        Ok(c.doc
-                            .join(&format!("P{i}"), corporation, format!("hash-{i}"), None)?)
+                        c.edit(|d: &mut CampaignDoc| {
+                            Ok(
+                                d.join(&format!("P{i}"), corporation, format!("hash-{i}"), None)
+                                    .map_err(CampaignRefusal::from)?,
+                            )
+                        })
                     })
                     .await
                     .unwrap();
@@ -78,8 +87,10 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
             let code = code.clone();
             tokio::spawn(async move {
                 node.update(&code, |c| {
-                    c.doc.winners.push(i);
-                    Ok(())
+                    c.edit(|d: &mut CampaignDoc| {
+                        d.winners.push(i);
+                        Ok(())
+                    })
                 })
                 .await
                 .unwrap();
@@ -93,8 +104,8 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     // Each node reads what both wrote.
     for node in &nodes {
         let c = node.load(&code).await.unwrap();
-        let mut joined: Vec<(usize, usize)> = c
-            .doc
+        let doc: CampaignDoc = c.typed().unwrap();
+        let mut joined: Vec<(usize, usize)> = doc
             .players
             .iter()
             .enumerate()
@@ -107,10 +118,10 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
             joined, answered,
             "each join stored at the index it was told"
         );
-        let mut corporations: Vec<_> = c.doc.players.iter().map(|p| p.corporation).collect();
+        let mut corporations: Vec<_> = doc.players.iter().map(|p| p.corporation).collect();
         corporations.sort_by_key(|c| format!("{c:?}"));
         assert_eq!(corporations, CORPORATIONS);
-        let mut marks = c.doc.winners.clone();
+        let mut marks = doc.winners.clone();
         marks.sort_unstable();
         assert_eq!(marks, (0..CHANGES).collect::<Vec<_>>(), "no change lost");
         assert_eq!(c.record.version, (CORPORATIONS.len() + CHANGES) as i64);
@@ -118,13 +129,15 @@ async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     // A sixth join is refused on either node, and stores nothing.
     let full = nodes[1]
         .update(&code, |c| {
-            Ok(c.doc
-                .join("P6", Corporation::Bauhaus, "hash-6".into(), None)?)
+            c.edit(|d: &mut CampaignDoc| {
+                Ok(d.join("P6", Corporation::Bauhaus, "hash-6".into(), None)
+                    .map_err(CampaignRefusal::from)?)
+            })
         })
         .await;
     assert!(full.is_err());
     let after = nodes[0].load(&code).await.unwrap();
-    assert_eq!(after.doc.players.len(), 5);
+    assert_eq!(after.typed::<CampaignDoc>().unwrap().players.len(), 5);
     assert_eq!(after.record.version, (CORPORATIONS.len() + CHANGES) as i64);
 }
 

@@ -12,9 +12,10 @@ mod common;
 use common::nats::nats_url;
 use common::node::{start_stoppable, Node};
 use common::pg::with_db;
+use common::{DarkLegionChoice, GameOptions};
 use common::{Ws, STEP};
 
-use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, LobbyView, SeqEvent};
+use citadel_protocol::{ClientMsg, Join, LobbyView, SeqEvent};
 use citadel_protocol::{ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
@@ -102,7 +103,7 @@ async fn health_and_metrics_of_a_cluster_node() {
         assert_eq!(h["database"], "ok");
         let code = common::create_game(
             server.addr(),
-            &common::c1m1_options(2, citadel_protocol::DarkLegionChoice::Seat(1)),
+            &common::c1m1_options(2, common::DarkLegionChoice::Seat(1)),
         )
         .await;
         assert!(!code.is_empty());
@@ -240,7 +241,7 @@ impl Client {
     async fn command(&mut self, client_ref: u64, command: &Command) -> u64 {
         self.send(&ClientMsg::Command {
             client_ref: Some(client_ref),
-            command: command.clone(),
+            command: citadel_protocol::Json::of(&command),
         })
         .await;
         let answer = self
@@ -258,7 +259,7 @@ impl Client {
     fn finished(&self) -> bool {
         self.events
             .iter()
-            .any(|e| matches!(e.event, Event::MissionEnded { .. }))
+            .any(|e| matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. })))
     }
 
     fn absorb(&mut self, msg: &ServerMsg, raw: Value) {
@@ -272,7 +273,7 @@ impl Client {
                 self.snapshots.push(*seq);
                 self.covered = *seq;
                 self.view = Some(raw["view"].clone());
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events { events, legal, .. } => {
                 for e in events {
@@ -293,7 +294,7 @@ impl Client {
                     }
                     _ => panic!("events with neither a view nor a view to patch"),
                 }
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -352,9 +353,20 @@ impl Table {
             .zip([Corporation::Bauhaus, Corporation::Capitol])
         {
             let seat = usize::from(p.seat.unwrap());
-            p.send(&ClientMsg::TakeSeat { corporation: corp }).await;
+            p.send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(corp),
+                    doomtroopers: None,
+                }),
+            })
+            .await;
             p.wait_lobby("my corporation", |l| {
-                l.seats[seat].corporation == Some(corp)
+                l.seats[seat]
+                    .choice
+                    .as_ref()
+                    .and_then(|c| c.parse::<citadel_rules::seam::SeatChoice>().ok())
+                    .and_then(|c| c.corporation)
+                    == Some(corp)
             })
             .await;
             p.send(&ClientMsg::Ready { ready: true }).await;

@@ -15,8 +15,8 @@ mod common;
 use common::c1m1_options;
 use common::node::Node;
 use common::pg::with_db;
+use common::DarkLegionChoice;
 
-use citadel_protocol::DarkLegionChoice;
 use citadel_server::abandonment::AbandonLimits;
 use citadel_server::campaign_ledger::CampaignLedger;
 use citadel_server::lease::{LeaseConfig, Ownership};
@@ -83,7 +83,7 @@ async fn stored_games(url: &str, n: usize) -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
     for _ in 0..n {
         let code = solo
-            .create(c1m1_options(2, DarkLegionChoice::Seat(1)))
+            .create(c1m1_options(2, DarkLegionChoice::Seat(1)).table())
             .await
             .unwrap();
         codes.insert(code);
@@ -194,7 +194,7 @@ async fn a_dead_nodes_games_are_taken_over() {
                 let mut codes = BTreeSet::new();
                 for _ in 0..5 {
                     let options = c1m1_options(2, DarkLegionChoice::Seat(1));
-                    codes.insert(x.create(options).await.unwrap());
+                    codes.insert(x.create(options.table()).await.unwrap());
                 }
                 codes
             })
@@ -261,7 +261,7 @@ async fn a_lost_lease_stops_the_game_here() {
         let x = Arc::clone(&ra);
         let code = a
             .run(async move {
-                x.create(c1m1_options(2, DarkLegionChoice::Seat(1)))
+                x.create(c1m1_options(2, DarkLegionChoice::Seat(1)).table())
                     .await
                     .unwrap()
             })

@@ -27,9 +27,10 @@
 
 mod common;
 use common::pg::with_db;
+use common::{DarkLegionChoice, GameOptions};
 use common::{Ws, STEP};
 
-use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions, Join, LobbyView, SeqEvent};
+use citadel_protocol::{ClientMsg, Join, LobbyView, SeqEvent};
 use citadel_protocol::{ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
@@ -256,7 +257,7 @@ impl Client {
     async fn command(&mut self, client_ref: u64, command: &Command) -> u64 {
         self.send(&ClientMsg::Command {
             client_ref: Some(client_ref),
-            command: command.clone(),
+            command: citadel_protocol::Json::of(&command),
         })
         .await;
         let answer = self
@@ -274,7 +275,7 @@ impl Client {
     fn finished(&self) -> bool {
         self.events
             .iter()
-            .any(|e| matches!(e.event, Event::MissionEnded { .. }))
+            .any(|e| matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. })))
     }
 
     fn absorb(&mut self, msg: &ServerMsg, raw: Value) {
@@ -288,7 +289,7 @@ impl Client {
                 self.snapshots.push(*seq);
                 self.covered = *seq;
                 self.view = Some(raw["view"].clone());
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events { events, legal, .. } => {
                 for e in events {
@@ -309,7 +310,7 @@ impl Client {
                     }
                     _ => panic!("events with neither a view nor a view to patch"),
                 }
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -366,9 +367,20 @@ impl Table {
             .zip([Corporation::Bauhaus, Corporation::Capitol])
         {
             let seat = usize::from(p.seat.unwrap());
-            p.send(&ClientMsg::TakeSeat { corporation: corp }).await;
+            p.send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(corp),
+                    doomtroopers: None,
+                }),
+            })
+            .await;
             p.wait_lobby("my corporation", |l| {
-                l.seats[seat].corporation == Some(corp)
+                l.seats[seat]
+                    .choice
+                    .as_ref()
+                    .and_then(|c| c.parse::<citadel_rules::seam::SeatChoice>().ok())
+                    .and_then(|c| c.corporation)
+                    == Some(corp)
             })
             .await;
             p.send(&ClientMsg::Ready { ready: true }).await;

@@ -3,11 +3,11 @@
 //! so a broken server fails a test instead of hanging it.
 
 mod common;
+use common::DarkLegionChoice;
 use common::{c1m1_options, create_game, within, Ws, STEP};
 
 use citadel_protocol::{
-    close, ClientMsg, DarkLegionChoice, ErrorCode, Join, LobbyView, SeqEvent, ServerMsg,
-    PROTOCOL_VERSION,
+    close, ClientMsg, ErrorCode, Join, LobbyView, SeqEvent, ServerMsg, PROTOCOL_VERSION,
 };
 use citadel_rules::content::Corporation;
 use citadel_rules::game::view::PhaseView;
@@ -20,6 +20,8 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::MaybeTlsStream;
 
@@ -164,7 +166,7 @@ impl Client {
         self.commands_sent += 1;
         self.send(&ClientMsg::Command {
             client_ref: Some(client_ref),
-            command,
+            command: citadel_protocol::Json::of(&command),
         })
         .await;
     }
@@ -295,10 +297,10 @@ impl Client {
         self.mission_ended().is_some()
     }
 
-    fn mission_ended(&self) -> Option<&Event> {
+    fn mission_ended(&self) -> Option<Event> {
         self.events
             .iter()
-            .map(|e| &e.event)
+            .filter_map(|e| e.event.parse::<Event>().ok())
             .find(|e| matches!(e, Event::MissionEnded { .. }))
     }
 
@@ -320,8 +322,8 @@ impl Client {
             } => {
                 self.snapshots.push(*seq);
                 self.covered = *seq;
-                self.view = Some(view.clone());
-                self.legal.clone_from(legal);
+                self.view = Some(Box::new(view.parse().expect("a view")));
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events {
                 events,
@@ -339,12 +341,14 @@ impl Client {
                 }
                 let next = citadel_protocol::view_patch::next_view(
                     self.view.as_deref(),
-                    view.as_deref(),
+                    view.as_ref()
+                        .map(|v| v.parse::<GameView>().expect("a view"))
+                        .as_ref(),
                     view_patch.as_ref(),
                 )
                 .expect("the view patch fits the view held");
                 self.view = Some(Box::new(next));
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -512,9 +516,20 @@ async fn start_table_in(
         if DarkLegionChoice::Seat(seat) == dark_legion {
             continue;
         }
-        p.send(&ClientMsg::TakeSeat { corporation: corp }).await;
+        p.send(&ClientMsg::Choose {
+            choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                corporation: Some(corp),
+                doomtroopers: None,
+            }),
+        })
+        .await;
         p.wait_lobby("my corporation", |l| {
-            l.seats[usize::from(seat)].corporation == Some(corp)
+            l.seats[usize::from(seat)]
+                .choice
+                .as_ref()
+                .and_then(|c| c.parse::<citadel_rules::seam::SeatChoice>().ok())
+                .and_then(|c| c.corporation)
+                == Some(corp)
         })
         .await;
     }
@@ -638,7 +653,12 @@ async fn a_whole_c1m1_game_between_real_clients_ends_consistently_for_everyone()
             let seqs: Vec<u64> = c.events.iter().map(|e| e.seq).collect();
             let want: Vec<u64> = (s0 + 1..=last).collect();
             assert_eq!(seqs, want, "{}: seqs", c.label);
-            assert_eq!(c.mission_ended(), Some(&ended), "{}: the end", c.label);
+            assert_eq!(
+                c.mission_ended().as_ref(),
+                Some(&ended),
+                "{}: the end",
+                c.label
+            );
         }
 
         // SCR-2 in the spectator's final view.
@@ -1034,7 +1054,10 @@ async fn a_command_out_of_turn_is_rejected_with_not_your_turn_and_changes_nothin
                 unreachable!()
             };
             assert_eq!(client_ref, Some(100 + k as u64));
-            assert_eq!(reason, Rejection::NotYourTurn);
+            assert_eq!(
+                reason.parse::<Rejection>().ok(),
+                Some(Rejection::NotYourTurn)
+            );
         }
         // Nothing happened: the actor's next command is the next seq.
         let c = Policy::new(2).choose(&t.players[i].legal);
@@ -1166,23 +1189,92 @@ async fn a_flood_of_ping_frames_closes_with_rate_limited() {
     within(TEST_LIMIT, async {
         let (server, mut t, mut other) = bad_input_setup().await;
         let burst = Config::for_tests().rate_burst as usize;
-        let mut sent = 0;
-        for _ in 0..burst * 5 {
-            // The server may close mid-flood: later sends may fail.
-            if t.spectator
-                .ws
-                .send(Message::Ping(Vec::new().into()))
-                .await
-                .is_err()
-            {
-                break;
-            }
-            sent += 1;
-        }
+        let sent = flood(&mut t.spectator.ws, burst * 5, || {
+            Message::Ping(Vec::new().into())
+        })
+        .await;
         assert!(sent > burst, "the flood never went out");
         let closed = t.spectator.expect_close().await;
         assert_eq!(closed.code, Some(close::RATE_LIMITED), "{closed:?}");
         assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+/// Send up to `count` frames made by `frame`; how many went out (the
+/// server may close mid-flood, and later sends fail).
+async fn flood(ws: &mut Ws, count: usize, frame: impl Fn() -> Message) -> usize {
+    let mut sent = 0;
+    for _ in 0..count {
+        if ws.send(frame()).await.is_err() {
+            break;
+        }
+        sent += 1;
+    }
+    sent
+}
+
+/// A raw frame: `payload` with `opcode`, FIN set or not. The client
+/// library sends it as it is (masked), so a test can fragment a message.
+fn raw_frame(payload: &[u8], opcode: OpCode, fin: bool) -> Message {
+    Message::Frame(Frame::message(payload.to_vec(), opcode, fin))
+}
+
+/// What this proves: continuation frames count against the rate like
+/// any other frame. A message opened with `{"type":` and no FIN, then
+/// kept open by empty continuation frames (the library under `ws.rs`
+/// reads them without handing anything over), closes with
+/// RATE_LIMITED once they exceed the burst; other games do not notice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_continuation_frames_closes_with_rate_limited() {
+    within(TEST_LIMIT, async {
+        let (server, mut t, mut other) = bad_input_setup().await;
+        let burst = Config::for_tests().rate_burst as usize;
+        let ws = &mut t.spectator.ws;
+        ws.send(raw_frame(br#"{"type":"#, OpCode::Data(Data::Text), false))
+            .await
+            .expect("the first fragment goes out");
+        let sent = flood(ws, burst * 50, || {
+            raw_frame(b"", OpCode::Data(Data::Continue), false)
+        })
+        .await;
+        assert!(sent > burst, "the flood never went out");
+        let closed = t.spectator.expect_close().await;
+        assert_eq!(closed.code, Some(close::RATE_LIMITED), "{closed:?}");
+        assert_unaffected(&mut other).await;
+        server.shutdown().await;
+    })
+    .await;
+}
+
+/// What this proves: a message sent in fragments may stay open only for
+/// `--fragment-timeout-secs`, however slowly (within the rate) its
+/// continuation frames keep coming: then the socket closes with
+/// RATE_LIMITED, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_left_open_in_fragments_closes_with_rate_limited() {
+    within(TEST_LIMIT, async {
+        let mut config = Config::for_tests();
+        config.fragment_timeout_secs = 1;
+        let server = server_with(config).await;
+        let addr = server.addr();
+        let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Seat(1))).await;
+        let mut c = Client::spectator(addr, &code, "Slow").await;
+        c.ws.send(raw_frame(br#"{"type":"#, OpCode::Data(Data::Text), false))
+            .await
+            .expect("sent");
+        // Three continuation frames, well within the rate, in less than
+        // the timeout; the message is never finished.
+        for _ in 0..3 {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            c.ws.send(raw_frame(b" ", OpCode::Data(Data::Continue), false))
+                .await
+                .expect("sent");
+        }
+        let closed = c.expect_close().await;
+        assert_eq!(closed.code, Some(close::RATE_LIMITED), "{closed:?}");
+        assert!(closed.reason.contains("fragments"), "{closed:?}");
         server.shutdown().await;
     })
     .await;
@@ -1334,6 +1426,64 @@ async fn http_health_missions_games_errors_and_metrics() {
                 .iter()
                 .any(|m| m["id"] == "ce-c1m1"),
             "{missions}"
+        );
+
+        // A game's documents: Siege's at the catalogue's address are the
+        // ones served at the addresses from before games had kinds; a
+        // game or document there is not is 404.
+        for (old, new) in [
+            ("/api/missions", "/api/catalogue/siege/missions"),
+            ("/api/content", "/api/catalogue/siege/content"),
+        ] {
+            let a = get(old)
+                .await
+                .expect("old address")
+                .text()
+                .await
+                .expect("body");
+            let r = get(new).await.expect("catalogue address");
+            assert_eq!(r.status(), reqwest::StatusCode::OK, "{new}");
+            assert_eq!(
+                r.text().await.expect("body"),
+                a,
+                "{new} serves what {old} does"
+            );
+        }
+        for path in [
+            "/api/catalogue/siege/secrets",
+            "/api/catalogue/neuroshima/content",
+            "/api/catalogue/chess/content",
+        ] {
+            let r = get(path).await.expect("GET");
+            assert_eq!(r.status(), reqwest::StatusCode::NOT_FOUND, "{path}");
+        }
+
+        // The catalogue lists Siege with the same missions, and each
+        // option with its values.
+        let r = get("/api/catalogue").await.expect("catalogue");
+        assert_eq!(r.status(), reqwest::StatusCode::OK);
+        let catalogue: Value = r.json().await.expect("json");
+        let siege = &catalogue[0];
+        assert_eq!(siege["id"], "siege", "{catalogue}");
+        assert_eq!(siege["rules"]["engine"], citadel_rules::ENGINE_VERSION);
+        let options = siege["options"].as_array().expect("options");
+        let names: Vec<&str> = options.iter().filter_map(|o| o["name"].as_str()).collect();
+        assert_eq!(names, ["mission", "seats", "dark_legion", "starting_rank"]);
+        let listed: Vec<&Value> = options[0]["choices"]
+            .as_array()
+            .expect("mission choices")
+            .iter()
+            .map(|c| &c["value"])
+            .collect();
+        let ids: Vec<&Value> = missions
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|m| &m["id"])
+            .collect();
+        assert_eq!(
+            listed, ids,
+            "the catalogue's missions are the playable ones"
         );
 
         // A bad mission and bad seat counts: 400 with a JSON error.

@@ -416,6 +416,10 @@ fn the_limits_in_the_doc_are_the_defaults() {
         ),
         format!("saying nothing for {} seconds", HELLO_TIMEOUT.as_secs()),
         format!(
+            "within {} seconds of its first frame",
+            c.fragment_timeout_secs
+        ),
+        format!(
             "at most {} connections may come from one address",
             c.max_connections_per_ip
         ),
@@ -439,6 +443,7 @@ fn the_limits_in_the_doc_are_the_defaults() {
     // `for_tests` changes none of these.
     assert_eq!(defaults.max_frame_bytes, c.max_frame_bytes);
     assert_eq!(defaults.write_timeout_ms, c.write_timeout_ms);
+    assert_eq!(defaults.fragment_timeout_secs, c.fragment_timeout_secs);
     assert_eq!(defaults.login_per_address, c.login_per_address);
 }
 
@@ -522,6 +527,51 @@ async fn metrics_can_be_token_protected_or_moved_to_another_address() {
         assert_eq!(res.status(), StatusCode::OK);
         assert!(res.text().await.expect("body").ends_with("# EOF\n"));
         server.shutdown().await;
+    })
+    .await;
+}
+
+// ------------------------------------------------ secrets in errors
+
+/// What this proves: a start that fails to open the database (Postgres on
+/// a port nobody listens on) says so, naming the database, without its
+/// password: neither the error `Server::start` returns (in every format)
+/// nor what the binary prints before it exits holds it, in the URL's user
+/// info or in a `password=` parameter.
+#[tokio::test]
+async fn a_failed_start_never_shows_the_database_password() {
+    const SECRET: &str = "Pw-9f3k2-never-shown";
+    within(TEST_LIMIT, async {
+        for url in [
+            format!("postgres://citadel:{SECRET}@127.0.0.1:1/citadel"),
+            format!("postgres://citadel@127.0.0.1:1/citadel?password={SECRET}"),
+        ] {
+            let mut config = Config::for_tests();
+            config.database_url = url.clone();
+            let e = Server::start(config)
+                .await
+                .expect_err("no database listens there");
+            let shown = format!("{e}\n{e:#}\n{e:?}");
+            assert!(shown.contains("cannot open the database"), "{shown}");
+            assert!(shown.contains("127.0.0.1:1"), "{shown}");
+            assert!(!shown.contains(SECRET), "{shown}");
+
+            let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_citadel"))
+                .args(["--addr", "127.0.0.1:0", "--database-url", &url])
+                .env("RUST_LOG", "debug")
+                .kill_on_drop(true)
+                .output()
+                .await
+                .expect("the binary runs");
+            assert!(!out.status.success(), "started without a database");
+            let printed = format!(
+                "{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(printed.contains("cannot open the database"), "{printed}");
+            assert!(!printed.contains(SECRET), "{printed}");
+        }
     })
     .await;
 }

@@ -15,10 +15,9 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+use common::{DarkLegionChoice, GameOptions};
 
-use citadel_protocol::{
-    ClientMsg, DarkLegionChoice, ErrorCode, GameOptions, Join, ServerMsg, PROTOCOL_VERSION,
-};
+use citadel_protocol::{ClientMsg, ErrorCode, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::Command;
 use citadel_server::config::Config;
 use citadel_server::persistence::WRITE_FAILURE_BOUND;
@@ -152,13 +151,13 @@ impl Player {
         match &msg {
             ServerMsg::Snapshot { seq, legal, .. } => {
                 self.seq = *seq;
-                self.legal = legal.clone();
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events { events, legal, .. } => {
                 if let Some(last) = events.last() {
                     self.seq = last.seq;
                 }
-                self.legal = legal.clone();
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -182,7 +181,7 @@ impl Player {
             "player",
             &ClientMsg::Command {
                 client_ref: Some(client_ref),
-                command,
+                command: citadel_protocol::Json::of(&command),
             },
         )
         .await;
@@ -283,7 +282,7 @@ async fn a_silent_database_is_reported_in_time_and_play_resumes_when_it_returns(
             "player",
             &ClientMsg::Command {
                 client_ref: Some(99),
-                command,
+                command: citadel_protocol::Json::of(&command),
             },
         )
         .await;
@@ -360,6 +359,69 @@ async fn a_silent_database_is_reported_in_time_and_play_resumes_when_it_returns(
         let store = citadel_store::open(&direct).await.unwrap();
         let stored = store.commands(&code).await.unwrap();
         assert!(stored.len() >= 4, "{} commands stored", stored.len());
+    }))
+    .await;
+    db.drop_schema().await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// While the database does not answer (a silent partition), creating a
+/// game is answered `503` with `Retry-After` and a JSON error saying the
+/// storage is unavailable, not `500` "internal error"; once the database
+/// answers again, games are created as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creating_a_game_while_the_database_is_down_is_503_with_retry_after() {
+    let Some(db) = Db::create("faults503").await else {
+        return;
+    };
+    let (upstream, _) = split_host(&db.base, "127.0.0.1:1".parse().unwrap());
+    let proxy = Proxy::start(upstream).await;
+    let (_, proxied) = split_host(&db.base, proxy.addr);
+    let url = db.url_on(&proxied);
+    let outcome = tokio::spawn(within(TEST_LIMIT, async move {
+        let mut config = Config::for_tests();
+        config.database_url = url;
+        let server = Server::start(config).await.unwrap();
+        let addr = server.addr();
+        let http = reqwest::Client::new();
+        until_ready(&http, addr, Duration::from_secs(10)).await;
+        let options = GameOptions {
+            mission: "ce-c1m1".into(),
+            seats: 1,
+            dark_legion: DarkLegionChoice::Ai,
+            starting_rank: 1,
+            turn_seconds: None,
+        };
+        let create = || {
+            http.post(format!("http://{addr}/api/games"))
+                .json(&options)
+                .send()
+        };
+
+        proxy.set(Mode::Silent);
+        let resp = create().await.unwrap();
+        assert_eq!(resp.status().as_u16(), 503);
+        let retry_after: u64 = resp
+            .headers()
+            .get("retry-after")
+            .expect("a Retry-After header")
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(retry_after >= 1, "{retry_after}");
+        let body: serde_json::Value = resp.json().await.unwrap();
+        assert_eq!(body["error"], 503, "{body}");
+        assert_eq!(body["retry_after"], retry_after, "{body}");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("storage is unavailable"), "{body}");
+
+        proxy.set(Mode::Open);
+        until_ready(&http, addr, Duration::from_secs(20)).await;
+        assert_eq!(create().await.unwrap().status().as_u16(), 201);
+        server.shutdown().await;
     }))
     .await;
     db.drop_schema().await;

@@ -13,8 +13,9 @@
 //! share a small machine's two cores.
 
 mod common;
+use common::DarkLegionChoice;
 
-use citadel_protocol::{close, ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_protocol::{close, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::{Command, Event};
 use citadel_server::config::Config;
 use citadel_server::Server;
@@ -173,15 +174,16 @@ impl Bystander {
             match &msg {
                 ServerMsg::Snapshot { seq, legal, .. } => {
                     self.covered = *seq;
-                    self.legal.clone_from(legal);
+                    self.legal = legal.parse().expect("legal commands");
                 }
                 ServerMsg::Events { events, legal, .. } => {
                     for e in events {
                         assert_eq!(e.seq, self.covered + 1, "a gap in {label}'s events");
                         self.covered = e.seq;
-                        self.finished |= matches!(e.event, Event::MissionEnded { .. });
+                        self.finished |=
+                            matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. }));
                     }
-                    self.legal.clone_from(legal);
+                    self.legal = legal.parse().expect("legal commands");
                 }
                 ServerMsg::Lobby { lobby } => self.spectators = Some(lobby.spectators),
                 ServerMsg::Error { code, message } => {
@@ -231,7 +233,7 @@ impl Bystander {
             let command = self.choose();
             self.send(&ClientMsg::Command {
                 client_ref: Some(r),
-                command,
+                command: citadel_protocol::Json::of(&command),
             })
             .await;
             let answer = self

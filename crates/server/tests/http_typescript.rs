@@ -64,7 +64,7 @@ fn http_ts_names_only_declared_or_imported_types() {
             })
             .unwrap_or_default(),
     );
-    assert!(declared.contains(&"Replay") && imported.contains(&"GameView"));
+    assert!(declared.contains(&"Replay") && imported.contains(&"SeqEvent"));
     for w in words {
         assert!(
             declared.contains(&w) || imported.contains(&w) || ["Array", "Omit"].contains(&w),

@@ -6,11 +6,12 @@
 //! the end.
 
 mod common;
+use common::DarkLegionChoice;
 use common::{c1m1_options, create_game, within, Ws, STEP};
 
 use citadel_protocol::{
-    close, ClientMsg, Controller, DarkLegionChoice, ErrorCode, Join, LobbyView, ServerMsg,
-    MAX_CLIENT_REF, PROTOCOL_VERSION,
+    close, ClientMsg, Controller, ErrorCode, Join, LobbyView, ServerMsg, MAX_CLIENT_REF,
+    PROTOCOL_VERSION,
 };
 use citadel_rules::content::{Corporation, Specialty};
 use citadel_rules::game::reaction::Window;
@@ -128,13 +129,18 @@ impl Client {
         // rebuilt (its patch applied), so that checks see whole views.
         let logged = match msg.clone() {
             ServerMsg::Events {
-                events, legal, map, ..
+                events,
+                legal,
+                static_data,
+                outcome,
+                ..
             } => ServerMsg::Events {
                 events,
-                view: self.view.clone(),
+                view: self.view.as_ref().map(citadel_protocol::Json::of),
                 view_patch: None,
                 legal,
-                map,
+                static_data,
+                outcome,
             },
             other => other,
         };
@@ -212,9 +218,10 @@ impl Client {
                 seq, view, legal, ..
             } => {
                 self.covered = *seq;
+                let view: GameView = view.parse().expect("a view");
                 self.finished = matches!(view.phase, PhaseView::Finished { .. });
-                self.view = Some(view.clone());
-                self.legal.clone_from(legal);
+                self.view = Some(Box::new(view));
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events {
                 events,
@@ -226,18 +233,20 @@ impl Client {
                 for e in events {
                     assert_eq!(e.seq, self.covered + 1, "{}: a gap in seqs", self.label);
                     self.covered = e.seq;
-                    if matches!(e.event, Event::MissionEnded { .. }) {
+                    if matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. })) {
                         self.finished = true;
                     }
                 }
                 let next = citadel_protocol::view_patch::next_view(
                     self.view.as_deref(),
-                    view.as_deref(),
+                    view.as_ref()
+                        .map(|v| v.parse::<GameView>().expect("a view"))
+                        .as_ref(),
                     view_patch.as_ref(),
                 )
                 .unwrap_or_else(|e| panic!("{}: {e}", self.label));
                 self.view = Some(Box::new(next));
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             _ => {}
         }
@@ -462,7 +471,7 @@ async fn play_to_the_end(p: &mut Client, seed: u64) -> ReactionCheck {
             check.on_command(&command);
             p.send(&ClientMsg::Command {
                 client_ref: Some(client_ref),
-                command: command.clone(),
+                command: citadel_protocol::Json::of(&command),
             })
             .await;
             let answer = p
@@ -491,8 +500,13 @@ async fn play_to_the_end(p: &mut Client, seed: u64) -> ReactionCheck {
                 ..
             } = m
             {
-                let events: Vec<Event> = events.iter().map(|e| e.event.clone()).collect();
-                check.on_events(me, &events, view, legal);
+                let events: Vec<Event> = events
+                    .iter()
+                    .map(|e| e.event.parse().expect("an event"))
+                    .collect();
+                let view: GameView = view.parse().expect("a view");
+                let legal: Vec<Command> = legal.parse().expect("legal commands");
+                check.on_events(me, &events, &view, &legal);
             }
         }
         checked = p.log.len();
@@ -677,8 +691,11 @@ async fn start_needs_the_host_every_seat_filled_and_every_player_ready() {
             ErrorCode::LobbyRefused
         );
         guest
-            .send(&ClientMsg::TakeSeat {
-                corporation: Corporation::Imperial,
+            .send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(Corporation::Imperial),
+                    doomtroopers: None,
+                }),
             })
             .await;
         assert_eq!(
@@ -690,7 +707,7 @@ async fn start_needs_the_host_every_seat_filled_and_every_player_ready() {
     .await;
 }
 
-/// `take_seat` and `choose_team` are optional: a seat that took no
+/// A seat's choice (`choose`) is optional: a seat that took no
 /// corporation gets the first one free in `bauhaus, capitol, cybertronic,
 /// imperial, mishima` order, a team not chosen is the Firearms and Close
 /// Combat Specialists (figures in that order). A taken corporation and
@@ -703,24 +720,38 @@ async fn corporation_and_team_are_optional_with_the_documented_defaults() {
         let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Ai)).await;
         let mut ps = lobby_of(addr, &code, &["Ann", "Bob"]).await;
         ps[1]
-            .send(&ClientMsg::TakeSeat {
-                corporation: Corporation::Bauhaus,
+            .send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(Corporation::Bauhaus),
+                    doomtroopers: None,
+                }),
             })
             .await;
         ps[1]
             .wait_lobby("bauhaus", |l| {
-                l.seats[1].corporation == Some(Corporation::Bauhaus)
+                l.seats[1]
+                    .choice
+                    .as_ref()
+                    .and_then(|c| c.parse::<citadel_rules::seam::SeatChoice>().ok())
+                    .and_then(|c| c.corporation)
+                    == Some(Corporation::Bauhaus)
             })
             .await;
         ps[0]
-            .send(&ClientMsg::TakeSeat {
-                corporation: Corporation::Bauhaus,
+            .send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(Corporation::Bauhaus),
+                    doomtroopers: None,
+                }),
             })
             .await;
         assert_eq!(ps[0].expect_error("taken").await.0, ErrorCode::LobbyRefused);
         ps[1]
-            .send(&ClientMsg::ChooseTeam {
-                doomtroopers: [Specialty::Tech, Specialty::Tech],
+            .send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(Corporation::Bauhaus),
+                    doomtroopers: Some([Specialty::Tech, Specialty::Tech]),
+                }),
             })
             .await;
         assert_eq!(
@@ -728,8 +759,11 @@ async fn corporation_and_team_are_optional_with_the_documented_defaults() {
             ErrorCode::LobbyRefused
         );
         ps[1]
-            .send(&ClientMsg::ChooseTeam {
-                doomtroopers: [Specialty::Tech, Specialty::Firearms],
+            .send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(Corporation::Bauhaus),
+                    doomtroopers: Some([Specialty::Tech, Specialty::Firearms]),
+                }),
             })
             .await;
         // The lobby does not show teams; the answer is a new lobby.
@@ -886,6 +920,103 @@ async fn reaction_windows_arrive_in_the_documented_order() {
     .await;
 }
 
+/// `ack`: a command that causes no events (`set_allow_pass`) is acked
+/// with the seq the client already has, and the message right after the
+/// ack is an `events` message with an empty `events` list, the view after
+/// the command as a patch and the new `legal` list; every other
+/// connection of the game (here a spectator) gets the same kind of
+/// message. What it carries is what a `resync` then shows.
+#[tokio::test]
+async fn a_command_without_events_is_acked_then_followed_by_an_empty_events_message() {
+    within(TEST_LIMIT, async {
+        let server = server().await;
+        let addr = server.addr();
+        let code = create_game(addr, &c1m1_options(1, DarkLegionChoice::Ai)).await;
+        let mut p = Client::player(addr, &code, "Solo").await;
+        let mut s = Client::spectator(addr, &code, "Kim").await;
+        ready(&mut p).await;
+        start(&mut p).await;
+        s.wait_for("snapshot", |m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await;
+        let team = p
+            .view()
+            .teams
+            .iter()
+            .position(|t| t.seat == Seat(0))
+            .expect("the player's team");
+        let allow = !p.view().teams[team].allow_pass;
+        p.send(&ClientMsg::Command {
+            client_ref: Some(41),
+            command: citadel_protocol::Json::of(&Command::SetAllowPass { allow }),
+        })
+        .await;
+        let ack = p
+            .wait_for("the ack", |m| {
+                matches!(m, ServerMsg::Ack { .. } | ServerMsg::Rejected { .. })
+            })
+            .await;
+        let ServerMsg::Ack {
+            client_ref: Some(41),
+            seq,
+        } = ack
+        else {
+            panic!("expected the ack of set_allow_pass, got {ack:?}");
+        };
+        // No events: the seq the client has (every event before the
+        // command came before its ack).
+        let had = p.covered;
+        assert_eq!(seq, had);
+        let after = p.recv().await;
+        let ServerMsg::Events {
+            events,
+            view,
+            view_patch,
+            ..
+        } = &after
+        else {
+            panic!("expected an events message right after the ack, got {after:?}");
+        };
+        assert!(events.is_empty(), "{events:?}");
+        assert!(view.is_none(), "the view comes as a patch during play");
+        assert!(view_patch.is_some());
+        assert_eq!(p.covered, had);
+        assert_eq!(p.view().teams[team].allow_pass, allow);
+        // Everyone else gets the same kind of message.
+        let seen = s
+            .wait_for(
+                "the spectator's events",
+                |m| matches!(m, ServerMsg::Events { events, .. } if events.is_empty()),
+            )
+            .await;
+        assert!(matches!(seen, ServerMsg::Events { view: None, .. }));
+        assert_eq!(s.view().teams[team].allow_pass, allow);
+        // It carried the view and legal list a resync shows.
+        let (view, legal) = (p.view().clone(), p.legal.clone());
+        p.send(&ClientMsg::Resync).await;
+        match p
+            .wait_for("snapshot", |m| matches!(m, ServerMsg::Snapshot { .. }))
+            .await
+        {
+            ServerMsg::Snapshot {
+                seq,
+                view: fresh,
+                legal: fresh_legal,
+                ..
+            } => {
+                assert_eq!(seq, had);
+                assert_eq!(fresh.parse::<GameView>().ok().as_ref(), Some(&view));
+                assert_eq!(
+                    fresh_legal.parse::<Vec<Command>>().ok().as_ref(),
+                    Some(&legal)
+                );
+            }
+            _ => unreachable!(),
+        }
+        server.shutdown().await;
+    })
+    .await;
+}
+
 /// A finished game: a `command` gets the `error` `game_over` (never a
 /// `rejected`); spectators and resumes are still served (a snapshot of
 /// the end, or the events after `last_seq`); a new player gets `4005`;
@@ -900,7 +1031,7 @@ async fn a_finished_game_answers_game_over_and_still_takes_spectators_and_resume
         let last = p.covered;
         p.send(&ClientMsg::Command {
             client_ref: Some(5),
-            command: Command::EndTurn,
+            command: citadel_protocol::Json::of(&Command::EndTurn),
         })
         .await;
         let answer = p
@@ -947,8 +1078,8 @@ async fn a_finished_game_answers_game_over_and_still_takes_spectators_and_resume
             ServerMsg::Events { events, .. } => {
                 assert_eq!(events.len(), 3);
                 assert!(matches!(
-                    events.last().map(|e| &e.event),
-                    Some(Event::MissionEnded { .. })
+                    events.last().map(|e| e.event.parse::<Event>()),
+                    Some(Ok(Event::MissionEnded { .. }))
                 ));
             }
             _ => unreachable!(),
@@ -1048,12 +1179,17 @@ async fn client_ref_range_and_unknown_fields_on_the_wire() {
 
 /// The doc with its whitespace folded, so line breaks do not matter.
 fn doc() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PROTOCOL.md");
-    std::fs::read_to_string(path)
-        .expect("PROTOCOL.md")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    [
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PROTOCOL.md"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/siege/PROTOCOL.md"),
+    ]
+    .iter()
+    .map(|path| std::fs::read_to_string(path).expect("PROTOCOL.md"))
+    .collect::<Vec<_>>()
+    .join("\n")
+    .split_whitespace()
+    .collect::<Vec<_>>()
+    .join(" ")
 }
 
 /// The numbers and names PROTOCOL.md states for the items above are the

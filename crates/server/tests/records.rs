@@ -12,15 +12,19 @@
 
 #![allow(clippy::unwrap_used)]
 
-use citadel_protocol::{close, ClientMsg, DarkLegionChoice, GameOptions, Join, ServerMsg};
+mod common;
+use citadel_protocol::{close, ClientMsg, Join, ServerMsg};
 use citadel_rules::game::Seat;
+use citadel_rules::seam::DarkLegionChoice;
+use citadel_rules::summary::GameSummary;
 use citadel_rules::RulesVersion;
 use citadel_server::config::Config;
-use citadel_server::outcome::{GameSummary, OUTDATED_MESSAGE};
+use citadel_server::outcome::OUTDATED_MESSAGE;
 use citadel_server::persistence::{GameStore, NewGame};
 use citadel_server::session::{Hello, Input, Session, SessionConfig};
 use citadel_server::Server;
 use citadel_store::Store;
+use common::GameOptions;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,11 +48,15 @@ async fn play(games: &GameStore, code: &str, seed: u64, token: &str, moves: usiz
         bot_delay_ms: 0,
         max_bot_steps: 10_000,
     };
-    let mut s = Session::new(code.into(), options.clone(), seed, config);
+    let table = options.table();
+    let mut s = Session::<citadel_rules::game::Game>::new(code.into(), table.clone(), seed, config)
+        .expect("options")
+        .with_bots(citadel_bots::seat_bot);
     let lobby = s.lobby_document();
     let new = NewGame {
         code,
-        options: &options,
+        options: &table,
+        kind: "siege",
         seed,
         lobby: &lobby,
         started: None,
@@ -87,7 +95,7 @@ async fn play(games: &GameStore, code: &str, seed: u64, token: &str, moves: usiz
                         conn: 1,
                         msg: ClientMsg::Command {
                             client_ref: None,
-                            command: game.legal(Seat(0))[0].clone(),
+                            command: citadel_protocol::Json::of(&game.legal(Seat(0))[0]),
                         },
                     }
                 } else {
@@ -141,7 +149,7 @@ async fn resume(addr: std::net::SocketAddr, code: &str, token: &str) -> Result<(
 async fn server(url: &str, rules: RulesVersion) -> Server {
     let mut config = Config::for_tests();
     config.database_url = url.into();
-    config.rules = rules;
+    config.rules = Some(rules);
     Server::start(config).await.unwrap()
 }
 
@@ -154,7 +162,7 @@ async fn same_rules_resume_and_other_rules_check_the_checksums() {
     ));
     let url = format!("sqlite://{}", dir.join("citadel.db").display());
     let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
-    let now_rules = RulesVersion::current();
+    let now_rules = citadel_rules::version::current_rules();
     let games = GameStore::with_rules(Arc::clone(&store), now_rules.clone());
     play(&games, "KEEPGO", 11, "token-keep", 6).await;
     play(&games, "BROKEN", 12, "token-broken", 6).await;
@@ -290,7 +298,7 @@ async fn a_legacy_ai_dark_legion_game_is_closed_not_guessed() {
     ));
     let url = format!("sqlite://{}", dir.join("citadel.db").display());
     let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
-    let rules = RulesVersion::current();
+    let rules = citadel_rules::version::current_rules();
     let games = GameStore::with_rules(Arc::clone(&store), rules.clone());
     play(&games, "OLDAIG", 13, "token-old", 4).await;
 

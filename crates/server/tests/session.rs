@@ -1,12 +1,109 @@
 //! The session state machine, driven without sockets or clocks.
 
 use citadel_protocol::{
-    close, view_patch, ChatRole, ClientMsg, Controller, DarkLegionChoice, ErrorCode, GameOptions,
-    Join, ServerMsg,
+    close, view_patch, ChatRole, ClientMsg, Controller, ErrorCode, Join, ServerMsg,
 };
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, GameView, Rejection, Seat, Setup, Viewer};
-use citadel_server::session::{ConnId, Hello, Input, LobbyDoc, Output, Session, SessionConfig};
+use citadel_rules::seam::DarkLegionChoice;
+use citadel_server::session::{
+    ConnId, Hello, Input, LobbyDoc, Output, ReservedSeat, SessionConfig, SessionError, StoredGame,
+};
+
+mod common;
+use common::GameOptions;
+
+/// Siege's session, with Siege's bots (as the catalogue makes it).
+type Session = citadel_server::session::Session<citadel_rules::game::Game>;
+
+fn new_session(code: String, options: GameOptions, seed: u64, config: SessionConfig) -> Session {
+    Session::new(code, options.table(), seed, config)
+        .expect("Siege options")
+        .with_bots(citadel_bots::seat_bot)
+}
+
+/// [`Session::restore_checked`] without checksums, from typed documents.
+#[allow(clippy::too_many_arguments)]
+fn restore(
+    code: &str,
+    options: GameOptions,
+    seed: u64,
+    lobby: &LobbyDoc,
+    setup: Option<&Setup>,
+    commands: &[(u8, Command)],
+    now: u64,
+    config: SessionConfig,
+) -> Result<Session, SessionError> {
+    let table = options.table();
+    let setup = setup.map(|s| serde_json::to_string(s).expect("setup"));
+    let commands: Vec<(u8, String)> = commands
+        .iter()
+        .map(|(seat, c)| (*seat, serde_json::to_string(c).expect("command")))
+        .collect();
+    Session::restore_checked(
+        StoredGame {
+            code,
+            options: &table,
+            seed,
+            lobby,
+            setup: setup.as_deref(),
+            commands: &commands,
+            checksums: None,
+        },
+        now,
+        config,
+    )
+    .map(|s| s.with_bots(citadel_bots::seat_bot))
+}
+
+/// [`Session::reserved`] from Siege's options and setup.
+fn reserved(
+    code: &str,
+    options: GameOptions,
+    config: SessionConfig,
+    seats: Vec<ReservedSeat>,
+    setup: Setup,
+    now: u64,
+) -> Result<(Session, Vec<Output>), SessionError> {
+    let seed = setup.seed;
+    Session::reserved(
+        code.into(),
+        options.table(),
+        config,
+        seats,
+        &setup,
+        seed,
+        now,
+    )
+    .map(|(s, out)| (s.with_bots(citadel_bots::seat_bot), out))
+}
+
+fn reserved_seat(name: &str, corporation: Corporation, secret: &str) -> ReservedSeat {
+    ReservedSeat {
+        name: name.into(),
+        choice: Some(citadel_protocol::Json::of(
+            &citadel_rules::seam::SeatChoice {
+                corporation: Some(corporation),
+                doomtroopers: None,
+            },
+        )),
+        token_hash: citadel_server::session::token_hash(secret),
+        account: None,
+    }
+}
+
+fn cmd(command: &Command) -> citadel_protocol::Json {
+    citadel_protocol::Json::of(command)
+}
+
+fn take_seat(corporation: Corporation) -> ClientMsg {
+    ClientMsg::Choose {
+        choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+            corporation: Some(corporation),
+            doomtroopers: None,
+        }),
+    }
+}
 use std::collections::BTreeMap;
 
 fn options(seats: u8, dl: DarkLegionChoice) -> GameOptions {
@@ -65,26 +162,12 @@ fn started_game() -> (Session, Vec<Output>) {
 
 /// [`started_game`] with these options.
 fn started_game_with(options: GameOptions) -> (Session, Vec<Output>) {
-    let mut s = Session::new("ABCDEF".into(), options, 11, config());
+    let mut s = new_session("ABCDEF".into(), options, 11, config());
     hello(&mut s, 1, player("Ann"), 0);
     hello(&mut s, 2, player("Bob"), 0);
     hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
-    msg(
-        &mut s,
-        1,
-        ClientMsg::TakeSeat {
-            corporation: Corporation::Bauhaus,
-        },
-        0,
-    );
-    msg(
-        &mut s,
-        2,
-        ClientMsg::TakeSeat {
-            corporation: Corporation::Capitol,
-        },
-        0,
-    );
+    msg(&mut s, 1, take_seat(Corporation::Bauhaus), 0);
+    msg(&mut s, 2, take_seat(Corporation::Capitol), 0);
     msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
     msg(&mut s, 2, ClientMsg::Ready { ready: true }, 0);
     let out = msg(&mut s, 1, ClientMsg::Start, 0);
@@ -107,7 +190,7 @@ fn lobby_start_sends_every_viewer_a_snapshot() {
 
 #[test]
 fn only_the_host_starts_and_only_when_all_are_ready() {
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
     hello(&mut s, 1, player("Ann"), 0);
     hello(&mut s, 2, player("Bob"), 0);
     let out = msg(&mut s, 2, ClientMsg::Start, 0);
@@ -131,25 +214,11 @@ fn only_the_host_starts_and_only_when_all_are_ready() {
 
 #[test]
 fn a_corporation_cannot_be_taken_twice() {
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
     hello(&mut s, 1, player("Ann"), 0);
     hello(&mut s, 2, player("Bob"), 0);
-    msg(
-        &mut s,
-        1,
-        ClientMsg::TakeSeat {
-            corporation: Corporation::Mishima,
-        },
-        0,
-    );
-    let out = msg(
-        &mut s,
-        2,
-        ClientMsg::TakeSeat {
-            corporation: Corporation::Mishima,
-        },
-        0,
-    );
+    msg(&mut s, 1, take_seat(Corporation::Mishima), 0);
+    let out = msg(&mut s, 2, take_seat(Corporation::Mishima), 0);
     assert!(matches!(
         sent(&out, 2)[..],
         [ServerMsg::Error {
@@ -161,7 +230,7 @@ fn a_corporation_cannot_be_taken_twice() {
 
 #[test]
 fn a_full_game_closes_new_players_with_game_full() {
-    let mut s = Session::new("C".into(), options(1, DarkLegionChoice::Ai), 1, config());
+    let mut s = new_session("C".into(), options(1, DarkLegionChoice::Ai), 1, config());
     hello(&mut s, 1, player("Ann"), 0);
     let out = hello(&mut s, 2, player("Bob"), 0);
     assert!(out
@@ -171,14 +240,14 @@ fn a_full_game_closes_new_players_with_game_full() {
 
 #[test]
 fn spectators_and_early_commands_get_typed_errors() {
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Drawn), 1, config());
     hello(&mut s, 1, player("Ann"), 0);
     let out = msg(
         &mut s,
         1,
         ClientMsg::Command {
             client_ref: Some(1),
-            command: Command::EndTurn,
+            command: cmd(&Command::EndTurn),
         },
         0,
     );
@@ -195,7 +264,7 @@ fn spectators_and_early_commands_get_typed_errors() {
         9,
         ClientMsg::Command {
             client_ref: None,
-            command: Command::EndTurn,
+            command: cmd(&Command::EndTurn),
         },
         0,
     );
@@ -220,7 +289,7 @@ fn a_command_out_of_turn_is_rejected_with_its_reason_and_nothing_changes() {
         other,
         ClientMsg::Command {
             client_ref: Some(7),
-            command: Command::PassEquipment,
+            command: cmd(&Command::PassEquipment),
         },
         0,
     );
@@ -230,7 +299,10 @@ fn a_command_out_of_turn_is_rejected_with_its_reason_and_nothing_changes() {
             reason,
             ..
         }] => {
-            assert_eq!(*reason, Rejection::NotYourTurn)
+            assert_eq!(
+                reason.parse::<Rejection>().ok(),
+                Some(Rejection::NotYourTurn)
+            )
         }
         other => panic!("expected a rejection, got {other:?}"),
     }
@@ -248,7 +320,7 @@ fn an_accepted_command_is_acked_and_broadcast_with_contiguous_seqs() {
         conn,
         ClientMsg::Command {
             client_ref: Some(3),
-            command: Command::PassEquipment,
+            command: cmd(&Command::PassEquipment),
         },
         0,
     );
@@ -293,7 +365,7 @@ fn play_out(s: &mut Session, now: u64) -> Vec<Output> {
             ConnId::from(seat.0) + 1,
             ClientMsg::Command {
                 client_ref: None,
-                command: cmd,
+                command: citadel_protocol::Json::of(&cmd),
             },
             now,
         ));
@@ -314,11 +386,17 @@ fn views_held(out: &[Output]) -> BTreeMap<ConnId, Vec<GameView>> {
         for conn in to {
             let views = held.entry(*conn).or_default();
             let next = match msg {
-                ServerMsg::Snapshot { view, .. } => (**view).clone(),
+                ServerMsg::Snapshot { view, .. } => view.parse().expect("a view"),
                 ServerMsg::Events {
                     view, view_patch, ..
-                } => view_patch::next_view(views.last(), view.as_deref(), view_patch.as_ref())
-                    .unwrap_or_else(|e| panic!("conn {conn}: {e}")),
+                } => view_patch::next_view(
+                    views.last(),
+                    view.as_ref()
+                        .map(|v| v.parse::<GameView>().expect("a view"))
+                        .as_ref(),
+                    view_patch.as_ref(),
+                )
+                .unwrap_or_else(|e| panic!("conn {conn}: {e}")),
                 _ => continue,
             };
             views.push(next);
@@ -358,7 +436,7 @@ fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
         }
         if let ServerMsg::Events { events, .. } = msg {
             for e in events {
-                if let Event::CardsDealt { seat, cards, .. } = &e.event {
+                if let Ok(Event::CardsDealt { seat, cards, .. }) = e.event.parse::<Event>() {
                     assert!(
                         cards.is_none() || (owner_only && seat.0 == 0),
                         "{to:?} saw dealt cards"
@@ -372,7 +450,7 @@ fn hid_no_message_to_a_spectator_or_opponent_carries_a_hand() {
 
 #[test]
 fn bots_fill_every_seat_and_finish_the_game() {
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), 5, config());
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Ai), 5, config());
     hello(&mut s, 1, player("Ann"), 0);
     msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
     msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
@@ -436,7 +514,7 @@ fn ann_plays_like_a_bot(s: &mut Session, conn: ConnId, now: u64) -> Vec<Output> 
             };
             let m = ClientMsg::Command {
                 client_ref: None,
-                command,
+                command: citadel_protocol::Json::of(&command),
             };
             msg(s, conn, m, now)
         } else {
@@ -534,7 +612,7 @@ fn a_restored_game_waits_for_a_player_however_long_it_ticks() {
     let setup = start
         .iter()
         .find_map(|o| match o {
-            Output::Started { setup, .. } => Some(setup.clone()),
+            Output::Started { setup, .. } => Some(setup.parse::<Setup>().expect("setup")),
             _ => None,
         })
         .expect("started");
@@ -542,8 +620,8 @@ fn a_restored_game_waits_for_a_player_however_long_it_ticks() {
     out.extend(s.handle(Input::Tick, 5_100));
     let commands = applied(&out);
     assert!(!commands.is_empty(), "Ann's bot did not play");
-    let mut r = Session::restore(
-        "ABCDEF".into(),
+    let mut r = restore(
+        "ABCDEF",
         options(2, DarkLegionChoice::Seat(1)),
         11,
         &s.lobby_document(),
@@ -643,7 +721,7 @@ fn a_bad_token_is_closed_and_a_second_connection_replaces_the_first() {
 fn trn_11_an_expired_turn_timer_passes_the_turn() {
     let mut o = options(2, DarkLegionChoice::Seat(1));
     o.turn_seconds = Some(60);
-    let mut s = Session::new("T".into(), o, 11, config());
+    let mut s = new_session("T".into(), o, 11, config());
     hello(&mut s, 1, player("Ann"), 0);
     hello(&mut s, 2, player("Bob"), 0);
     msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
@@ -678,7 +756,7 @@ fn trn_11_an_expired_turn_timer_passes_the_turn() {
 
 #[test]
 fn the_host_can_seat_and_unseat_bots_in_the_lobby() {
-    let mut s = Session::new("C".into(), options(3, DarkLegionChoice::Drawn), 1, config());
+    let mut s = new_session("C".into(), options(3, DarkLegionChoice::Drawn), 1, config());
     hello(&mut s, 1, player("Ann"), 0);
     let out = msg(&mut s, 1, ClientMsg::SetBot { seat: 2, bot: true }, 0);
     let lobby = sent(&out, 1).into_iter().find_map(|m| match m {
@@ -687,7 +765,10 @@ fn the_host_can_seat_and_unseat_bots_in_the_lobby() {
     });
     let lobby = lobby.expect("lobby update");
     assert_eq!(lobby.seats[2].controller, Controller::Bot);
-    assert!(lobby.seats[2].corporation.is_some());
+    let choice = lobby.seats[2].choice.as_ref().expect("a bot's choice");
+    assert!(choice
+        .parse::<citadel_rules::seam::SeatChoice>()
+        .is_ok_and(|c| c.corporation.is_some()));
     let out = msg(
         &mut s,
         1,
@@ -793,13 +874,22 @@ fn a_command_without_events_is_acked_with_the_seq_the_client_has() {
         1,
         ClientMsg::Command {
             client_ref: Some(4),
-            command: Command::SetAllowPass { allow: false },
+            command: cmd(&Command::SetAllowPass { allow: false }),
         },
         0,
     );
     assert_eq!(s.event_count(), before);
+    let to_sender = sent(&out, 1);
+    assert!(matches!(to_sender[0], ServerMsg::Ack { client_ref: Some(4), seq } if seq == before));
+    // Then an `events` message with no events, the view as a patch and
+    // the legal list (docs/PROTOCOL.md, `ack`).
     assert!(
-        matches!(sent(&out, 1)[0], ServerMsg::Ack { client_ref: Some(4), seq } if seq == before)
+        matches!(
+            &to_sender[1],
+            ServerMsg::Events { events, view: None, view_patch: Some(_), .. } if events.is_empty()
+        ),
+        "{:?}",
+        to_sender[1]
     );
 }
 
@@ -809,7 +899,6 @@ fn a_command_without_events_is_acked_with_the_seq_the_client_has() {
 #[test]
 fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     use citadel_rules::game::{DarkLegionSetup, SeatSetup, Setup, Viewer};
-    use citadel_server::session::{token_hash, ReservedSeat};
     let setup = Setup {
         ruleset: Default::default(),
         mission: "ce-c1m1".into(),
@@ -835,21 +924,11 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
         dl_band: None,
     };
     let seats = vec![
-        ReservedSeat {
-            name: "Ann".into(),
-            corporation: Corporation::Capitol,
-            token_hash: token_hash("ann-secret"),
-            account: None,
-        },
-        ReservedSeat {
-            name: "Bob".into(),
-            corporation: Corporation::Mishima,
-            token_hash: token_hash("bob-secret"),
-            account: None,
-        },
+        reserved_seat("Ann", Corporation::Capitol, "ann-secret"),
+        reserved_seat("Bob", Corporation::Mishima, "bob-secret"),
     ];
-    let (mut s, out) = Session::reserved(
-        "CAMP01".into(),
+    let (mut s, out) = reserved(
+        "CAMP01",
         options(2, DarkLegionChoice::Seat(1)),
         config(),
         seats.clone(),
@@ -860,7 +939,9 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     let (stored_setup, stored_lobby) = out
         .iter()
         .find_map(|o| match o {
-            Output::Started { setup, lobby } => Some((setup.clone(), lobby.clone())),
+            Output::Started { setup, lobby } => {
+                Some((setup.parse::<Setup>().expect("setup"), lobby.clone()))
+            }
             _ => None,
         })
         .expect("started");
@@ -893,8 +974,8 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     }
 
     // The stored documents bring it back after a restart.
-    let back = Session::restore(
-        "CAMP01".into(),
+    let back = restore(
+        "CAMP01",
         options(2, DarkLegionChoice::Seat(1)),
         5,
         &stored_lobby,
@@ -909,8 +990,8 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
     assert_eq!(view.dark_legion.pp, 7);
 
     // Seats and setup must agree.
-    assert!(Session::reserved(
-        "CAMP02".into(),
+    assert!(reserved(
+        "CAMP02",
         options(3, DarkLegionChoice::Seat(1)),
         config(),
         seats,
@@ -924,7 +1005,9 @@ fn a_reserved_game_starts_at_once_and_players_resume_with_their_tokens() {
 fn applied(out: &[Output]) -> Vec<(u8, Command)> {
     out.iter()
         .filter_map(|o| match o {
-            Output::Applied { seat, command, .. } => Some((*seat, command.clone())),
+            Output::Applied { seat, command, .. } => {
+                Some((*seat, command.parse::<Command>().expect("a command")))
+            }
             _ => None,
         })
         .collect()
@@ -965,7 +1048,7 @@ fn assert_bots_played(setup: &Setup, seed: u64, commands: &[(u8, Command)]) -> u
 #[test]
 fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restore() {
     let seed = 11;
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), seed, config());
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Ai), seed, config());
     let mut out = hello(&mut s, 1, player("Ann"), 0);
     out.extend(msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0));
     out.extend(msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0));
@@ -977,7 +1060,7 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
     let setup = out
         .iter()
         .find_map(|o| match o {
-            Output::Started { setup, .. } => Some(setup.clone()),
+            Output::Started { setup, .. } => Some(setup.parse::<Setup>().expect("setup")),
             _ => None,
         })
         .expect("started");
@@ -989,8 +1072,8 @@ fn ai_the_ai_dark_legion_and_heuristic_bots_play_their_seats_also_after_a_restor
 
     // Restore from the first half of the commands and let the bots finish.
     let half = commands.len() / 2;
-    let mut r = Session::restore(
-        "C".into(),
+    let mut r = restore(
+        "C",
         options(2, DarkLegionChoice::Ai),
         seed,
         &s.lobby_document(),
@@ -1030,7 +1113,7 @@ fn lobby_writes(out: &[Output]) -> Vec<LobbyDoc> {
 /// but not stored, and a busy game's spectators would write for nothing.
 #[test]
 fn the_lobby_is_stored_only_when_its_document_changes() {
-    let mut s = Session::new(
+    let mut s = new_session(
         "ABCDEF".into(),
         options(2, DarkLegionChoice::Seat(1)),
         11,
@@ -1055,14 +1138,7 @@ fn the_lobby_is_stored_only_when_its_document_changes() {
     // ... but not the stored document.
     assert_eq!(lobby_writes(&out), Vec::<LobbyDoc>::new());
     // A choice is stored.
-    let out = msg(
-        &mut s,
-        1,
-        ClientMsg::TakeSeat {
-            corporation: Corporation::Bauhaus,
-        },
-        0,
-    );
+    let out = msg(&mut s, 1, take_seat(Corporation::Bauhaus), 0);
     assert_eq!(lobby_writes(&out), vec![s.lobby_document()]);
     let out = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
     assert_eq!(lobby_writes(&out).len(), 1);
@@ -1085,7 +1161,7 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
         conn,
         ClientMsg::Command {
             client_ref: None,
-            command: Command::PassEquipment,
+            command: cmd(&Command::PassEquipment),
         },
         0,
     );
@@ -1104,7 +1180,9 @@ fn spectators_share_one_message_and_each_seat_gets_its_own() {
                 if to.len() > 1 {
                     let view = view_patch::next_view(
                         Some(&spectator_before),
-                        view.as_deref(),
+                        view.as_ref()
+                            .map(|v| v.parse::<GameView>().expect("a view"))
+                            .as_ref(),
                         view_patch.as_ref(),
                     )
                     .expect("fits");
@@ -1129,7 +1207,7 @@ fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
         bot_delay_ms: delay,
         ..config()
     };
-    let mut s = Session::new("C".into(), options(2, DarkLegionChoice::Ai), 11, cfg);
+    let mut s = new_session("C".into(), options(2, DarkLegionChoice::Ai), 11, cfg);
     let _ = hello(&mut s, 1, player("Ann"), 0);
     let _ = msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
     let _ = msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
@@ -1147,7 +1225,7 @@ fn ai_card_reveals_do_not_wait_for_the_bot_delay() {
             Some(command) => {
                 let m = ClientMsg::Command {
                     client_ref: None,
-                    command,
+                    command: citadel_protocol::Json::of(&command),
                 };
                 msg(&mut s, 1, m, now)
             }
@@ -1189,7 +1267,7 @@ fn events_carry_patches_against_each_connections_last_view() {
             ConnId::from(seat.0) + 1,
             ClientMsg::Command {
                 client_ref: None,
-                command,
+                command: citadel_protocol::Json::of(&command),
             },
             0,
         ));
@@ -1269,7 +1347,7 @@ fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
     for seed in 1..40 {
         let mut o = options(2, DarkLegionChoice::Ai);
         o.mission = "classic-m1".into();
-        let mut s = Session::new("C".into(), o, seed, config());
+        let mut s = new_session("C".into(), o, seed, config());
         hello(&mut s, 1, player("Ann"), 0);
         hello(&mut s, 9, Join::Spectator { name: "Eve".into() }, 0);
         msg(&mut s, 1, ClientMsg::SetBot { seat: 1, bot: true }, 0);
@@ -1280,12 +1358,17 @@ fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
         for conn in [1, 9] {
             let mut last_map = None;
             for m in sent(&out, conn) {
-                let ServerMsg::Events { events, map, .. } = m else {
+                let ServerMsg::Events {
+                    events,
+                    static_data: map,
+                    ..
+                } = m
+                else {
                     continue;
                 };
                 let alters = events
                     .iter()
-                    .any(|e| matches!(e.event, Event::SectorsAltered { .. }));
+                    .any(|e| matches!(e.event.parse::<Event>(), Ok(Event::SectorsAltered { .. })));
                 assert_eq!(alters, map.is_some(), "seed {seed}: map iff altered");
                 if map.is_some() {
                     altered += 1;
@@ -1296,8 +1379,8 @@ fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
                 // (A turn may leave a symmetric sector looking the same, so
                 // the map is compared with the board, not with the start.)
                 assert_eq!(
-                    *map,
-                    citadel_protocol::MapData::of(g),
+                    map.parse::<citadel_rules::map_data::MapData>().ok(),
+                    Some(citadel_rules::map_data::MapData::of(g)),
                     "seed {seed}: the board now"
                 );
             }

@@ -86,16 +86,28 @@ pub struct GameRecord {
     /// then `finished_at` is the same time and `result` is empty.
     #[serde(default)]
     pub abandoned_at: Option<Millis>,
-    /// The rules engine's behaviour version the game was made with
-    /// (`citadel_rules::ENGINE_VERSION`); [`LEGACY_ENGINE_VERSION`] for a
-    /// game stored before versions were recorded.
+    /// The game's engine behaviour version the game was made with
+    /// (`RulesVersion::engine` of the game seam); [`LEGACY_ENGINE_VERSION`]
+    /// for a game stored before versions were recorded.
     #[serde(default)]
     pub engine_version: i64,
     /// The hash of the content the game was made with
-    /// (`citadel_rules::Content::embedded_hash`); [`LEGACY_CONTENT_HASH`]
+    /// (`RulesVersion::content` of the game seam); [`LEGACY_CONTENT_HASH`]
     /// for a game stored before versions were recorded.
     #[serde(default = "legacy_content_hash")]
     pub content_hash: String,
+    /// Which game this is: its catalogue id (`citadel_game::Game::ID`).
+    /// Every game stored before games had kinds is Siege's.
+    #[serde(default = "first_game_kind")]
+    pub kind: String,
+}
+
+/// The game every record stored before game kinds were recorded belongs
+/// to (migration 0009).
+pub const FIRST_GAME_KIND: &str = "siege";
+
+fn first_game_kind() -> String {
+    FIRST_GAME_KIND.to_string()
 }
 
 /// The engine version of a game stored before versions were recorded.
@@ -202,6 +214,10 @@ pub struct CampaignRecord {
     /// A new campaign starts at 0 (as do rows stored before versions).
     #[serde(default)]
     pub version: i64,
+    /// Which game the campaign plays: its catalogue id. Campaigns stored
+    /// before game kinds were recorded are Siege's.
+    #[serde(default = "first_game_kind")]
+    pub kind: String,
 }
 
 /// One finished mission of a campaign.

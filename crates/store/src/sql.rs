@@ -130,6 +130,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "game leases before games",
         include_str!("../../../migrations/postgres/0008_game_leases_before_games.sql"),
     ),
+    (
+        9,
+        "game kinds",
+        include_str!("../../../migrations/postgres/0009_game_kinds.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -173,6 +178,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         "game leases before games",
         include_str!("../../../migrations/sqlite/0008_game_leases_before_games.sql"),
     ),
+    (
+        9,
+        "game kinds",
+        include_str!("../../../migrations/sqlite/0009_game_kinds.sql"),
+    ),
 ];
 
 /// The embedded migrations as a source for sqlx's [`Migrator`], which
@@ -203,8 +213,8 @@ impl MigrationSource<'static> for Embedded {
 }
 
 const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
-     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash";
-const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at, version";
+     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash, kind";
+const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at, version, kind";
 
 /// Postgres or SQLite behind the [`Store`] trait.
 #[derive(Clone, Debug)]
@@ -623,6 +633,7 @@ fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
         abandoned_at: get(row, "abandoned_at")?,
         engine_version: get(row, "engine_version")?,
         content_hash: get(row, "content_hash")?,
+        kind: get(row, "kind")?,
     })
 }
 
@@ -664,6 +675,7 @@ fn campaign_from_row(row: &AnyRow) -> Result<CampaignRecord, StoreError> {
         created_at: get(row, "created_at")?,
         finished_at: get(row, "finished_at")?,
         version: get(row, "version")?,
+        kind: get(row, "kind")?,
     })
 }
 
@@ -703,7 +715,7 @@ impl Store for SqlStore {
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
         ))
         .bind(&g.code)
         .bind(&g.options)
@@ -719,6 +731,7 @@ impl Store for SqlStore {
         .bind(g.abandoned_at)
         .bind(g.engine_version)
         .bind(&g.content_hash)
+        .bind(&g.kind)
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("game {}", g.code), &g.code))?;
@@ -1076,7 +1089,7 @@ impl Store for SqlStore {
 
     async fn create_campaign(&self, c: &CampaignRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
-            "INSERT INTO campaigns ({CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            "INSERT INTO campaigns ({CAMPAIGN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
         ))
         .bind(&c.id)
         .bind(&c.code)
@@ -1085,6 +1098,7 @@ impl Store for SqlStore {
         .bind(c.created_at)
         .bind(c.finished_at)
         .bind(c.version)
+        .bind(&c.kind)
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("campaign {}", c.code), &c.id))?;

@@ -39,6 +39,7 @@ fn game(code: &str, created_at: i64) -> GameRecord {
         campaign: None,
         engine_version: 7,
         content_hash: "0123456789abcdef0123456789abcdef".to_string(),
+        kind: "siege".to_string(),
         active_at: created_at,
         abandoned_at: None,
     }
@@ -74,6 +75,7 @@ fn campaign(id: &str, code: &str, created_at: i64) -> CampaignRecord {
         created_at,
         finished_at: None,
         version: 0,
+        kind: "siege".to_string(),
     }
 }
 
@@ -120,6 +122,27 @@ async fn game_create_and_get(s: &dyn Store) {
     h.seed = 1 << 63;
     s.create_game(&h).await.unwrap();
     assert_eq!(s.game("HIGH").await.unwrap().unwrap().seed, 1 << 63);
+}
+
+/// Every game and campaign names its game (issue 29): a kind other than
+/// Siege's is stored and read back as it is.
+async fn game_kinds_round_trip(s: &dyn Store) {
+    let mut g = game("KIND", 10);
+    g.kind = "tricks".to_string();
+    s.create_game(&g).await.unwrap();
+    assert_eq!(s.game("KIND").await.unwrap().unwrap().kind, "tricks");
+    assert_eq!(s.game("KIND").await.unwrap(), Some(g));
+    let mut c = campaign("camp-kind", "CKIND", 10);
+    c.kind = "tricks".to_string();
+    s.create_campaign(&c).await.unwrap();
+    assert_eq!(
+        s.campaign("camp-kind").await.unwrap().unwrap().kind,
+        "tricks"
+    );
+    assert_eq!(
+        s.campaign_by_code("CKIND").await.unwrap().unwrap().kind,
+        "tricks"
+    );
 }
 
 async fn game_duplicate_code_conflict(s: &dyn Store) {
@@ -880,6 +903,7 @@ macro_rules! suite {
 
 suite!(
     game_create_and_get,
+    game_kinds_round_trip,
     game_duplicate_code_conflict,
     game_lobby_start_finish,
     commands_append_in_order,
@@ -921,7 +945,10 @@ async fn applied_migrations(store: &SqlStore) -> Vec<i64> {
 /// reopened store carries on where the first stopped.
 async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(
+        applied_migrations(&store).await,
+        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    );
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
     store
@@ -947,7 +974,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5, 6, 7, 8],
+            [1, 2, 3, 4, 5, 6, 7, 8, 9],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -992,6 +1019,8 @@ async fn rows_before_versions_read_as_legacy(db: &Db) {
     assert_eq!(g.engine_version, LEGACY_ENGINE_VERSION);
     assert_eq!(g.content_hash, LEGACY_CONTENT_HASH);
     assert!(g.is_legacy());
+    // Migration 0009: every game stored before kinds is Siege's.
+    assert_eq!(g.kind, "siege");
     assert_eq!(store.commands("PAST").await.unwrap()[0].checksum, None);
     assert_eq!(codes(&store.unfinished_games().await.unwrap()), ["PAST"]);
     // A campaign stored before migration 0006 starts at version 0.
@@ -1004,6 +1033,7 @@ async fn rows_before_versions_read_as_legacy(db: &Db) {
     .unwrap();
     let mut c = store.campaign("camp-past").await.unwrap().unwrap();
     assert_eq!(c.version, 0);
+    assert_eq!(c.kind, "siege");
     c.state = r#"{"next":1}"#.to_string();
     store.update_campaign(&c).await.unwrap();
     assert_eq!(
@@ -1036,7 +1066,10 @@ async fn migration_4_backfills_active_at(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(
+        applied_migrations(&store).await,
+        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    );
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!((code, g.active_at, g.abandoned_at), (code, active, None));
@@ -1073,7 +1106,10 @@ async fn migration_8_keeps_leases_and_drops_the_foreign_key(db: &Db) {
     store.close().await;
 
     let store = db.open().await;
-    assert_eq!(applied_migrations(&store).await, [1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(
+        applied_migrations(&store).await,
+        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    );
     let l = store.lease("G").await.unwrap().unwrap();
     assert_eq!((l.owner.as_str(), l.expires_at), ("n", 5));
     assert!(store.acquire_lease("NEW", "n", 0, 10).await.unwrap());

@@ -4,6 +4,7 @@
 //! `crate::options`).
 //! docs/SECURITY.md says which threat each part answers.
 
+pub mod frames;
 pub mod layers;
 pub mod serve;
 pub mod text;

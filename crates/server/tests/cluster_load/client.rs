@@ -10,9 +10,10 @@
 #![allow(dead_code)]
 
 use crate::common::{self, Ws, STEP};
-use citadel_protocol::{close, ClientMsg, DarkLegionChoice, Join, ServerMsg, PROTOCOL_VERSION};
+use citadel_protocol::{close, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event};
+use citadel_rules::seam::DarkLegionChoice;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -129,7 +130,7 @@ impl Client {
     pub async fn command(&mut self, client_ref: u64, command: &Command) -> Answer {
         let msg = ClientMsg::Command {
             client_ref: Some(client_ref),
-            command: command.clone(),
+            command: citadel_protocol::Json::of(&command),
         };
         if !self.send(&msg).await {
             return Answer::Cut;
@@ -247,7 +248,7 @@ impl Client {
         match msg {
             ServerMsg::Snapshot { seq, legal, .. } => {
                 self.log.covered = *seq;
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Events { events, legal, .. } => {
                 for e in events {
@@ -255,11 +256,11 @@ impl Client {
                         self.log.gaps.push((self.log.covered, e.seq));
                     }
                     self.log.covered = e.seq;
-                    if matches!(e.event, Event::MissionEnded { .. }) {
+                    if matches!(e.event.parse::<Event>(), Ok(Event::MissionEnded { .. })) {
                         self.finished = true;
                     }
                 }
-                self.legal.clone_from(legal);
+                self.legal = legal.parse().expect("legal commands");
             }
             ServerMsg::Error { message, .. } => self.errors.push(message.clone()),
             _ => {}
@@ -434,9 +435,22 @@ impl GameRun {
             .zip([Corporation::Bauhaus, Corporation::Capitol])
         {
             let seat = usize::from(c.seat?);
-            c.send(&ClientMsg::TakeSeat { corporation: corp }).await;
-            c.wait_lobby(|l| l.seats[seat].corporation == Some(corp))
-                .await?;
+            c.send(&ClientMsg::Choose {
+                choice: citadel_protocol::Json::of(&citadel_rules::seam::SeatChoice {
+                    corporation: Some(corp),
+                    doomtroopers: None,
+                }),
+            })
+            .await;
+            c.wait_lobby(|l| {
+                l.seats[seat]
+                    .choice
+                    .as_ref()
+                    .and_then(|c| c.parse::<citadel_rules::seam::SeatChoice>().ok())
+                    .and_then(|c| c.corporation)
+                    == Some(corp)
+            })
+            .await?;
             c.send(&ClientMsg::Ready { ready: true }).await;
             c.wait_lobby(|l| l.seats[seat].ready).await?;
         }

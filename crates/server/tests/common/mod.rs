@@ -5,7 +5,8 @@
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
 
-use citadel_protocol::{ClientMsg, DarkLegionChoice, GameOptions};
+use citadel_protocol::ClientMsg;
+pub use citadel_rules::seam::DarkLegionChoice;
 use futures_util::{SinkExt, StreamExt};
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
@@ -98,6 +99,30 @@ pub async fn closed_within(stream: &mut TcpStream, limit: Duration) -> bool {
 
 /// The start of a request that never ends (slowloris).
 pub const HALF_REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: x\r\n";
+
+/// Siege's table options as the tests write them: the game's own
+/// (`citadel_rules::seam::SiegeOptions`) beside the platform's turn
+/// limit, in the JSON `POST /api/games` takes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GameOptions {
+    /// Mission id.
+    pub mission: String,
+    /// Player seats.
+    pub seats: u8,
+    /// Dark Legion.
+    pub dark_legion: DarkLegionChoice,
+    /// Starting rank.
+    pub starting_rank: u8,
+    /// Turn limit.
+    pub turn_seconds: Option<u32>,
+}
+
+impl GameOptions {
+    /// As the platform's table options.
+    pub fn table(&self) -> citadel_protocol::TableOptions {
+        serde_json::from_value(serde_json::to_value(self).expect("json")).expect("table options")
+    }
+}
 
 /// Options for a C1M1 game at starting rank 1 without a turn clock.
 pub fn c1m1_options(seats: u8, dark_legion: DarkLegionChoice) -> GameOptions {
