@@ -16,7 +16,7 @@ COPY migrations ./migrations
 COPY web-client ./web-client
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
-    cargo build --release --locked -p citadel-server \
+    cargo build --release --locked -p citadel \
     && cp target/release/citadel /usr/local/bin/citadel
 
 # ---- run

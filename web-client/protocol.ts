@@ -179,8 +179,8 @@ export type LobbySeat = {
    */
   seat: number,
   /**
-   * The seat's lobby choice, as the game's JSON (Siege: corporation
-   * and Doomtroopers), once made.
+   * The seat's lobby choice, as the game's JSON (a side, an army, a
+   * deck), once made.
    */
   choice: unknown,
   /**
@@ -259,8 +259,8 @@ export type Placing = {
    */
   seat: Seat,
   /**
-   * Seats on the same side share a team number (Siege's corporations
-   * are one team against the Dark Legion); `None`: the seat plays
+   * Seats on the same side share a team number (several players
+   * allied against one opponent); `None`: the seat plays
    * alone.
    */
   team: number | null,
@@ -277,7 +277,7 @@ export type Placing = {
 
 /**
  * A player's place at the table, 0-based. Automaton seats (an AI
- * opponent the rules play, such as Siege's AI Dark Legion) are seats
+ * opponent the rules play, such as an AI army) are seats
  * too, numbered after the players'.
  */
 export type Seat = number;
@@ -338,7 +338,7 @@ export type ServerMsg =
      */
     view: unknown,
     /**
-     * What the game draws once (Siege: its map), as the game's JSON.
+     * What the game draws once (a board, a card catalogue), as the game's JSON.
      */
     static_data: unknown,
     /**
@@ -374,7 +374,7 @@ export type ServerMsg =
     legal: Array<unknown>,
     /**
      * What the game draws once, again, when these events changed it
-     * (Siege: 1993 event 11 turns or swaps sectors); absent otherwise.
+     * (a board turned or swapped by an event); absent otherwise.
      */
     static_data?: unknown,
     /**
@@ -404,7 +404,7 @@ export type ServerMsg =
      */
     client_ref: number | null,
     /**
-     * Why: the game's typed reason, as its JSON (Siege: a snake_case
+     * Why: the game's typed reason, as its JSON (e.g. a snake_case
      * string).
      */
     reason: unknown,
@@ -466,7 +466,7 @@ export type TableOptions = {
   /**
    * The game (its catalogue id, `GET /api/catalogue`). Left out when a
    * table is created: the catalogue's first game. Records made before
-   * games had kinds have none (they are Siege's; the store knows).
+   * games had kinds have none (they are the first game's; the store knows).
    */
   kind?: string,
   /**

@@ -15,7 +15,7 @@
 //
 // These tests run once web-client/index.html carries the board client's
 // marker `data-client="citadel-board"`; before that they are skipped as
-// pending (crates/server/tests/browser.rs does not even start them).
+// pending (crates/citadel/tests/browser.rs does not even start them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { boardClientTests, dropConnection, launch, person, shot, until, waitForState } from './lib/harness.mjs';

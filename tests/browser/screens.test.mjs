@@ -6,7 +6,7 @@
 //
 // Like citadel.test.mjs these run once web-client/index.html carries the
 // board client's marker `data-client="citadel-board"`
-// (crates/server/tests/browser.rs does not start them before that).
+// (crates/citadel/tests/browser.rs does not start them before that).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { STEP_MS, boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A player's place at the table, 0-based. Automaton seats (an AI
-/// opponent the rules play, such as Siege's AI Dark Legion) are seats
+/// opponent the rules play, such as an AI army) are seats
 /// too, numbered after the players'.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

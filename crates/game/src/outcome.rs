@@ -18,8 +18,8 @@ pub struct Outcome {
 pub struct Placing {
     /// The seat.
     pub seat: Seat,
-    /// Seats on the same side share a team number (Siege's corporations
-    /// are one team against the Dark Legion); `None`: the seat plays
+    /// Seats on the same side share a team number (several players
+    /// allied against one opponent); `None`: the seat plays
     /// alone.
     pub team: Option<u8>,
     /// 1 for the winners; seats that tie share a place.

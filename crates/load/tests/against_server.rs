@@ -3,7 +3,6 @@
 //! players off shows up as errors.
 
 use citadel_load::{run, Options};
-use citadel_server::config::Config;
 use citadel_server::Server;
 use clap::Parser;
 use std::time::Duration;
@@ -16,7 +15,9 @@ fn options(url: &str, extra: &[&str]) -> Options {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_run_plays_every_game_and_measures_every_viewer() {
-    let server = Server::start(Config::for_tests()).await.expect("server");
+    let server = Server::start(citadel::config_for_tests())
+        .await
+        .expect("server");
     let url = format!("http://{}", server.addr());
     let o = options(
         &url,
@@ -76,7 +77,7 @@ async fn a_short_run_plays_every_game_and_measures_every_viewer() {
 async fn another_game_of_the_catalogue_is_loaded_and_played_to_its_end() {
     // Fast enough that games end within the run: above the default
     // per-socket message rate.
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.rate_per_sec = 10_000;
     config.rate_burst = 10_000;
     let server = Server::start(config).await.expect("server");
@@ -123,7 +124,9 @@ async fn another_game_of_the_catalogue_is_loaded_and_played_to_its_end() {
 /// the sockets alternate between them and the report counts each one's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sockets_alternate_over_several_urls() {
-    let server = Server::start(Config::for_tests()).await.expect("server");
+    let server = Server::start(citadel::config_for_tests())
+        .await
+        .expect("server");
     let url = format!("http://{}", server.addr());
     let both = format!("{url},{url}/");
     let o = options(
@@ -164,7 +167,7 @@ async fn sockets_alternate_over_several_urls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_cut_off_by_the_server_count_as_errors() {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     // One message a second: the lobby steps alone overrun it.
     config.rate_per_sec = 1;
     config.rate_burst = 1;
@@ -198,7 +201,9 @@ async fn players_cut_off_by_the_server_count_as_errors() {
 /// the tool, whose sockets count in the report.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_spectators_past_the_socket_budget_go_to_worker_processes() {
-    let server = Server::start(Config::for_tests()).await.expect("server");
+    let server = Server::start(citadel::config_for_tests())
+        .await
+        .expect("server");
     let url = format!("http://{}", server.addr());
     let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_citadel-load"))
         .args(["--url", &url])

@@ -14,7 +14,7 @@
 # the server, e.g. slow_fsync.so), WORKERS (Tokio worker threads, default
 # the runtime's own), RUST_LOG (default warn).
 #
-# Build first: cargo build --release -p citadel-server -p citadel-load
+# Build first: cargo build --release -p citadel -p citadel-load
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 dir=${BENCH_DIR:-/tmp/citadel-bench}

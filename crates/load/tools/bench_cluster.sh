@@ -19,7 +19,7 @@
 # /tmp/citadel-bench-cluster), RUST_LOG (default warn), WORKERS (Tokio
 # worker threads per node).
 #
-# Build first: cargo build --release -p citadel-server -p citadel-load
+# Build first: cargo build --release -p citadel -p citadel-load
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 if [ $# -lt 3 ]; then

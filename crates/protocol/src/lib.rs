@@ -217,8 +217,8 @@ pub enum ChatRole {
 pub struct LobbySeat {
     /// Seat index.
     pub seat: u8,
-    /// The seat's lobby choice, as the game's JSON (Siege: corporation
-    /// and Doomtroopers), once made.
+    /// The seat's lobby choice, as the game's JSON (a side, an army, a
+    /// deck), once made.
     #[ts(type = "unknown")]
     pub choice: Option<Json>,
     /// Player name.
@@ -239,7 +239,7 @@ pub struct LobbySeat {
 pub struct TableOptions {
     /// The game (its catalogue id, `GET /api/catalogue`). Left out when a
     /// table is created: the catalogue's first game. Records made before
-    /// games had kinds have none (they are Siege's; the store knows).
+    /// games had kinds have none (they are the first game's; the store knows).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub kind: Option<String>,
@@ -342,7 +342,7 @@ pub enum ServerMsg {
         /// Your view, as the game's JSON.
         #[ts(type = "unknown")]
         view: Json,
-        /// What the game draws once (Siege: its map), as the game's JSON.
+        /// What the game draws once (a board, a card catalogue), as the game's JSON.
         #[ts(type = "unknown")]
         static_data: Json,
         /// What you may send now: a list of the game's commands.
@@ -376,7 +376,7 @@ pub enum ServerMsg {
         #[ts(type = "Array<unknown>")]
         legal: Json,
         /// What the game draws once, again, when these events changed it
-        /// (Siege: 1993 event 11 turns or swaps sectors); absent otherwise.
+        /// (a board turned or swapped by an event); absent otherwise.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional, type = "unknown")]
         static_data: Option<Json>,
@@ -400,7 +400,7 @@ pub enum ServerMsg {
     Rejected {
         /// Your reference.
         client_ref: Option<u64>,
-        /// Why: the game's typed reason, as its JSON (Siege: a snake_case
+        /// Why: the game's typed reason, as its JSON (e.g. a snake_case
         /// string).
         #[ts(type = "unknown")]
         reason: Json,

@@ -321,7 +321,7 @@ struct MyGame {
     /// Its summary once finished (the game's own), else `null`.
     #[cfg_attr(feature = "ts", ts(type = "unknown"))]
     result: Value,
-    /// The campaign it plays a mission of.
+    /// The campaign it is a game of.
     campaign: Option<String>,
 }
 

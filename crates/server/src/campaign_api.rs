@@ -73,9 +73,9 @@ async fn create(
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "CampaignJoined"))]
 pub(crate) struct Joined {
-    /// The player's campaign token: resumes every mission's seat.
+    /// The player's campaign token: resumes the seat in every game of the series.
     token: String,
-    /// The player's index (= seat in every mission).
+    /// The player's index (= seat in every game of the series).
     player: usize,
 }
 

@@ -87,13 +87,8 @@ impl Loaded {
 }
 
 impl CampaignLedger {
-    /// The campaigns of `store`, of the server's own catalogue's games.
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self::with_games(store, crate::games::catalogue().clone())
-    }
-
     /// The campaigns of `store`, of `games`.
-    pub fn with_games(store: Arc<dyn Store>, games: Games) -> Self {
+    pub fn new(store: Arc<dyn Store>, games: Games) -> Self {
         CampaignLedger { store, games }
     }
 

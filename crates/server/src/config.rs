@@ -161,9 +161,10 @@ pub struct Config {
     /// server of other rules.
     #[arg(skip)]
     pub rules: Option<citadel_game::RulesVersion>,
-    /// The games this server plays: not a flag; the binary's catalogue
-    /// (`crate::games`), or a test's own.
-    #[arg(skip = crate::games::catalogue().clone())]
+    /// The games this server plays: not a flag; the binary that builds
+    /// the server fills in its catalogue (the crate `citadel`), a test its
+    /// own. A server with none serves no game.
+    #[arg(skip)]
     pub games: crate::table::Games,
 }
 

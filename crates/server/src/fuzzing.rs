@@ -1,6 +1,6 @@
 //! The session state machine driven by arbitrary bytes, shared by the
 //! cargo-fuzz target `client_session` and the regression test that replays
-//! every input it ever crashed on (`crates/server/tests/fuzz_regressions.rs`).
+//! every input it ever crashed on (`crates/citadel/tests/fuzz_regressions.rs`).
 //!
 //! The bytes are read as lines: the first byte of a line picks the
 //! connection (two players, a spectator, a stranger that never said hello),
@@ -10,20 +10,24 @@
 //! on a second per line so timers and bots run too.
 
 use crate::session::{ConnId, Hello, Input, Output, SessionConfig};
+use crate::table::Games;
 use citadel_protocol::{ClientMsg, Join, TableOptions};
 
-/// Feed one fuzz input to a fresh session of the table `table` (a game's
-/// options for two players, which each game's `fuzzing` module supplies).
+/// Feed one fuzz input to a fresh session of the table `table`, one of
+/// `games` (a game's options for two players, which each game's
+/// `fuzzing` module supplies).
 ///
 /// # Errors
 /// A description of a broken invariant: acknowledged command indices must
 /// count up from 0 without gaps or repeats, and nothing may be sent to a
 /// connection that never joined.
-pub fn session_from_bytes(table: &serde_json::Value, data: &[u8]) -> Result<(), String> {
+pub fn session_from_bytes(
+    games: &Games,
+    table: &serde_json::Value,
+    data: &[u8],
+) -> Result<(), String> {
     let options: TableOptions = serde_json::from_value(table.clone()).map_err(|e| e.to_string())?;
-    let kind = crate::games::catalogue()
-        .of(&options)
-        .ok_or("no game in the catalogue")?;
+    let kind = games.of(&options).ok_or("no game in the catalogue")?;
     let config = SessionConfig {
         grace_ms: 5_000,
         bot_delay_ms: 0,

@@ -20,7 +20,6 @@ pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game_task;
-pub mod games;
 pub mod group_commit;
 pub mod http;
 #[cfg(feature = "ts")]
@@ -154,12 +153,12 @@ impl Server {
             Some(lease) => lease::Ownership::Cluster(lease),
             None => lease::Ownership::Solo,
         };
-        let campaigns = Arc::new(CampaignLedger::with_games(
+        let campaigns = Arc::new(CampaignLedger::new(
             Arc::clone(&store),
             config.games.clone(),
         ));
         let registry = Registry::new(
-            Arc::new(GameStore::with_games(
+            Arc::new(GameStore::with_rules(
                 Arc::clone(&store),
                 config.games.clone(),
                 config.rules.clone(),

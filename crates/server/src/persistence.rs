@@ -93,22 +93,16 @@ pub struct GameStore {
 }
 
 impl GameStore {
-    /// The games of `store`, on the rules compiled in. Starts the command
-    /// writer, so it must be called inside a Tokio runtime.
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self::with_games(store, crate::games::catalogue().clone(), None)
+    /// The games of `store`, played as `games` says, each on the rules
+    /// compiled in. Starts the command writer, so it must be called inside
+    /// a Tokio runtime.
+    pub fn new(store: Arc<dyn Store>, games: Games) -> Self {
+        Self::with_rules(store, games, None)
     }
 
-    /// The games of `store`, taking `rules` as the version of the rules
-    /// this server runs (tests pass another to act as a server of other
-    /// rules).
-    pub fn with_rules(store: Arc<dyn Store>, rules: RulesVersion) -> Self {
-        Self::with_games(store, crate::games::catalogue().clone(), Some(rules))
-    }
-
-    /// The games of `store`, played as `games` says; `rules`, when
-    /// given, stands for every game's rules version.
-    pub fn with_games(store: Arc<dyn Store>, games: Games, rules: Option<RulesVersion>) -> Self {
+    /// [`GameStore::new`], with `rules`, when given, standing for every
+    /// game's rules version (tests act as a server of other rules).
+    pub fn with_rules(store: Arc<dyn Store>, games: Games, rules: Option<RulesVersion>) -> Self {
         GameStore {
             commands: GroupCommit::start(Arc::clone(&store)),
             store,

@@ -843,6 +843,7 @@ mod tests {
     use super::*;
     use crate::delivery::{ConnSink, Outgoing, INTERNAL_ERROR};
     use crate::session::Hello;
+    use crate::table::Games;
     use citadel_protocol::Join;
     use tokio::sync::Notify;
 
@@ -850,8 +851,8 @@ mod tests {
         let store: Arc<dyn citadel_store::Store> = Arc::new(citadel_store::MemStore::new());
         let (shutdown, _) = broadcast::channel(1);
         Arc::new(Registry::new(
-            Arc::new(GameStore::new(Arc::clone(&store))),
-            Arc::new(CampaignLedger::new(store)),
+            Arc::new(GameStore::new(Arc::clone(&store), games())),
+            Arc::new(CampaignLedger::new(store, games())),
             Arc::new(Metrics::new()),
             SessionConfig::default(),
             10,
@@ -860,13 +861,17 @@ mod tests {
         ))
     }
 
+    /// The platform's own test game: these tests are about the registry,
+    /// not about any game.
+    fn games() -> Games {
+        Games::new()
+            .with::<citadel_test_game::Tricks>()
+            .expect("one game")
+    }
+
+    /// A table of the test game for two players.
     fn options() -> TableOptions {
-        serde_json::from_value(serde_json::json!({
-            "mission": "ce-c1m1",
-            "seats": 2,
-            "dark_legion": {"mode": "seat", "seat": 1},
-        }))
-        .expect("options")
+        serde_json::from_value(serde_json::json!({"kind": "tricks", "seats": 2})).expect("options")
     }
 
     /// A lobby request or a hello in flight when the server begins to stop
@@ -966,8 +971,8 @@ mod tests {
             let (shutdown, _) = broadcast::channel(1);
             Arc::new(
                 Registry::new(
-                    Arc::new(GameStore::new(Arc::clone(&shared))),
-                    Arc::new(CampaignLedger::new(Arc::clone(&shared))),
+                    Arc::new(GameStore::new(Arc::clone(&shared), games())),
+                    Arc::new(CampaignLedger::new(Arc::clone(&shared), games())),
                     Arc::new(Metrics::new()),
                     SessionConfig::default(),
                     10,
@@ -1018,8 +1023,8 @@ mod tests {
             let store: Arc<dyn citadel_store::Store> = Arc::new(citadel_store::MemStore::new());
             let (shutdown, _) = broadcast::channel(1);
             Arc::new(Registry::new(
-                Arc::new(GameStore::new(Arc::clone(&store))),
-                Arc::new(CampaignLedger::new(store)),
+                Arc::new(GameStore::new(Arc::clone(&store), games())),
+                Arc::new(CampaignLedger::new(store, games())),
                 Arc::new(Metrics::new()),
                 SessionConfig::default(),
                 GAMES * 4,

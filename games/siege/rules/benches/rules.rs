@@ -9,7 +9,7 @@ use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::{Command, DarkLegionSetup, FigureKind, Game, Place, Seat, Setup, Viewer};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 
-/// The allocator the server runs the engine with (crates/server/src/main.rs):
+/// The allocator the server runs the engine with (crates/citadel/src/main.rs):
 /// `legal()` allocates one path per move, so the allocator is part of what
 /// a player waits for, and measuring with another would mislead.
 #[global_allocator]

@@ -12,7 +12,7 @@ use citadel_rules::sim::{random_playout_with, winners};
 use clap::Parser;
 use std::time::Instant;
 
-/// The allocator the server runs the engine with (crates/server/src/main.rs),
+/// The allocator the server runs the engine with (crates/citadel/src/main.rs),
 /// so `ms_per_game` is what the server would spend.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -12,7 +12,7 @@ fn http_ts_is_current() {
     check_generated(
         &path,
         &citadel_server::http_ts::typescript(),
-        "cargo test -p citadel-server --test http_typescript",
+        "cargo test -p citadel --test http_typescript",
     )
     .unwrap_or_else(|e| panic!("{e}"));
 }

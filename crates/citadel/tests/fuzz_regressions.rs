@@ -15,9 +15,11 @@ fn client_session_inputs_keep_every_invariant() {
         };
         for path in entries.flatten().map(|e| e.path()).filter(|p| p.is_file()) {
             let data = std::fs::read(&path).expect("readable input");
-            if let Err(broken) =
-                session_from_bytes(&citadel_rules::fuzzing::two_player_table(), &data)
-            {
+            if let Err(broken) = session_from_bytes(
+                citadel::catalogue(),
+                &citadel_rules::fuzzing::two_player_table(),
+                &data,
+            ) {
                 panic!("{}: {broken}", path.display());
             }
             seen += 1;

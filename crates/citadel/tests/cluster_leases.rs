@@ -42,8 +42,11 @@ async fn registry(url: &str, ownership: Ownership) -> Arc<Registry> {
     };
     Arc::new(
         Registry::new(
-            Arc::new(GameStore::new(Arc::clone(&store))),
-            Arc::new(CampaignLedger::new(store)),
+            Arc::new(GameStore::new(
+                Arc::clone(&store),
+                citadel::catalogue().clone(),
+            )),
+            Arc::new(CampaignLedger::new(store, citadel::catalogue().clone())),
             Arc::new(Metrics::new()),
             session,
             1_000,

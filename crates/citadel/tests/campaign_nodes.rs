@@ -35,8 +35,8 @@ const CORPORATIONS: [Corporation; 5] = [
 /// mark is stored, each player at its own index.
 async fn both_nodes_take_effect(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     let nodes = [
-        Arc::new(CampaignLedger::new(a)),
-        Arc::new(CampaignLedger::new(b)),
+        Arc::new(CampaignLedger::new(a, citadel::catalogue().clone())),
+        Arc::new(CampaignLedger::new(b, citadel::catalogue().clone())),
     ];
     let doc = CampaignDoc::create(
         "Two nodes",

@@ -19,7 +19,6 @@ use common::{DarkLegionChoice, GameOptions};
 
 use citadel_protocol::{ClientMsg, ErrorCode, Join, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::Command;
-use citadel_server::config::Config;
 use citadel_server::persistence::WRITE_FAILURE_BOUND;
 use citadel_server::Server;
 use common::pg::Db;
@@ -236,7 +235,7 @@ async fn a_silent_database_is_reported_in_time_and_play_resumes_when_it_returns(
     let (_, proxied) = split_host(&db.base, proxy.addr);
     let url = db.url_on(&proxied);
     let outcome = tokio::spawn(within(TEST_LIMIT, async move {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.database_url = url;
         let server = Server::start(config).await.unwrap();
         let addr = server.addr();
@@ -381,7 +380,7 @@ async fn creating_a_game_while_the_database_is_down_is_503_with_retry_after() {
     let (_, proxied) = split_host(&db.base, proxy.addr);
     let url = db.url_on(&proxied);
     let outcome = tokio::spawn(within(TEST_LIMIT, async move {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.database_url = url;
         let server = Server::start(config).await.unwrap();
         let addr = server.addr();

@@ -43,7 +43,7 @@ fn database() -> (tempfile::TempDir, String) {
 }
 
 fn config(url: &str) -> Config {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.database_url = url.to_string();
     c
 }

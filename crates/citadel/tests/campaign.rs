@@ -10,7 +10,6 @@ use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION}
 use citadel_rules::content::Corporation;
 use citadel_rules::game::{Command, Event, GameView, Seat};
 use citadel_server::campaign_ledger::CampaignLedger;
-use citadel_server::config::Config;
 use citadel_server::Server;
 use citadel_siege_campaign::rules::{
     CampaignChoice, CampaignDoc, CampaignTerms, DarkLegionMode, EconomyKind,
@@ -59,7 +58,7 @@ impl Drop for TempDb {
 }
 
 async fn server(db: &TempDb) -> Server {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.database_url = db.url();
     // Nobody is replaced by a bot while the test's clients connect.
     config.grace_secs = 60;
@@ -992,8 +991,11 @@ async fn play_classic_mission(
 /// concurrency).
 async fn classic_ledger_body(a: Arc<dyn Store>, b: Arc<dyn Store>) {
     let nodes = [
-        Arc::new(CampaignLedger::new(Arc::clone(&a))),
-        Arc::new(CampaignLedger::new(b)),
+        Arc::new(CampaignLedger::new(
+            Arc::clone(&a),
+            citadel::catalogue().clone(),
+        )),
+        Arc::new(CampaignLedger::new(b, citadel::catalogue().clone())),
     ];
     let terms = CampaignTerms::new(
         "Ledger",

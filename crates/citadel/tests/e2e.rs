@@ -37,7 +37,7 @@ async fn server_with(config: Config) -> Server {
 }
 
 async fn server() -> Server {
-    server_with(Config::for_tests()).await
+    server_with(citadel::config_for_tests()).await
 }
 
 /// A server for clients that play as fast as acks come back: a seat (the
@@ -45,7 +45,7 @@ async fn server() -> Server {
 /// messages a second, the faster the server the sooner. The rate limit is
 /// the flood tests' subject, not these games'.
 async fn server_for_fast_play() -> Server {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.rate_per_sec = 10_000;
     config.rate_burst = 10_000;
     server_with(config).await
@@ -715,7 +715,7 @@ async fn a_whole_c1m1_game_between_real_clients_ends_consistently_for_everyone()
 
 /// A config whose grace period outlasts any test pause.
 fn long_grace() -> Config {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.grace_secs = 60;
     c
 }
@@ -1116,7 +1116,7 @@ async fn a_spectator_command_is_refused_with_not_a_player() {
 async fn a_message_over_max_frame_bytes_closes_with_frame_too_large() {
     within(TEST_LIMIT, async {
         let (server, mut t, mut other) = bad_input_setup().await;
-        let max = Config::for_tests().max_frame_bytes;
+        let max = citadel::config_for_tests().max_frame_bytes;
         let text = format!(r#"{{"type":"chat","text":"{}"}}"#, "x".repeat(max));
         t.spectator.send_text(text).await;
         let closed = t.spectator.expect_close().await;
@@ -1147,7 +1147,7 @@ async fn a_frame_over_the_transport_cap_closes_with_frame_too_large() {
 async fn a_flood_of_messages_closes_with_rate_limited() {
     within(TEST_LIMIT, async {
         let (server, mut t, mut other) = bad_input_setup().await;
-        let burst = Config::for_tests().rate_burst as usize;
+        let burst = citadel::config_for_tests().rate_burst as usize;
         let ping = serde_json::to_string(&ClientMsg::Ping).expect("json");
         // A whole burst at once is allowed: every ping is answered.
         for _ in 0..burst {
@@ -1188,7 +1188,7 @@ async fn a_flood_of_messages_closes_with_rate_limited() {
 async fn a_flood_of_ping_frames_closes_with_rate_limited() {
     within(TEST_LIMIT, async {
         let (server, mut t, mut other) = bad_input_setup().await;
-        let burst = Config::for_tests().rate_burst as usize;
+        let burst = citadel::config_for_tests().rate_burst as usize;
         let sent = flood(&mut t.spectator.ws, burst * 5, || {
             Message::Ping(Vec::new().into())
         })
@@ -1230,7 +1230,7 @@ fn raw_frame(payload: &[u8], opcode: OpCode, fin: bool) -> Message {
 async fn a_flood_of_continuation_frames_closes_with_rate_limited() {
     within(TEST_LIMIT, async {
         let (server, mut t, mut other) = bad_input_setup().await;
-        let burst = Config::for_tests().rate_burst as usize;
+        let burst = citadel::config_for_tests().rate_burst as usize;
         let ws = &mut t.spectator.ws;
         ws.send(raw_frame(br#"{"type":"#, OpCode::Data(Data::Text), false))
             .await
@@ -1255,7 +1255,7 @@ async fn a_flood_of_continuation_frames_closes_with_rate_limited() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_left_open_in_fragments_closes_with_rate_limited() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.fragment_timeout_secs = 1;
         let server = server_with(config).await;
         let addr = server.addr();
@@ -1657,7 +1657,7 @@ async fn deaf_spectator(addr: SocketAddr, code: &str) -> Client {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.send_queue = 8;
         config.rate_burst = 1000;
         let server = server_with(config).await;
@@ -1744,7 +1744,7 @@ async fn a_spectator_that_never_reads_is_cut_off_while_the_game_goes_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_reader_whose_write_times_out_gets_too_slow_not_a_bare_eof() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.write_timeout_ms = 500;
         config.send_queue = 100_000;
         config.rate_burst = 1000;

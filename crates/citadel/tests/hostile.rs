@@ -366,7 +366,7 @@ async fn trickle(from: [u8; 4], addr: SocketAddr) -> Option<Duration> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slowloris_is_cut_at_the_header_timeout_while_another_game_plays_on() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.header_timeout_secs = SLOWLORIS_HEADER_TIMEOUT_SECS;
         let server = server_with(config).await;
         let addr = server.addr();
@@ -538,7 +538,7 @@ async fn exhaust_once(addr: SocketAddr, metrics: SocketAddr) -> (Vec<([u8; 4], F
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_over_a_lowered_cap_are_refused_while_another_game_plays_on() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.max_connections = Some(CAP);
         config.max_connections_per_ip = PER_ADDRESS;
         config.limit_loopback = true;
@@ -635,7 +635,7 @@ async fn flood_once(addr: SocketAddr, code: &str, pings: usize) -> Option<u16> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ping_flood_is_closed_with_rate_limited_while_another_game_plays_on() {
     within(TEST_LIMIT, async {
-        let config = Config::for_tests();
+        let config = citadel::config_for_tests();
         let pings = 5 * config.rate_burst as usize;
         let server = server_with(config).await;
         let addr = server.addr();
@@ -762,7 +762,7 @@ fn allowed(per_minute: u32, elapsed: Duration) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn login_guessing_is_throttled_while_another_game_plays_on() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.login_per_account = PER_NAME;
         config.login_per_address = PER_ADDRESS_LOGINS;
         config.limit_loopback = true;
@@ -855,7 +855,7 @@ async fn deaf_spectator(addr: SocketAddr, code: &str) -> Ws {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readers_that_stop_reading_are_closed_with_too_slow_while_another_game_plays_on() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         // A queue that never fills: the write timeout is what cuts them.
         config.send_queue = 100_000;
         config.write_timeout_ms = WRITE_TIMEOUT_MS;

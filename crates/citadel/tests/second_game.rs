@@ -12,7 +12,6 @@
 mod common;
 
 use citadel_protocol::{view_patch, ClientMsg, Join, ServerMsg, PROTOCOL_VERSION};
-use citadel_server::config::Config;
 use citadel_server::table::Games;
 use citadel_server::Server;
 use common::{next_text, send_json, within, Ws};
@@ -170,7 +169,7 @@ impl Client {
 }
 
 async fn server() -> Server {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.games = Games::new()
         .with_bots::<citadel_rules::game::Game>(citadel_bots::seat_bot)
         .and_then(|g| g.with::<citadel_test_game::Tricks>())
@@ -367,7 +366,9 @@ impl Client {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn neuroshima_is_played_through_the_platform() {
     within(Duration::from_secs(120), async {
-        let server = Server::start(Config::for_tests()).await.expect("server");
+        let server = Server::start(citadel::config_for_tests())
+            .await
+            .expect("server");
         let addr = server.addr();
         let res = create(addr, json!({"kind": "neuroshima"})).await;
         assert_eq!(res.status(), 201);

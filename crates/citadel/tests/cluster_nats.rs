@@ -29,7 +29,7 @@ const LEASE_TTL: Duration = Duration::from_secs(2);
 const LEASE_RENEW: Duration = Duration::from_millis(400);
 
 fn node_config(db: &str, nats: &str, id: &str) -> Config {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.database_url = db.to_string();
     c.nats_url = Some(nats.to_string());
     c.node_id = Some(id.to_string());

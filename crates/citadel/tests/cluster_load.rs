@@ -37,7 +37,7 @@ fn nid(node: &str) -> String {
 }
 
 fn node_config(db: &str, nats: &str, id: &str) -> Config {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.database_url = db.to_string();
     c.nats_url = Some(nats.to_string());
     c.node_id = Some(id.to_string());

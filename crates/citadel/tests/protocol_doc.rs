@@ -1,6 +1,6 @@
 //! What docs/PROTOCOL.md promises, checked against the real server (issue
 //! 17, "PROTOCOL.md must say exactly"): a server on 127.0.0.1:0 with
-//! `Config::for_tests()`, real WebSocket clients. Each test names the
+//! `citadel::config_for_tests()`, real WebSocket clients. Each test names the
 //! section of the doc it holds to; the doc's "Checklist" lists them. The
 //! numbers the doc states are checked against the code's constants at
 //! the end.
@@ -38,7 +38,7 @@ async fn server_with(config: Config) -> Server {
 }
 
 async fn server() -> Server {
-    server_with(Config::for_tests()).await
+    server_with(citadel::config_for_tests()).await
 }
 
 // ------------------------------------------------------------- client
@@ -522,7 +522,7 @@ async fn play_to_the_end(p: &mut Client, seed: u64) -> ReactionCheck {
 #[tokio::test]
 async fn a_socket_that_never_says_hello_is_closed_with_hello_required() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.hello_timeout_secs = 1;
         let server = server_with(config).await;
         let mut c = Client::connect(server.addr(), "silent").await;
@@ -554,7 +554,7 @@ async fn the_size_limit_counts_bytes_and_allows_exactly_the_limit() {
     within(TEST_LIMIT, async {
         let server = server().await;
         let addr = server.addr();
-        let max = Config::for_tests().max_frame_bytes;
+        let max = citadel::config_for_tests().max_frame_bytes;
         let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let mut a = Client::spectator(addr, &code, "a").await;
         // Exactly `max` bytes.
@@ -588,7 +588,7 @@ async fn binary_and_pong_frames_count_against_the_rate() {
     within(TEST_LIMIT, async {
         let server = server().await;
         let addr = server.addr();
-        let burst = Config::for_tests().rate_burst as usize;
+        let burst = citadel::config_for_tests().rate_burst as usize;
         let code = create_game(addr, &c1m1_options(2, DarkLegionChoice::Drawn)).await;
         let mut c = Client::spectator(addr, &code, "flood").await;
         let mut sent = 0;

@@ -18,7 +18,6 @@ use citadel_rules::game::Seat;
 use citadel_rules::seam::DarkLegionChoice;
 use citadel_rules::summary::GameSummary;
 use citadel_rules::RulesVersion;
-use citadel_server::config::Config;
 use citadel_server::outcome::OUTDATED_MESSAGE;
 use citadel_server::persistence::{GameStore, NewGame};
 use citadel_server::session::{Hello, Input, Session, SessionConfig};
@@ -147,7 +146,7 @@ async fn resume(addr: std::net::SocketAddr, code: &str, token: &str) -> Result<(
 }
 
 async fn server(url: &str, rules: RulesVersion) -> Server {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.database_url = url.into();
     config.rules = Some(rules);
     Server::start(config).await.unwrap()
@@ -163,7 +162,11 @@ async fn same_rules_resume_and_other_rules_check_the_checksums() {
     let url = format!("sqlite://{}", dir.join("citadel.db").display());
     let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
     let now_rules = citadel_rules::version::current_rules();
-    let games = GameStore::with_rules(Arc::clone(&store), now_rules.clone());
+    let games = GameStore::with_rules(
+        Arc::clone(&store),
+        citadel::catalogue().clone(),
+        Some(now_rules.clone()),
+    );
     play(&games, "KEEPGO", 11, "token-keep", 6).await;
     play(&games, "BROKEN", 12, "token-broken", 6).await;
 
@@ -299,7 +302,11 @@ async fn a_legacy_ai_dark_legion_game_is_closed_not_guessed() {
     let url = format!("sqlite://{}", dir.join("citadel.db").display());
     let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
     let rules = citadel_rules::version::current_rules();
-    let games = GameStore::with_rules(Arc::clone(&store), rules.clone());
+    let games = GameStore::with_rules(
+        Arc::clone(&store),
+        citadel::catalogue().clone(),
+        Some(rules.clone()),
+    );
     play(&games, "OLDAIG", 13, "token-old", 4).await;
 
     // What a server from before rules versions left behind.

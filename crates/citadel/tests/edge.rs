@@ -43,7 +43,7 @@ async fn healthz_from(from: [u8; 4], addr: SocketAddr) -> Duration {
 #[tokio::test]
 async fn half_open_connections_from_one_address_do_not_lock_out_another() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.max_connections = Some(100);
         config.max_connections_per_ip = 16;
         // Every test client is on loopback.
@@ -79,7 +79,7 @@ async fn half_open_connections_from_one_address_do_not_lock_out_another() {
 #[tokio::test]
 async fn half_sent_and_idle_connections_are_closed_after_the_header_timeout() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.header_timeout_secs = 1;
         let server = server_with(config).await;
         let addr = server.addr();
@@ -112,7 +112,7 @@ async fn half_sent_and_idle_connections_are_closed_after_the_header_timeout() {
 #[tokio::test]
 async fn a_body_that_never_arrives_gets_408() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.request_timeout_secs = 1;
         let server = server_with(config).await;
         let mut s = TcpStream::connect(server.addr()).await.expect("connect");
@@ -156,7 +156,7 @@ async fn post(
 #[tokio::test]
 async fn login_guessing_is_throttled_alike_for_known_and_unknown_names() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.login_per_account = 3;
         config.login_per_address = 9;
         config.limit_loopback = true;
@@ -251,7 +251,7 @@ async fn login_guessing_is_throttled_alike_for_known_and_unknown_names() {
 #[tokio::test]
 async fn every_http_error_is_the_documented_json_body() {
     within(TEST_LIMIT, async {
-        let server = server_with(Config::for_tests()).await;
+        let server = server_with(citadel::config_for_tests()).await;
         let base = format!("http://{}", server.addr());
         let http = reqwest::Client::new();
         let big = format!(r#"{{"mission":"{}"}}"#, "x".repeat(200 * 1024));
@@ -325,7 +325,7 @@ async fn every_http_error_is_the_documented_json_body() {
 #[tokio::test]
 async fn options_out_of_range_are_refused_with_the_field() {
     within(TEST_LIMIT, async {
-        let server = server_with(Config::for_tests()).await;
+        let server = server_with(citadel::config_for_tests()).await;
         let base = format!("http://{}", server.addr());
         let http = reqwest::Client::new();
         for (options, field) in [
@@ -391,7 +391,7 @@ fn option_ranges_match_the_doc() {
 #[test]
 fn the_limits_in_the_doc_are_the_defaults() {
     use citadel_server::ws::{transport_cap, CLOSE_LINGER, HELLO_TIMEOUT};
-    let c = Config::for_tests();
+    let c = citadel::config_for_tests();
     let defaults = <Config as clap::Parser>::parse_from(["citadel"]);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/PROTOCOL.md");
     // Line breaks and indentation do not matter.
@@ -455,7 +455,7 @@ fn the_limits_in_the_doc_are_the_defaults() {
 #[tokio::test]
 async fn the_client_pages_carry_security_headers() {
     within(TEST_LIMIT, async {
-        let server = server_with(Config::for_tests()).await;
+        let server = server_with(citadel::config_for_tests()).await;
         let base = format!("http://{}", server.addr());
         for path in ["/", "/app.js", "/some/client/route", "/api/missions"] {
             let res = reqwest::get(format!("{base}{path}")).await.expect("answer");
@@ -486,7 +486,7 @@ async fn the_client_pages_carry_security_headers() {
 #[tokio::test]
 async fn metrics_can_be_token_protected_or_moved_to_another_address() {
     within(TEST_LIMIT, async {
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.metrics_token = Some(Secret("s3cret-token".into()));
         let server = server_with(config).await;
         let url = format!("http://{}/metrics", server.addr());
@@ -509,7 +509,7 @@ async fn metrics_can_be_token_protected_or_moved_to_another_address() {
         assert_eq!(res.status(), StatusCode::OK);
         server.shutdown().await;
 
-        let mut config = Config::for_tests();
+        let mut config = citadel::config_for_tests();
         config.metrics_addr = Some(SocketAddr::from(([127, 0, 0, 1], 0)));
         let server = server_with(config).await;
         let public = http
@@ -546,7 +546,7 @@ async fn a_failed_start_never_shows_the_database_password() {
             format!("postgres://citadel:{SECRET}@127.0.0.1:1/citadel"),
             format!("postgres://citadel@127.0.0.1:1/citadel?password={SECRET}"),
         ] {
-            let mut config = Config::for_tests();
+            let mut config = citadel::config_for_tests();
             config.database_url = url.clone();
             let e = Server::start(config)
                 .await

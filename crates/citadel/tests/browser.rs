@@ -34,7 +34,6 @@
 //! prints SKIPPED and passes, unless `CITADEL_REQUIRE_ALL=1`, then it fails.
 //! Screenshots land in `target/screenshots/`.
 
-use citadel_server::config::Config;
 use citadel_server::Server;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -183,7 +182,7 @@ async fn the_web_client_works_in_headless_chromium() {
         }
     }
 
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.web_dir = Some(web_dir);
     config.bot_delay_ms = 50;
     config.grace_secs = 30;

@@ -265,8 +265,11 @@ fn the_builder_builds_the_server_from_everything_the_build_reads() {
     assert!(
         run.iter().any(|(k, a)| k == "RUN"
             && a.contains("cargo build --release")
-            && a.contains("-p citadel-server")),
-        "cargo build --release -p citadel-server"
+            && a.split_whitespace()
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w == ["-p", "citadel"])),
+        "cargo build --release -p citadel"
     );
     let copied: Vec<&str> = run
         .iter()

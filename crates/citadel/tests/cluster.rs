@@ -38,7 +38,7 @@ fn nid(test: &str, node: &str) -> String {
 
 /// A node's configuration: loopback, the shared database and NATS.
 fn node_config(db: &str, nats: &str, id: &str) -> Config {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.database_url = db.to_string();
     c.nats_url = Some(nats.to_string());
     c.node_id = Some(id.to_string());
@@ -57,7 +57,7 @@ const LEASE_RENEW_MS: u64 = 400;
 
 #[tokio::test]
 async fn cluster_mode_needs_postgres_and_says_so() {
-    let mut c = Config::for_tests();
+    let mut c = citadel::config_for_tests();
     c.nats_url = Some("nats://127.0.0.1:4222".into());
     c.database_url = "sqlite::memory:".into();
     let e = Server::start(c).await.unwrap_err().to_string();
@@ -133,7 +133,7 @@ async fn health_and_metrics_of_a_cluster_node() {
 }
 
 // ---------------------------------------------------------------- client
-// (the crash tests' client: crates/server/tests/crash.rs)
+// (the crash tests' client: crates/citadel/tests/crash.rs)
 
 /// A typed WebSocket client that tracks what it was told.
 #[derive(Debug)]

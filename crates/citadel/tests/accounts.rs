@@ -8,7 +8,6 @@ use common::{Ws, STEP};
 
 use citadel_protocol::{close, ClientMsg, Join, SeqEvent, ServerMsg, PROTOCOL_VERSION};
 use citadel_rules::game::{Command, Event, GameView};
-use citadel_server::config::Config;
 use citadel_server::Server;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -29,7 +28,7 @@ async fn within<T>(f: impl Future<Output = T>) -> T {
 }
 
 async fn server() -> Server {
-    Server::start(Config::for_tests())
+    Server::start(citadel::config_for_tests())
         .await
         .expect("server starts")
 }

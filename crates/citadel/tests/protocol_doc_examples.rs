@@ -463,7 +463,7 @@ fn the_event_reference_is_current() {
     assert!(
         current == fresh,
         "the event reference in PROTOCOL.md is stale; run \
-         `CITADEL_UPDATE_DOC=1 cargo test -p citadel-protocol --test protocol_doc` to update"
+         `CITADEL_UPDATE_DOC=1 cargo test -p citadel --test protocol_doc_examples` to update"
     );
 }
 

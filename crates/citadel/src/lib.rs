@@ -1,9 +1,15 @@
-//! The games this server plays (`GET /api/catalogue`): the one place the
-//! server lists a game's crate. Siege of the Citadel first (a table whose
-//! options name no game is Siege's, as every table was before the seam),
-//! then Neuroshima Hex.
+//! # citadel
+//!
+//! The server binary and the one crate that names the games: it builds the
+//! catalogue (`GET /api/catalogue`) from the games' crates and hands it to
+//! the platform (`citadel-server`), which knows no game. Siege of the
+//! Citadel first (a table whose options name no game is Siege's, as every
+//! table was before the seam), then Neuroshima Hex. Adding a game is a
+//! line here and a dependency in this crate's manifest
+//! (docs/ARCHITECTURE.md, "Adding a game").
 
-use crate::table::Games;
+use citadel_server::config::Config;
+use citadel_server::table::Games;
 use std::sync::OnceLock;
 
 /// The catalogue, built once.
@@ -17,6 +23,14 @@ pub fn catalogue() -> &'static Games {
             .and_then(|games| games.with::<citadel_neuroshima::NeuroshimaGame>())
             .unwrap_or_default()
     })
+}
+
+/// The configuration of a server for tests (`Config::for_tests`: memory
+/// store, port 0, no bot delay) that plays this catalogue.
+pub fn config_for_tests() -> Config {
+    let mut config = Config::for_tests();
+    config.games = catalogue().clone();
+    config
 }
 
 #[cfg(test)]

@@ -30,7 +30,6 @@ use citadel_rules::dice::{Dice, SeededDice};
 use citadel_rules::game::Seat;
 use citadel_rules::seam::DarkLegionChoice;
 use citadel_rules::RulesVersion;
-use citadel_server::config::Config;
 use citadel_server::persistence::{GameStore, NewGame};
 use citadel_server::session::{Hello, Input, Session, SessionConfig};
 use citadel_server::Server;
@@ -256,7 +255,7 @@ async fn resume(addr: SocketAddr, code: &str, token: &str) -> Result<Value, (u16
 }
 
 async fn server(url: &str) -> Server {
-    let mut config = Config::for_tests();
+    let mut config = citadel::config_for_tests();
     config.database_url = url.into();
     Server::start(config).await.unwrap()
 }
@@ -285,7 +284,11 @@ async fn write_fixture() {
     let url = format!("sqlite://{}", db.display());
     let store: Arc<dyn Store> = citadel_store::open(&url).await.unwrap();
     let rules = citadel_rules::version::current_rules();
-    let games = GameStore::with_rules(Arc::clone(&store), rules.clone());
+    let games = GameStore::with_rules(
+        Arc::clone(&store),
+        citadel::catalogue().clone(),
+        Some(rules.clone()),
+    );
     play(&games, "CEPLAY", "ce-c1m1", 41, "token-ceplay", 6).await;
     play(&games, "CLPLAY", "classic-m1", 42, "token-clplay", 6).await;
     play(&games, "CEDONE", "ce-c1m1", 43, "token-cedone", 100_000).await;
@@ -430,7 +433,11 @@ async fn records_of_the_previous_release_restore_and_replay_identically() {
         engine: u32::MAX,
         content: "another build".into(),
     };
-    let games = GameStore::with_rules(Arc::clone(&store), other);
+    let games = GameStore::with_rules(
+        Arc::clone(&store),
+        citadel::catalogue().clone(),
+        Some(other),
+    );
     for code in &expected.in_flight {
         let g = store.game(code).await.unwrap().unwrap();
         assert_eq!(g.engine_version, i64::from(expected.rules.engine), "{code}");
