@@ -11,6 +11,7 @@ use std::fmt;
 
 /// One of the six directions, `0..6`, clockwise from N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(transparent)]
 pub struct Dir(u8);
 
@@ -88,6 +89,7 @@ impl fmt::Display for Dir {
 
 /// A hex in axial coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Hex {
     /// Column.
     pub q: i8,

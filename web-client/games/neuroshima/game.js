@@ -15,7 +15,9 @@ import {
 } from "./text.js";
 import { SLOTS } from "./slots.js";
 
-/** @typedef {import("./text.js").TileId} TileId */
+/** @typedef {import("./protocol").TileId} TileId */
+/** @typedef {import("./protocol").View} View */
+/** @typedef {import("./protocol").Command} Command */
 /** @typedef {import("../../protocol").LobbyView} LobbyView */
 /** @typedef {import("../../protocol").LobbySeat} LobbySeat */
 

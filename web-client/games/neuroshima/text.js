@@ -5,15 +5,15 @@
 // @ts-check
 
 /**
- * The payloads, as the server sends them (games/neuroshima/rules/src/types.rs,
- * data.rs, seam.rs). Hand-written JSDoc: the module only reads them.
- * @typedef {{q: number, r: number}} Hex
- * @typedef {{seat: number, kind: number, k: number}} TileId
- * @typedef {{melee?: number, ranged?: number, gauss?: boolean, armour?: boolean, net?: boolean, entry?: boolean, exit?: boolean, link?: number, trap?: boolean}} Edge
- * @typedef {{id: string, name: string, count: number, class: "hq"|"soldier"|"module"|"instant", init: number[], hp: number, edges: Edge[], bonus: string[], ability: string|null, effect: string|null}} Kind
- * @typedef {{id: string, name: string, kinds: Kind[]}} Army
- * @typedef {{board: Hex[], armies: Army[]}} StaticData
- * @typedef {{tile: TileId, rot: number, damage: number}} Placed
+ * The payloads, as the server sends them: generated from the rules crate's
+ * types (protocol.ts, kept current by crates/citadel/tests/client_shell.rs).
+ * @typedef {import("./protocol").Hex} Hex
+ * @typedef {import("./protocol").TileId} TileId
+ * @typedef {import("./protocol").Edge} Edge
+ * @typedef {import("./protocol").Kind} Kind
+ * @typedef {import("./protocol").Army} Army
+ * @typedef {import("./protocol").Static} StaticData
+ * @typedef {import("./protocol").Placed} Placed
  */
 
 /** The armies a seat may choose in the lobby (the rules crate's ids), in our words. */

@@ -29,6 +29,7 @@ pub struct DataError {
 
 /// What one tile edge carries (NSH-TILE, §12 edge codes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Edge {
     /// Melee strength (0: none).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -69,6 +70,7 @@ fn is_false(v: &bool) -> bool {
 
 /// Kind of tile (NSH-CONV-2, NSH-TILE-2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     /// The headquarters.
@@ -83,6 +85,7 @@ pub enum Class {
 
 /// What an instant tile does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
     /// NSH-TRN-9.
@@ -99,6 +102,7 @@ pub enum Effect {
 
 /// What a module link gives (NSH-MOD-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Bonus {
     /// +1 to every melee edge.
@@ -115,6 +119,7 @@ pub enum Bonus {
 
 /// A named effect of one tile that data alone cannot say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Ability {
     /// DDM HQ: rotate one friendly tile per turn (NSH-DM-10).
@@ -125,6 +130,7 @@ pub enum Ability {
 
 /// One kind of tile of an army.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Kind {
     /// Kind id (`omega`).
     pub id: String,
@@ -189,6 +195,7 @@ impl Kind {
 
 /// One army: its tile kinds sorted by kind id (NSH-CONV-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Army {
     /// Army id (`ddm`).
     pub id: String,

@@ -18,6 +18,7 @@ pub const ENGINE_VERSION: u32 = 1;
 /// piles, which is sorted (NSH-HID-1, 2), plus derived nets and module
 /// effects.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct View {
     /// Who looks.
     pub viewer: Viewer,
@@ -35,6 +36,7 @@ pub struct View {
 
 /// Module effects on one board tile (NSH-MOD-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TileEffects {
     /// Where.
     pub hex: Hex,
@@ -50,6 +52,7 @@ pub struct TileEffects {
 
 /// What a client draws once.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Static {
     /// The 19 hexes, in board index order.
     pub board: Vec<Hex>,
@@ -59,6 +62,7 @@ pub struct Static {
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Summary {
     /// Armies per seat.
     pub armies: [String; 2],

@@ -9,6 +9,7 @@ use std::fmt;
 /// army's kinds, which are sorted by kind id, so the derived order is id
 /// order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TileId {
     /// Owner.
     pub seat: u8,
@@ -37,6 +38,7 @@ impl fmt::Display for TileId {
 
 /// A board tile where it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Placed {
     /// Which tile.
     pub tile: TileId,
@@ -48,6 +50,7 @@ pub struct Placed {
 
 /// `first_player` (NSH-CONV-5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FirstPlayer {
     /// Seat 0 starts.
@@ -59,6 +62,7 @@ pub enum FirstPlayer {
 
 /// `infinity_combo` (NSH-CONV-5, NSH-DM-8, NSH-DM-9).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum InfinityCombo {
     /// Loops are cut (NSH-DM-8).
@@ -71,6 +75,7 @@ pub enum InfinityCombo {
 /// `bots`: how the table's bots play (bot seats, leavers); not a rule
 /// (docs/neuroshima/DECISIONS.md, I19).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
     /// The heuristic bot (one ply).
@@ -92,6 +97,7 @@ impl BotLevel {
 
 /// Game options (NSH-CONV-5; the turn timer is the platform's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     /// Who starts.
@@ -107,6 +113,7 @@ pub struct Options {
 
 /// Everything a game is built from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Setup {
     /// Options.
     pub options: Options,
@@ -118,6 +125,7 @@ pub struct Setup {
 
 /// One seat's tiles off the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayerState {
     /// Draw pile; the last tile is drawn next. Its order is the hidden
     /// information (NSH-HID-2); views sort it.
@@ -132,6 +140,7 @@ pub struct PlayerState {
 
 /// Why a battle is fought (NSH-BAT-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Cause {
     /// A Battle tile.
@@ -146,6 +155,7 @@ pub enum Cause {
 
 /// Where the ending sequence stands (NSH-END-1, 2, 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FinaleStep {
     /// X finishes the turn in which the pile ran out.
@@ -160,6 +170,7 @@ pub enum FinaleStep {
 
 /// The ending sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Finale {
     /// The seat that drew its last tile first.
     pub x: u8,
@@ -169,6 +180,7 @@ pub struct Finale {
 
 /// Why the game ended (NSH-END-6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Reason {
     /// An HQ at 0 after a battle.
@@ -185,6 +197,7 @@ pub enum Reason {
 
 /// The result record (NSH-END-6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GameResult {
     /// The winner, or `None` for a draw.
     pub winner: Option<u8>,
@@ -196,6 +209,7 @@ pub struct GameResult {
 
 /// A slot's fate in a battle (NSH-BAT-4..6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SlotFate {
     /// May still act.
@@ -208,6 +222,7 @@ pub enum SlotFate {
 
 /// The slots of one tile, by identity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Slots {
     /// The tile.
     pub tile: TileId,
@@ -220,6 +235,7 @@ pub struct Slots {
 /// One step of a Medic plan: `medic` cancels one copy of hit number
 /// `hit` of the phase (numbering of the awaited choice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MedicStep {
     /// The Medic.
     pub medic: TileId,
@@ -229,6 +245,7 @@ pub struct MedicStep {
 
 /// A battle in progress (it is only stored while a choice is awaited).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BattleState {
     /// Why.
     pub cause: Cause,
@@ -250,6 +267,7 @@ pub struct BattleState {
 
 /// Bomb damage whose Medic answers are awaited.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PendingBomb {
     /// The hits, by target id.
     pub hits: Vec<HitReport>,
@@ -261,6 +279,7 @@ pub struct PendingBomb {
 
 /// Where the game stands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "stage", rename_all = "snake_case")]
 pub enum Stage {
     /// A seat places its HQ (NSH-TRN-3).
@@ -289,6 +308,7 @@ pub enum Stage {
 
 /// The whole state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct State {
     /// Options.
     pub options: Options,
@@ -321,6 +341,7 @@ pub struct State {
 
 /// What a seat may send.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
     /// Place the HQ (NSH-TRN-3).
@@ -411,6 +432,7 @@ pub enum Command {
 
 /// Why a command is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Rejection {
     /// The game is over.
@@ -483,6 +505,7 @@ pub enum Rejection {
 
 /// Kind of hit (NSH-CONV-6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum HitKind {
     /// Melee attack.
@@ -499,6 +522,7 @@ pub enum HitKind {
 
 /// One hit (or several identical copies of it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HitReport {
     /// The hit tile.
     pub target: TileId,
@@ -527,6 +551,7 @@ pub struct HitReport {
 
 /// One step of an attack's trace (NSH-DM-15).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum TraceStep {
     /// Redirected.
@@ -574,6 +599,7 @@ pub enum TraceStep {
 
 /// The trace report of one ranged or Gauss attack.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Trace {
     /// The attacker.
     pub source: TileId,
@@ -593,6 +619,7 @@ pub struct Trace {
 
 /// A Medic's cancellation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Cancel {
     /// The Medic.
     pub medic: TileId,
@@ -604,6 +631,7 @@ pub struct Cancel {
 
 /// One battle phase's report (NSH-BAT-16).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PhaseReport {
     /// The phase.
     pub phase: u8,
@@ -625,6 +653,7 @@ pub struct PhaseReport {
 
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
     /// The game began.
