@@ -1,8 +1,9 @@
 // Neuroshima Hex in the browser (issue 30, item 5): the game's client
 // module on a real server (`CITADEL_URL`), played by CLICKING the page the
 // way a person does. Ann creates a Neuroshima table from the generic
-// create form, takes the Doomsday Machine in the lobby and seats a bot
-// (Moloch, the second seat's default army); Eve watches from a second
+// create form with its bots set to the search bot, takes the Doomsday
+// Machine in the lobby and seats a bot (Moloch, the second seat's default
+// army); Eve watches from a second
 // browser context. Ann places her HQ and her tiles (a tile in hand, a
 // hex, turned with the wheel, the keys or the buttons, then confirmed),
 // answers the discard, plays Battle tiles and the other instants, uses her
@@ -65,11 +66,14 @@ async function createAgainstBot(page, name, army) {
   await page.selectOption('form#create select[name=kind]', 'neuroshima');
   await page.locator('#create-generic [data-option=infinity_combo]').waitFor();
   await page.fill('form#create [name=name]', name);
+  // The bot thinks: the search bot (the `bots` option's "Normal").
+  const level = page.locator('#create-generic [data-option=bots] select');
+  await level.selectOption({ label: 'Normal (search)' });
   await page.locator('form#create button[type=submit]').click();
   await page.locator('#lobby').waitFor({ state: 'visible' });
   await waitForState(page, 'connected');
   await until('the Neuroshima module to be mounted', () => page.evaluate(() => document.body.dataset.game === 'neuroshima'));
-  assert.match(await page.locator('#lobby-options').innerText(), /Neuroshima Hex · first player: seat 1 · redirect loops: capped/);
+  assert.match(await page.locator('#lobby-options').innerText(), /Neuroshima Hex · first player: seat 1 · redirect loops: capped · bots: search/);
   // The lobby's army choice reaches the server (a `choose`) and comes back in the seats.
   for (const a of army === 'ddm' ? ['moloch', 'ddm'] : [army]) {
     await page.click(`#nsh-armies button[data-army=${a}]`);

@@ -551,7 +551,8 @@ function onEvent(c, view, event, { seq = 0, quiet = false, shown = true, names =
 
 function lobbySummary(l, watching) {
   const o = /** @type {any} */ (l.options);
-  return `Neuroshima Hex · first player: ${o.first_player === "random" ? "drawn" : "seat 1"} · redirect loops: ${o.infinity_combo === "unbounded" ? "unbounded" : "capped"} · turn limit: ${
+  const bots = { normal: "search", hard: "longer search" }[o.bots] ?? "heuristic";
+  return `Neuroshima Hex · first player: ${o.first_player === "random" ? "drawn" : "seat 1"} · redirect loops: ${o.infinity_combo === "unbounded" ? "unbounded" : "capped"} · bots: ${bots} · turn limit: ${
     o.turn_seconds ? `${o.turn_seconds} s` : "none"} · ${watching} watching`;
 }
 /** A seat's army (its lobby choice, a string), or the one it gets by default. */
