@@ -280,8 +280,14 @@ mod tests {
         for c in &after[..3] {
             assert!((c.rating - one_on_one[1].rating).abs() < 1e-9);
         }
-        assert_eq!(result_of(&[corp(2), corp(2), corp(2), dl], 0), Some(Result::Loss));
-        assert_eq!(result_of(&[corp(2), corp(2), corp(2), dl], 3), Some(Result::Win));
+        assert_eq!(
+            result_of(&[corp(2), corp(2), corp(2), dl], 0),
+            Some(Result::Loss)
+        );
+        assert_eq!(
+            result_of(&[corp(2), corp(2), corp(2), dl], 3),
+            Some(Result::Win)
+        );
     }
 
     /// In a free-for-all each seat plays every other: the winner of a
@@ -291,7 +297,11 @@ mod tests {
         let three = rate(&[alone(1, NEWCOMER), alone(2, NEWCOMER), alone(3, NEWCOMER)]);
         let two = rate(&[alone(1, NEWCOMER), alone(2, NEWCOMER)]);
         assert!(three[0].rating > two[0].rating);
-        assert!(three[1].rating > 1499.0 && three[1].rating < 1501.0, "{:?}", three[1]);
+        assert!(
+            three[1].rating > 1499.0 && three[1].rating < 1501.0,
+            "{:?}",
+            three[1]
+        );
         assert!(three[2].rating < two[1].rating + 1e-9);
         let e = [alone(1, NEWCOMER), alone(2, NEWCOMER), alone(2, NEWCOMER)];
         assert_eq!(result_of(&e, 0), Some(Result::Win));

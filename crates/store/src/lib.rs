@@ -247,12 +247,109 @@ pub struct LeaseRecord {
     pub expires_at: Millis,
 }
 
+/// A player's rating in one game, as stored (issue 31; crates/ratings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingRecord {
+    /// The game (catalogue id).
+    pub kind: String,
+    /// Who: `account:<id>` or `bot:<label>`.
+    pub player: String,
+    /// The name shown, as of the last rated game.
+    pub name: String,
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Glicko-2 rating deviation.
+    pub deviation: f64,
+    /// Glicko-2 volatility.
+    pub volatility: f64,
+    /// Rated games played.
+    pub games: i64,
+    /// Of them won.
+    pub wins: i64,
+    /// Drawn.
+    pub draws: i64,
+    /// Lost.
+    pub losses: i64,
+    /// When the last rated game changed it.
+    pub updated_at: Millis,
+}
+
+/// One seat's new rating after a rated game, and the number of games the
+/// rating it was computed from had (0: the player had none).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    /// `games` of the rating read before the game (0 for a newcomer).
+    pub from_games: i64,
+    /// The rating after the game (`games` one more).
+    pub after: RatingRecord,
+}
+
+/// A point of a player's rating history: after the game `code`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingPoint {
+    /// The game that moved it.
+    pub code: String,
+    /// When.
+    pub at: Millis,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it.
+    pub deviation: f64,
+}
+
+/// What [`Store::rate_game`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rated {
+    /// The ratings moved.
+    Applied,
+    /// The game had been rated before: nothing changed.
+    AlreadyRated,
+    /// A rating changed since it was read (another game ended): nothing
+    /// changed; read again and retry.
+    Conflict,
+}
+
 /// Everything the server persists.
 ///
 /// Every method is durable when it returns `Ok`: the server acknowledges a
 /// command only after [`Store::append_commands`] has returned.
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
+    /// The ratings in game `kind` of those of `players` who have one.
+    async fn ratings(
+        &self,
+        kind: &str,
+        players: &[String],
+    ) -> Result<Vec<RatingRecord>, StoreError>;
+    /// Apply a finished game's rating changes at once, exactly once per
+    /// game `code`: [`Rated::AlreadyRated`] if it was rated before,
+    /// [`Rated::Conflict`] (and nothing written) if a rating is no longer
+    /// at its `from_games`.
+    async fn rate_game(
+        &self,
+        code: &str,
+        at: Millis,
+        changes: &[RatingChange],
+    ) -> Result<Rated, StoreError>;
+    /// Game `kind`'s leaderboard: ratings with a deviation at most
+    /// `max_deviation`, best first (ties by name), `limit` from `offset`.
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<RatingRecord>, StoreError>;
+    /// Every game's rating of `player`, by game.
+    async fn ratings_of_player(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError>;
+    /// `player`'s rating after each rated game of `kind`, oldest first:
+    /// the last `limit` of them.
+    async fn rating_history(
+        &self,
+        kind: &str,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingPoint>, StoreError>;
     /// A new game.
     async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
     /// Replace a game's lobby document.

@@ -1,8 +1,9 @@
 //! The in-memory store: the reference behaviour the SQL stores must match.
 
 use crate::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord,
-    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord, Rated,
+    RatingChange, RatingPoint, RatingRecord, ReplayPage, ReplayRecord, SessionRecord, Store,
+    StoreError,
 };
 use async_trait::async_trait;
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,6 +21,11 @@ struct Data {
     missions: BTreeMap<String, Vec<CampaignMission>>,
     replays: BTreeMap<String, ReplayRecord>,
     leases: BTreeMap<String, LeaseRecord>,
+    /// By (kind, player).
+    ratings: BTreeMap<(String, String), RatingRecord>,
+    /// By (kind, player), oldest first.
+    rating_history: BTreeMap<(String, String), Vec<RatingPoint>>,
+    rated_games: BTreeSet<String>,
 }
 
 /// Everything in memory, lost on exit.
@@ -53,6 +59,110 @@ fn newest_first<T>(mut v: Vec<T>, key: impl Fn(&T) -> i64) -> Vec<T> {
 impl Store for MemStore {
     async fn ping(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+
+    async fn ratings(
+        &self,
+        kind: &str,
+        players: &[String],
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        self.with(|d| {
+            Ok(players
+                .iter()
+                .filter_map(|p| d.ratings.get(&(kind.to_string(), p.clone())).cloned())
+                .collect())
+        })
+    }
+
+    async fn rate_game(
+        &self,
+        code: &str,
+        at: i64,
+        changes: &[RatingChange],
+    ) -> Result<Rated, StoreError> {
+        self.with(|d| {
+            if d.rated_games.contains(code) {
+                return Ok(Rated::AlreadyRated);
+            }
+            let current = |c: &RatingChange| {
+                d.ratings
+                    .get(&(c.after.kind.clone(), c.after.player.clone()))
+                    .map_or(0, |r| r.games)
+            };
+            if changes.iter().any(|c| current(c) != c.from_games) {
+                return Ok(Rated::Conflict);
+            }
+            d.rated_games.insert(code.to_string());
+            for c in changes {
+                let key = (c.after.kind.clone(), c.after.player.clone());
+                d.ratings.insert(key.clone(), c.after.clone());
+                let history = d.rating_history.entry(key).or_default();
+                history.retain(|p| p.code != code);
+                history.push(RatingPoint {
+                    code: code.to_string(),
+                    at,
+                    rating: c.after.rating,
+                    deviation: c.after.deviation,
+                });
+                history.sort_by(|a, b| (a.at, &a.code).cmp(&(b.at, &b.code)));
+            }
+            Ok(Rated::Applied)
+        })
+    }
+
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        self.with(|d| {
+            let mut board: Vec<RatingRecord> = d
+                .ratings
+                .values()
+                .filter(|r| r.kind == kind && r.deviation <= max_deviation)
+                .cloned()
+                .collect();
+            board.sort_by(|a, b| {
+                b.rating
+                    .total_cmp(&a.rating)
+                    .then_with(|| a.name.cmp(&b.name))
+                    .then_with(|| a.player.cmp(&b.player))
+            });
+            Ok(board
+                .into_iter()
+                .skip(usize::try_from(offset.max(0)).unwrap_or(usize::MAX))
+                .take(usize::try_from(limit.max(0)).unwrap_or(usize::MAX))
+                .collect())
+        })
+    }
+
+    async fn ratings_of_player(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError> {
+        self.with(|d| {
+            Ok(d.ratings
+                .values()
+                .filter(|r| r.player == player)
+                .cloned()
+                .collect())
+        })
+    }
+
+    async fn rating_history(
+        &self,
+        kind: &str,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        self.with(|d| {
+            let all = d
+                .rating_history
+                .get(&(kind.to_string(), player.to_string()))
+                .cloned()
+                .unwrap_or_default();
+            let keep = usize::try_from(limit.max(0)).unwrap_or(usize::MAX);
+            Ok(all[all.len().saturating_sub(keep)..].to_vec())
+        })
     }
 
     async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError> {

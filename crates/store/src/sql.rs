@@ -20,7 +20,8 @@
 
 use crate::{
     AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, LeaseRecord, Millis,
-    ReplayPage, ReplayRecord, SessionRecord, Store, StoreError,
+    Rated, RatingChange, RatingPoint, RatingRecord, ReplayPage, ReplayRecord, SessionRecord, Store,
+    StoreError,
 };
 use async_trait::async_trait;
 use sqlx::any::{AnyPoolOptions, AnyQueryResult, AnyRow};
@@ -135,6 +136,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "game kinds",
         include_str!("../../../migrations/postgres/0009_game_kinds.sql"),
     ),
+    (
+        10,
+        "ratings",
+        include_str!("../../../migrations/postgres/0010_ratings.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -182,6 +188,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         9,
         "game kinds",
         include_str!("../../../migrations/sqlite/0009_game_kinds.sql"),
+    ),
+    (
+        10,
+        "ratings",
+        include_str!("../../../migrations/sqlite/0010_ratings.sql"),
     ),
 ];
 
@@ -689,6 +700,26 @@ fn mission_from_row(row: &AnyRow) -> Result<CampaignMission, StoreError> {
     })
 }
 
+/// The columns of a rating row, in `rating_from_row`'s names.
+const RATING_COLUMNS: &str = "kind, player, name, rating, deviation, volatility, games, wins, \
+     draws, losses, updated_at";
+
+fn rating_from_row(row: &AnyRow) -> Result<RatingRecord, StoreError> {
+    Ok(RatingRecord {
+        kind: get(row, "kind")?,
+        player: get(row, "player")?,
+        name: get(row, "name")?,
+        rating: get(row, "rating")?,
+        deviation: get(row, "deviation")?,
+        volatility: get(row, "volatility")?,
+        games: get(row, "games")?,
+        wins: get(row, "wins")?,
+        draws: get(row, "draws")?,
+        losses: get(row, "losses")?,
+        updated_at: get(row, "updated_at")?,
+    })
+}
+
 fn rows<T>(
     rows: Vec<AnyRow>,
     f: impl Fn(&AnyRow) -> Result<T, StoreError>,
@@ -704,6 +735,164 @@ fn name_key(name: &str) -> String {
 
 #[async_trait]
 impl Store for SqlStore {
+    async fn ratings(
+        &self,
+        kind: &str,
+        players: &[String],
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        let mut found = Vec::new();
+        for player in players {
+            let row = sqlx::query(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE kind = $1 AND player = $2"
+            ))
+            .bind(kind)
+            .bind(player)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(backend_err)?;
+            if let Some(row) = row {
+                found.push(rating_from_row(&row)?);
+            }
+        }
+        Ok(found)
+    }
+
+    async fn rate_game(
+        &self,
+        code: &str,
+        at: Millis,
+        changes: &[RatingChange],
+    ) -> Result<Rated, StoreError> {
+        let mut tx = self.begin_write().await.map_err(backend_err)?;
+        // The game's row first: a second report of the same end stops here.
+        let first = sqlx::query(
+            "INSERT INTO rated_games (code, at) VALUES ($1, $2) ON CONFLICT (code) DO NOTHING",
+        )
+        .bind(code)
+        .bind(at)
+        .execute(&mut *tx)
+        .await
+        .map_err(backend_err)?;
+        if first.rows_affected() == 0 {
+            return Ok(Rated::AlreadyRated);
+        }
+        for c in changes {
+            let r = &c.after;
+            // A newcomer's row is inserted (and must not exist yet); a
+            // known one is changed only from the games it was read with.
+            let sql = if c.from_games == 0 {
+                "INSERT INTO ratings (kind, player, name, rating, deviation, volatility, \
+                 games, wins, draws, losses, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+                 ON CONFLICT (kind, player) DO NOTHING"
+            } else {
+                "UPDATE ratings SET name = $3, rating = $4, deviation = $5, volatility = $6, \
+                 games = $7, wins = $8, draws = $9, losses = $10, updated_at = $11 \
+                 WHERE kind = $1 AND player = $2 AND games = $12"
+            };
+            let done = sqlx::query(sql)
+                .bind(&r.kind)
+                .bind(&r.player)
+                .bind(&r.name)
+                .bind(r.rating)
+                .bind(r.deviation)
+                .bind(r.volatility)
+                .bind(r.games)
+                .bind(r.wins)
+                .bind(r.draws)
+                .bind(r.losses)
+                .bind(r.updated_at);
+            let done = if c.from_games == 0 {
+                done
+            } else {
+                done.bind(c.from_games)
+            }
+            .execute(&mut *tx)
+            .await
+            .map_err(backend_err)?;
+            if done.rows_affected() == 0 {
+                // Dropped, the transaction rolls back: nothing written.
+                return Ok(Rated::Conflict);
+            }
+            sqlx::query(
+                "INSERT INTO rating_history (kind, player, code, at, rating, deviation) \
+                 VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (kind, player, code) DO NOTHING",
+            )
+            .bind(&r.kind)
+            .bind(&r.player)
+            .bind(code)
+            .bind(at)
+            .bind(r.rating)
+            .bind(r.deviation)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend_err)?;
+        }
+        tx.commit().await.map_err(backend_err)?;
+        Ok(Rated::Applied)
+    }
+
+    async fn leaderboard(
+        &self,
+        kind: &str,
+        max_deviation: f64,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE kind = $1 AND deviation <= $2 \
+             ORDER BY rating DESC, name, player LIMIT $3 OFFSET $4"
+        ))
+        .bind(kind)
+        .bind(max_deviation)
+        .bind(limit.max(0))
+        .bind(offset.max(0))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, rating_from_row)
+    }
+
+    async fn ratings_of_player(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError> {
+        let found = sqlx::query(&format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE player = $1 ORDER BY kind"
+        ))
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        rows(found, rating_from_row)
+    }
+
+    async fn rating_history(
+        &self,
+        kind: &str,
+        player: &str,
+        limit: i64,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let found = sqlx::query(
+            "SELECT code, at, rating, deviation FROM rating_history \
+             WHERE player = $1 AND kind = $2 ORDER BY at DESC, code DESC LIMIT $3",
+        )
+        .bind(player)
+        .bind(kind)
+        .bind(limit.max(0))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(backend_err)?;
+        let mut points = rows(found, |row| {
+            Ok(RatingPoint {
+                code: get(row, "code")?,
+                at: get(row, "at")?,
+                rating: get(row, "rating")?,
+                deviation: get(row, "deviation")?,
+            })
+        })?;
+        points.reverse();
+        Ok(points)
+    }
+
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1")
             .execute(&self.pool)

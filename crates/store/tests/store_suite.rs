@@ -14,9 +14,9 @@
 #![allow(clippy::unwrap_used)]
 
 use citadel_store::{
-    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, MemStore,
-    ReplayRecord, SessionRecord, SqlStore, Store, StoreError, LEGACY_CONTENT_HASH,
-    LEGACY_ENGINE_VERSION,
+    AccountRecord, CampaignMission, CampaignRecord, CommandRecord, GameRecord, MemStore, Rated,
+    RatingChange, RatingRecord, ReplayRecord, SessionRecord, SqlStore, Store, StoreError,
+    LEGACY_CONTENT_HASH, LEGACY_ENGINE_VERSION,
 };
 use sqlx::{Connection, Executor, Row};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -862,6 +862,125 @@ impl Db {
     }
 }
 
+fn rating(kind: &str, player: &str, rating: f64, deviation: f64, games: i64) -> RatingRecord {
+    RatingRecord {
+        kind: kind.into(),
+        player: player.into(),
+        name: player.trim_start_matches("account:").into(),
+        rating,
+        deviation,
+        volatility: 0.06,
+        games,
+        wins: games,
+        draws: 0,
+        losses: 0,
+        updated_at: games * 100,
+    }
+}
+
+fn change(from_games: i64, after: RatingRecord) -> RatingChange {
+    RatingChange { from_games, after }
+}
+
+/// A rated game's changes are applied once per game, all or nothing, and
+/// only from the number of games they were computed from.
+async fn ratings_applied_once_and_from_what_was_read(s: &dyn Store) {
+    let players = vec!["account:a".to_string(), "bot:easy".to_string()];
+    assert!(s.ratings("tricks", &players).await.unwrap().is_empty());
+    let first = [
+        change(0, rating("tricks", "account:a", 1662.3, 290.3, 1)),
+        change(0, rating("tricks", "bot:easy", 1337.7, 290.3, 1)),
+    ];
+    assert_eq!(
+        s.rate_game("G1", 100, &first).await.unwrap(),
+        Rated::Applied
+    );
+    // The same end reported again (a restart, another node): nothing moves.
+    let again = [change(1, rating("tricks", "account:a", 1800.0, 200.0, 2))];
+    assert_eq!(
+        s.rate_game("G1", 101, &again).await.unwrap(),
+        Rated::AlreadyRated
+    );
+    let now = s.ratings("tricks", &players).await.unwrap();
+    assert_eq!(now, vec![first[0].after.clone(), first[1].after.clone()]);
+    // Computed from a stale read (0 games, but a has 1 now), or from a
+    // newcomer who is one no longer: refused, and nothing of it written,
+    // not even the game's mark (so it can be retried).
+    let stale = [
+        change(0, rating("tricks", "account:b", 1600.0, 300.0, 1)),
+        change(0, rating("tricks", "account:a", 1700.0, 290.0, 1)),
+    ];
+    assert_eq!(
+        s.rate_game("G2", 200, &stale).await.unwrap(),
+        Rated::Conflict
+    );
+    assert!(s
+        .ratings("tricks", &["account:b".to_string()])
+        .await
+        .unwrap()
+        .is_empty());
+    let retried = [
+        change(0, rating("tricks", "account:b", 1600.0, 300.0, 1)),
+        change(1, rating("tricks", "account:a", 1700.0, 250.0, 2)),
+    ];
+    assert_eq!(
+        s.rate_game("G2", 200, &retried).await.unwrap(),
+        Rated::Applied
+    );
+    let history = s.rating_history("tricks", "account:a", 10).await.unwrap();
+    let codes: Vec<&str> = history.iter().map(|p| p.code.as_str()).collect();
+    assert_eq!(codes, ["G1", "G2"]);
+    assert_eq!(history[1].rating, 1700.0);
+    assert_eq!(
+        s.rating_history("tricks", "account:a", 1).await.unwrap()[0].code,
+        "G2",
+        "the last ones"
+    );
+    // Another game kind is another rating.
+    let other = [change(0, rating("chess", "account:a", 1450.0, 300.0, 1))];
+    assert_eq!(
+        s.rate_game("G3", 300, &other).await.unwrap(),
+        Rated::Applied
+    );
+    let mine = s.ratings_of_player("account:a").await.unwrap();
+    let kinds: Vec<&str> = mine.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(kinds, ["chess", "tricks"]);
+}
+
+/// The leaderboard: one game's ratings under a deviation, best first,
+/// paged.
+async fn leaderboard_best_first_paged(s: &dyn Store) {
+    for (k, (player, r, rd)) in [
+        ("account:low", 1400.0, 80.0),
+        ("account:top", 1900.0, 60.0),
+        ("account:mid", 1650.0, 100.0),
+        ("account:new", 2100.0, 300.0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let code = format!("L{k}");
+        let c = [change(0, rating("tricks", player, r, rd, 1))];
+        assert_eq!(s.rate_game(&code, 10, &c).await.unwrap(), Rated::Applied);
+    }
+    let other = [change(0, rating("chess", "account:x", 3000.0, 50.0, 1))];
+    assert_eq!(s.rate_game("L9", 10, &other).await.unwrap(), Rated::Applied);
+    let names = |v: Vec<RatingRecord>| v.into_iter().map(|r| r.name).collect::<Vec<_>>();
+    assert_eq!(
+        names(s.leaderboard("tricks", 110.0, 10, 0).await.unwrap()),
+        ["top", "mid", "low"],
+        "provisional (deviation above 110) left out"
+    );
+    assert_eq!(
+        names(s.leaderboard("tricks", 110.0, 1, 1).await.unwrap()),
+        ["mid"]
+    );
+    assert_eq!(
+        names(s.leaderboard("tricks", 400.0, 1, 0).await.unwrap()),
+        ["new"]
+    );
+}
+
 /// Run every behaviour on every store: `mem::NAME`, `sqlite::NAME`,
 /// `postgres::NAME`.
 macro_rules! suite {
@@ -926,6 +1045,8 @@ suite!(
     replays_saved_and_paged,
     leases_acquired_renewed_released,
     lease_race_has_one_winner,
+    ratings_applied_once_and_from_what_was_read,
+    leaderboard_best_first_paged,
 );
 
 // ---------------------------------------------------------------------------
@@ -947,7 +1068,7 @@ async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     );
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
@@ -974,7 +1095,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5, 6, 7, 8, 9],
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -1068,7 +1189,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     );
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
@@ -1108,7 +1229,7 @@ async fn migration_8_keeps_leases_and_drops_the_foreign_key(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     );
     let l = store.lease("G").await.unwrap().unwrap();
     assert_eq!((l.owner.as_str(), l.expires_at), ("n", 5));
