@@ -90,6 +90,46 @@ export type ErrorBody = {
 export type GameCreated = { code: string };
 
 /**
+ * The rating after one rated game.
+ */
+export type HistoryPoint = {
+  /**
+   * The game.
+   */
+  code: string,
+  /**
+   * When it ended (Unix milliseconds).
+   */
+  at: number,
+  /**
+   * The rating after it, rounded.
+   */
+  rating: number,
+  /**
+   * The deviation after it, rounded.
+   */
+  deviation: number,
+};
+
+/**
+ * `GET /api/leaderboards/{kind}`.
+ */
+export type Leaderboard = {
+  /**
+   * The game.
+   */
+  kind: string,
+  /**
+   * The rank of the first row (1 for the best).
+   */
+  first_rank: number,
+  /**
+   * Best first; provisional ratings are left out.
+   */
+  players: Array<RatingLine>,
+};
+
+/**
  * `POST /api/login`: the session token (sent as `Authorization: Bearer`)
  * and its account.
  */
@@ -193,6 +233,125 @@ export type OptionSpec = {
    */
   default: unknown,
 });
+
+/**
+ * One game's rating of a player, with its history.
+ */
+export type PlayerRating = {
+  /**
+   * After each rated game, oldest first (the last 200).
+   */
+  history: Array<HistoryPoint>,
+  /**
+   * The game (catalogue id).
+   */
+  kind: string,
+  /**
+   * Who: its name, and whether it is a bot.
+   */
+  name: string,
+  /**
+   * `true` for a bot (its name is the bot's).
+   */
+  bot: boolean,
+  /**
+   * The Glicko-2 rating, rounded.
+   */
+  rating: number,
+  /**
+   * The rating deviation, rounded.
+   */
+  deviation: number,
+  /**
+   * Still provisional: the deviation is above 110 (shown with a "?").
+   */
+  provisional: boolean,
+  /**
+   * Rated games, and of them won, drawn and lost.
+   */
+  games: number,
+  /**
+   * Won.
+   */
+  wins: number,
+  /**
+   * Drawn.
+   */
+  draws: number,
+  /**
+   * Lost.
+   */
+  losses: number,
+};
+
+/**
+ * `GET /api/players/{name}`: an account's public profile.
+ */
+export type Profile = {
+  /**
+   * The name as registered.
+   */
+  name: string,
+  /**
+   * When the account was made (Unix milliseconds).
+   */
+  created_at: number,
+  /**
+   * Its rating in every game it played rated.
+   */
+  ratings: Array<PlayerRating>,
+  /**
+   * Its last finished games, newest first (replays at
+   * `/api/games/{code}/replay`).
+   */
+  recent_games: Array<MyGame>,
+};
+
+/**
+ * A rating as clients see it: rounded, with what it rests on.
+ */
+export type RatingLine = {
+  /**
+   * The game (catalogue id).
+   */
+  kind: string,
+  /**
+   * Who: its name, and whether it is a bot.
+   */
+  name: string,
+  /**
+   * `true` for a bot (its name is the bot's).
+   */
+  bot: boolean,
+  /**
+   * The Glicko-2 rating, rounded.
+   */
+  rating: number,
+  /**
+   * The rating deviation, rounded.
+   */
+  deviation: number,
+  /**
+   * Still provisional: the deviation is above 110 (shown with a "?").
+   */
+  provisional: boolean,
+  /**
+   * Rated games, and of them won, drawn and lost.
+   */
+  games: number,
+  /**
+   * Won.
+   */
+  wins: number,
+  /**
+   * Drawn.
+   */
+  draws: number,
+  /**
+   * Lost.
+   */
+  losses: number,
+};
 
 /**
  * `GET /api/games/{code}/replay`: a finished game, or a page of it,

@@ -474,6 +474,11 @@ export type TableOptions = {
    * for a seat when it runs out.
    */
   turn_seconds: number | null,
+  /**
+   * A rated table: its end moves the players' ratings (docs/RATINGS.md).
+   * Casual (`false`, left out) by default.
+   */
+  rated?: boolean,
 };
 
 /**

@@ -149,7 +149,7 @@ fn random_bot_game(seed: u64) -> Played {
     for o in out {
         match o {
             Output::Started { setup, .. } => record.setup = Some(setup.text().to_string()),
-            Output::Finished { result } => {
+            Output::Finished { result, .. } => {
                 record.finished_at = Some(1);
                 record.result = Some(result.text().to_string());
             }

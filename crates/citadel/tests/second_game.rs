@@ -40,6 +40,17 @@ struct Client {
 
 impl Client {
     async fn join(addr: SocketAddr, code: &str, join: Join, last_seq: Option<u64>) -> Client {
+        Client::join_as(addr, code, join, last_seq, None).await
+    }
+
+    /// [`Client::join`], logged in with the session `account` token.
+    async fn join_as(
+        addr: SocketAddr,
+        code: &str,
+        join: Join,
+        last_seq: Option<u64>,
+        account: Option<String>,
+    ) -> Client {
         let label = match &join {
             Join::Player { .. } => "player",
             Join::Resume { .. } => "resumed",
@@ -65,7 +76,7 @@ impl Client {
             game: code.into(),
             join,
             last_seq,
-            account: None,
+            account,
         };
         c.send(&hello).await;
         c.wait(|m| matches!(m, ServerMsg::Welcome { .. })).await;
@@ -415,6 +426,156 @@ async fn neuroshima_is_played_through_the_platform() {
             .await
             .expect("json");
         assert_eq!(replay["kind"], "neuroshima");
+        server.shutdown().await;
+    })
+    .await;
+}
+
+/// Ratings (issue 31) over the platform: a rated Neuroshima table of an
+/// account against the search bot, played to the end on a SQLite store,
+/// moves both ratings once; the profile shows the rating, its history and
+/// the game, the leaderboard keeps provisional ratings off, and a casual
+/// table moves nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
+    within(Duration::from_secs(180), async {
+        let dir = tempfile::tempdir().expect("a directory");
+        let mut config = citadel::config_for_tests();
+        config.database_url = format!("sqlite://{}/ratings.sqlite", dir.path().display());
+        let server = Server::start(config).await.expect("server");
+        let addr = server.addr();
+        let http = reqwest::Client::new();
+        let credentials = json!({"name": "Rita", "password": "a long enough password"});
+        let made = http
+            .post(format!("http://{addr}/api/accounts"))
+            .json(&credentials)
+            .send()
+            .await
+            .expect("register");
+        assert_eq!(made.status(), 201);
+        let login: Value = http
+            .post(format!("http://{addr}/api/login"))
+            .json(&credentials)
+            .send()
+            .await
+            .expect("login")
+            .json()
+            .await
+            .expect("json");
+        let token = login["token"].as_str().expect("a token").to_string();
+
+        let play = |rated: bool| {
+            let token = token.clone();
+            async move {
+                let res = create(
+                    addr,
+                    json!({"kind": "neuroshima", "rated": rated, "bots": "normal"}),
+                )
+                .await;
+                assert_eq!(res.status(), 201);
+                let code = res.json::<Value>().await.expect("json")["code"]
+                    .as_str()
+                    .expect("a code")
+                    .to_string();
+                let join = Join::Player {
+                    name: "Rita".into(),
+                };
+                let mut rita = Client::join_as(addr, &code, join, None, Some(token)).await;
+                rita.send(&ClientMsg::SetBot { seat: 1, bot: true }).await;
+                rita.send(&ClientMsg::Ready { ready: true }).await;
+                rita.wait(|m| {
+                    matches!(m, ServerMsg::Lobby { lobby } if lobby.seats.iter().all(|s| s.ready))
+                })
+                .await;
+                rita.send(&ClientMsg::Start).await;
+                rita.wait(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+                let mut commands = 0;
+                while !rita.over() {
+                    if rita.legal.is_empty() {
+                        rita.recv().await;
+                    } else {
+                        rita.play_first_legal().await;
+                        commands += 1;
+                    }
+                    assert!(commands < 2_000, "the game does not end");
+                }
+                code
+            }
+        };
+        let profile = || async {
+            // The rating is written after the game's end is: wait for it.
+            for _ in 0..100 {
+                let p: Value = reqwest::get(format!("http://{addr}/api/players/rita"))
+                    .await
+                    .expect("profile")
+                    .json()
+                    .await
+                    .expect("json");
+                if !p["recent_games"].as_array().expect("games").is_empty()
+                    && !p["ratings"].as_array().expect("ratings").is_empty()
+                {
+                    return p;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            panic!("no rating after the game");
+        };
+
+        let code = play(true).await;
+        let p = profile().await;
+        assert_eq!(p["name"], "Rita");
+        let r = &p["ratings"][0];
+        assert_eq!(r["kind"], "neuroshima");
+        assert_eq!(r["games"], 1);
+        assert_eq!(r["provisional"], true, "one game: still provisional");
+        assert_eq!(
+            r["wins"].as_i64().unwrap_or(0)
+                + r["draws"].as_i64().unwrap_or(0)
+                + r["losses"].as_i64().unwrap_or(0),
+            1
+        );
+        let rating = r["rating"].as_i64().expect("a rating");
+        assert_ne!(rating, 1500, "the game moved it");
+        assert!(r["deviation"].as_i64().expect("rd") < 350);
+        assert_eq!(r["history"].as_array().map(Vec::len), Some(1));
+        assert_eq!(r["history"][0]["code"], code.as_str());
+        assert_eq!(r["history"][0]["rating"], rating);
+        assert_eq!(p["recent_games"][0]["code"], code.as_str());
+
+        // A casual table: played, listed, rated never.
+        let casual = play(false).await;
+        for _ in 0..100 {
+            let p: Value = reqwest::get(format!("http://{addr}/api/players/Rita"))
+                .await
+                .expect("profile")
+                .json()
+                .await
+                .expect("json");
+            if p["recent_games"].as_array().map(Vec::len) == Some(2) {
+                assert_eq!(p["recent_games"][0]["code"], casual.as_str());
+                assert_eq!(p["ratings"][0]["games"], 1, "a casual game is not rated");
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        // Provisional ratings (Rita's, the bot's after one game) stay off
+        // the leaderboard; a game the server does not play has none.
+        let board = reqwest::get(format!("http://{addr}/api/leaderboards/neuroshima"))
+            .await
+            .expect("board");
+        assert_eq!(board.status(), 200);
+        let board: Value = board.json().await.expect("json");
+        assert_eq!(board["first_rank"], 1);
+        assert_eq!(board["players"], json!([]));
+        let none = reqwest::get(format!("http://{addr}/api/leaderboards/chess"))
+            .await
+            .expect("board");
+        assert_eq!(none.status(), 404);
+        let nobody = reqwest::get(format!("http://{addr}/api/players/nobody"))
+            .await
+            .expect("profile");
+        assert_eq!(nobody.status(), 404);
         server.shutdown().await;
     })
     .await;

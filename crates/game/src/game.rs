@@ -261,6 +261,18 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + Sized + 'static {
         ))
     }
 
+    /// The name a bot playing `seat` is rated under: ratings keep one per
+    /// name and game, so bots that play differently (levels, an AI
+    /// opponent's own rules) should have different names. `automaton`:
+    /// the seat is one of the seat plan's automata.
+    fn bot_rating_name(_options: &Self::Options, _seat: Seat, automaton: bool) -> String {
+        if automaton {
+            "AI".into()
+        } else {
+            "Bot".into()
+        }
+    }
+
     /// Should a bot pause after sending `command`, so that people can
     /// follow? `false` for a step that is part of the bot's next decision
     /// (Siege's AI revealing its card).

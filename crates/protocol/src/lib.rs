@@ -247,6 +247,11 @@ pub struct TableOptions {
     /// for a seat when it runs out.
     #[serde(default)]
     pub turn_seconds: Option<u32>,
+    /// A rated table: its end moves the players' ratings (docs/RATINGS.md).
+    /// Casual (`false`, left out) by default.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub rated: bool,
     /// The game's own options (Siege: `mission`, `seats`, `dark_legion`,
     /// `starting_rank`), as its JSON object.
     #[serde(flatten)]

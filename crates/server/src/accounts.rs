@@ -293,7 +293,7 @@ async fn logout(
 
 /// A stored JSON document as a JSON value (`null` if it does not parse,
 /// which is logged: the rest of the answer is still useful).
-fn json_value(text: Option<&str>, what: &str) -> Value {
+pub(crate) fn json_value(text: Option<&str>, what: &str) -> Value {
     match text.map(serde_json::from_str::<Value>) {
         None => Value::Null,
         Some(Ok(v)) => v,
@@ -307,7 +307,7 @@ fn json_value(text: Option<&str>, what: &str) -> Value {
 /// One of an account's games. Times are Unix milliseconds.
 #[derive(Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-struct MyGame {
+pub struct MyGame {
     code: String,
     /// The game's kind.
     kind: String,
@@ -323,6 +323,27 @@ struct MyGame {
     result: Value,
     /// The campaign it is a game of.
     campaign: Option<String>,
+}
+
+impl MyGame {
+    /// A stored game as its players' lists show it.
+    pub(crate) fn of(g: citadel_store::GameRecord) -> Self {
+        MyGame {
+            kind: g.kind.clone(),
+            options: json_value(Some(&g.options), "options"),
+            result: json_value(g.result.as_deref(), "result"),
+            code: g.code,
+            created_at: g.created_at,
+            started_at: g.started_at,
+            finished_at: g.finished_at,
+            campaign: g.campaign,
+        }
+    }
+
+    /// Has it finished?
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finished_at.is_some()
+    }
 }
 
 /// One of an account's campaigns. Times are Unix milliseconds.
@@ -353,16 +374,7 @@ async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>,
         .games_of_account(&account.id)
         .await?
         .into_iter()
-        .map(|g| MyGame {
-            kind: g.kind.clone(),
-            options: json_value(Some(&g.options), "options"),
-            result: json_value(g.result.as_deref(), "result"),
-            code: g.code,
-            created_at: g.created_at,
-            started_at: g.started_at,
-            finished_at: g.finished_at,
-            campaign: g.campaign,
-        })
+        .map(MyGame::of)
         .collect();
     let campaigns = store
         .campaigns_of_account(&account.id)

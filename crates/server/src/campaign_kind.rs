@@ -250,6 +250,8 @@ impl<C: CampaignRules> PreparedGame for Prepared<C> {
         TableOptions {
             kind: Some(<C::Game as Game>::ID.to_string()),
             turn_seconds: None,
+            // A campaign's games are casual: the campaign is their measure.
+            rated: false,
             game: match serde_json::to_value(&self.next.options) {
                 Ok(Value::Object(o)) => o,
                 _ => serde_json::Map::new(),

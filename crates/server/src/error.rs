@@ -72,6 +72,9 @@ pub enum ServerError {
     /// No such campaign.
     #[error("no campaign with that code")]
     NoCampaign,
+    /// No such thing (a player, a game's leaderboard): what is missing.
+    #[error("{0}")]
+    Missing(String),
     /// A campaign token that is missing or belongs to no player.
     #[error("{0}")]
     BadToken(String),
@@ -114,7 +117,9 @@ impl IntoResponse for ServerError {
             }
             ServerError::BadRequest(_) | ServerError::InvalidOption(_) => StatusCode::BAD_REQUEST,
             ServerError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
-            ServerError::NotFound | ServerError::NoCampaign => StatusCode::NOT_FOUND,
+            ServerError::NotFound | ServerError::NoCampaign | ServerError::Missing(_) => {
+                StatusCode::NOT_FOUND
+            }
             ServerError::Unauthorized | ServerError::BadCredentials | ServerError::BadToken(_) => {
                 StatusCode::UNAUTHORIZED
             }

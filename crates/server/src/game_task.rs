@@ -364,7 +364,7 @@ async fn store_and_deliver(
         }
         if let Some(campaign) = &ctx.campaign {
             for o in &outputs {
-                if let Output::Finished { result } = o {
+                if let Output::Finished { result, .. } = o {
                     ctx.campaigns
                         .game_finished(campaign, session.code(), result)
                         .await;

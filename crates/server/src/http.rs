@@ -53,6 +53,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{code}/replay", get(replay))
         .merge(crate::accounts::routes())
         .merge(crate::campaign_api::routes())
+        .merge(crate::ratings::routes())
         // An API path that names no route is a JSON 404, not the client's
         // index page.
         .route("/api", any(layers::no_route))

@@ -20,6 +20,8 @@ pub fn typescript() -> String {
     d.add::<crate::accounts::Me>(); // GET /api/me
     d.add::<crate::campaign_api::Created>(); // POST /api/campaigns
     d.add::<crate::campaign_api::Joined>(); // POST /api/campaigns/{code}/join
+    d.add::<crate::ratings::Leaderboard>(); // GET /api/leaderboards/{kind}
+    d.add::<crate::ratings::Profile>(); // GET /api/players/{name}
 
     // A game's documents (GET /api/catalogue/{kind}/{document}) and the
     // other campaign answers (next, a game's own steps, standings) are

@@ -29,6 +29,7 @@ pub mod metrics;
 pub mod options;
 pub mod outcome;
 pub mod persistence;
+pub mod ratings;
 pub mod redact;
 pub mod registry;
 pub mod relay;

@@ -226,10 +226,20 @@ impl GameStore {
             with_retry(|| self.commands.append(commands.clone())).await?;
         }
         for o in outputs {
-            if let Output::Finished { result } = o {
+            if let Output::Finished { result, rated } = o {
                 let result = result.text().to_string();
                 with_retry(|| store.finish_game(code, &result, now)).await?;
                 self.keep_replay(code);
+                if let Some(rated) = rated {
+                    // The game is over and stored whatever happens here:
+                    // a rating that cannot be written is logged, and the
+                    // players are not cut off for it.
+                    match crate::ratings::rate_game(store.as_ref(), code, rated, now).await {
+                        Ok(Ok(done)) => tracing::debug!(code, ?done, "rated"),
+                        Ok(Err(why)) => tracing::info!(code, ?why, "a rated game left unrated"),
+                        Err(e) => tracing::warn!(code, error = %e, "cannot rate a finished game"),
+                    }
+                }
             }
         }
         Ok(())

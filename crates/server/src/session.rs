@@ -127,6 +127,9 @@ pub enum Output {
     Finished {
         /// The game's summary (`citadel_game::Game::summary`), as JSON.
         result: Json,
+        /// A rated table's end as ratings read it; `None` for a casual
+        /// table (or a game without places).
+        rated: Option<RatedGame>,
     },
     /// A player with an account took a seat (for "my games").
     PlayerLinked {
@@ -1302,8 +1305,18 @@ impl<G: Game> Session<G> {
         play.log.extend(events);
         if play.game.is_finished() && !play.finish_reported {
             play.finish_reported = true;
+            let rated = self
+                .options
+                .rated
+                .then(|| outcome_of(&play.game))
+                .flatten()
+                .map(|outcome| RatedGame {
+                    kind: G::ID.to_string(),
+                    seats: rated_seats::<G>(&outcome, &self.seats, &self.game_options),
+                });
             out.push(Output::Finished {
                 result: Json::of(&play.game.summary()),
+                rated,
             });
         }
         let to_act = play.game.to_act();
@@ -1486,6 +1499,67 @@ fn snapshot<G: Game>(play: &Play<G>, role: Role, view: &G::View) -> ServerMsg {
         legal: legal_for(&play.game, role),
         outcome: outcome_of(&play.game),
     }
+}
+
+/// A finished rated game, as ratings read it (`crate::ratings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedGame {
+    /// The game (catalogue id): ratings are per game.
+    pub kind: String,
+    /// Every seat, automata included, in seat order.
+    pub seats: Vec<RatedSeat>,
+}
+
+/// One seat of a finished rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedSeat {
+    /// The seat.
+    pub seat: u8,
+    /// Its side (`citadel_game::Placing::team`).
+    pub team: Option<u8>,
+    /// Its place.
+    pub place: u8,
+    /// Who is rated for it: `account:<id>`, `bot:<name>`, or `None` for a
+    /// guest (played against, never recorded).
+    pub player: Option<String>,
+    /// The name shown.
+    pub name: String,
+}
+
+/// The seats of a finished rated game: a player's seat is its account's
+/// (a guest's is no one's), a bot's or an automaton's the bot's name.
+fn rated_seats<G: Game>(
+    outcome: &citadel_game::Outcome,
+    seats: &[SeatSlot],
+    options: &G::Options,
+) -> Vec<RatedSeat> {
+    outcome
+        .placings
+        .iter()
+        .map(|p| {
+            let slot = seats.get(usize::from(p.seat.0));
+            let bot = |automaton| {
+                let name = G::bot_rating_name(options, p.seat, automaton);
+                let key = name.to_lowercase().replace(char::is_whitespace, "-");
+                (Some(format!("bot:{key}")), name)
+            };
+            let (player, name) = match slot {
+                None => bot(true),
+                Some(s) if s.controller == Controller::Bot => bot(false),
+                Some(s) => (
+                    s.account.as_ref().map(|a| format!("account:{a}")),
+                    s.name.clone().unwrap_or_else(|| "Guest".into()),
+                ),
+            };
+            RatedSeat {
+                seat: p.seat.0,
+                team: p.team,
+                place: p.place,
+                player,
+                name,
+            }
+        })
+        .collect()
 }
 
 /// The places of a finished game; `None` while it goes on.

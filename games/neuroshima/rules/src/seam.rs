@@ -451,6 +451,15 @@ impl Game for NeuroshimaGame {
             )),
         }
     }
+
+    fn bot_rating_name(options: &Options, _seat: Seat, _automaton: bool) -> String {
+        // Each level is its own opponent on the ladder.
+        match options.bots {
+            BotLevel::Easy => "Bot (easy)".into(),
+            BotLevel::Normal => "Bot (normal)".into(),
+            BotLevel::Hard => "Bot (hard)".into(),
+        }
+    }
 }
 
 /// Is the hex on the board?

@@ -494,6 +494,20 @@ impl citadel_game::Game for Game {
         *command != Command::RevealAiCard
     }
 
+    fn bot_rating_name(
+        _options: &SiegeOptions,
+        _seat: citadel_game::Seat,
+        automaton: bool,
+    ) -> String {
+        // The automaton is the AI Dark Legion (its own rules, AI-1..AI-13);
+        // a bot seat or a leaver's stand-in is the heuristic bot.
+        if automaton {
+            "AI Dark Legion".into()
+        } else {
+            "Heuristic bot".into()
+        }
+    }
+
     fn bot_choice(
         _options: &SiegeOptions,
         _seat: citadel_game::Seat,
