@@ -962,7 +962,7 @@ function renderLobby() {
   const l = state.lobby;
   if (!l) return;
   $("code").textContent = l.code;
-  $("lobby-options").textContent = game.lobbySummary(l, Math.max(0, l.spectators - (hot.neutral ? 1 : 0)));
+  $("lobby-options").textContent = `${l.options.rated ? "Rated · " : ""}${game.lobbySummary(l, Math.max(0, l.spectators - (hot.neutral ? 1 : 0)))}`;
   const locals = localSeats();
   const host = locals.has(l.host);
   const link = `${location.origin}/#${l.code}`;
@@ -1148,12 +1148,113 @@ function genericOptions(kind, f) {
 
 $("create-kind").onchange = (e) => pickCreateKind(/** @type {HTMLSelectElement} */ (e.target).value);
 
+// ---------------------------------------------------------------- ratings
+
+/** @typedef {import("./http").Leaderboard} Leaderboard */
+/** @typedef {import("./http").Profile} Profile */
+/** @typedef {import("./http").RatingLine} RatingLine */
+
+/** A rating as players read it: "1562?" while provisional. @param {RatingLine} r */
+const ratingText = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
+
+/** The leaderboard's game picker: every game of the catalogue. */
+function fillBoardPicker() {
+  const select = /** @type {HTMLSelectElement} */ ($("board-kind"));
+  const old = select.value;
+  const games = catalogue ?? [];
+  select.replaceChildren(...games.map((g) => h("option", { value: g.id, text: g.name })));
+  if (games.some((g) => g.id === old)) select.value = old;
+  loadLeaderboard(select.value);
+}
+
+/** Show game `kind`'s leaderboard (its first 100). @param {string} kind */
+function loadLeaderboard(kind) {
+  if (!kind) return;
+  api("GET", `/api/leaderboards/${encodeURIComponent(kind)}`).then((/** @type {Leaderboard} */ board) => {
+    const rows = board.players.map((p, i) => h("tr", { "data-player": p.name },
+      h("td", { text: String(board.first_rank + i) }),
+      h("td", {}, p.bot ? h("span", { text: `${p.name} (bot)` })
+        : h("button", { type: "button", class: "link", text: p.name, onclick: () => openProfile(p.name) })),
+      h("td", { text: ratingText(p) }),
+      h("td", { text: String(p.games) }),
+      h("td", { text: `${p.wins}–${p.draws}–${p.losses}` })));
+    $("leaderboard").querySelector("tbody")?.replaceChildren(...rows);
+    $("leaderboard-empty").hidden = rows.length > 0;
+  }, (err) => toast(`Could not load the leaderboard: ${err.message}`));
+}
+
+/**
+ * A rating history as a small line chart (SVG): ratings over the rated
+ * games, oldest on the left. @param {{rating: number}[]} points
+ */
+function historyChart(points) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const [w, hgt, pad] = [320, 90, 6];
+  svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
+  svg.setAttribute("class", "rating-chart");
+  svg.setAttribute("role", "img");
+  const values = points.map((p) => p.rating);
+  const lo = Math.min(...values), hi = Math.max(...values);
+  svg.setAttribute("aria-label", `Rating over ${points.length} rated game${points.length === 1 ? "" : "s"}: from ${values[0]} to ${values[values.length - 1]}, lowest ${lo}, highest ${hi}`);
+  const x = (i) => (points.length === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (points.length - 1));
+  const y = (v) => (hi === lo ? hgt / 2 : hgt - pad - ((v - lo) * (hgt - 2 * pad)) / (hi - lo));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  svg.append(line);
+  values.forEach((v, i) => {
+    const dot = document.createElementNS(ns, "circle");
+    dot.setAttribute("cx", x(i).toFixed(1)); dot.setAttribute("cy", y(v).toFixed(1)); dot.setAttribute("r", "2.5");
+    const title = document.createElementNS(ns, "title");
+    title.textContent = String(v);
+    dot.append(title);
+    svg.append(dot);
+  });
+  return svg;
+}
+
+/** Open a player's profile: ratings per game with their history, recent games. @param {string} name */
+function openProfile(name) {
+  api("GET", `/api/players/${encodeURIComponent(name)}`).then((/** @type {Profile} */ p) => {
+    $("profile-name").textContent = p.name;
+    $("profile-since").textContent = `Playing since ${new Date(p.created_at).toLocaleDateString()}`;
+    $("profile-ratings").replaceChildren(...(p.ratings.length ? p.ratings.map((r) => h("section", { class: "profile-rating", "data-kind": r.kind },
+      h("h3", { text: `${gameName(r.kind)}: ${ratingText(r)}` }),
+      h("p", { class: "muted small", text: `${r.provisional ? "Provisional (not sure enough yet) · " : ""}±${r.deviation} · ${r.games} rated game${r.games === 1 ? "" : "s"}: ${r.wins} won, ${r.draws} drawn, ${r.losses} lost` }),
+      r.history.length ? historyChart(r.history) : null))
+      : [h("p", { class: "muted", text: "No rated games yet." })]));
+    $("profile-games").replaceChildren(...(p.recent_games.length ? p.recent_games.map((g) => h("li", { "data-code": g.code },
+      h("span", { class: "code-sm", text: g.code }),
+      h("span", { class: "muted", text: ` ${gameName(g.kind)} · ${g.options?.rated ? "rated" : "casual"} · ${when(g.finished_at ?? g.created_at)} ` }),
+      h("button", { type: "button", "data-replay": g.code, text: "Replay", onclick: () => { closeProfile(); openReplay(g.code); } })))
+      : [h("li", { class: "muted", text: "No finished games yet." })]));
+    const dialog = /** @type {HTMLDialogElement} */ ($("profile"));
+    if (!dialog.open) dialog.showModal();
+  }, (err) => toast(err.status === 404 ? `No player called ${name}.` : `Could not load the profile: ${err.message}`));
+}
+
+function closeProfile() {
+  const dialog = /** @type {HTMLDialogElement} */ ($("profile"));
+  if (dialog.open) dialog.close();
+}
+
+$("board-kind").onchange = (e) => loadLeaderboard(/** @type {HTMLSelectElement} */ (e.target).value);
+$("find-player").onsubmit = (e) => {
+  e.preventDefault();
+  const f = new FormData(/** @type {HTMLFormElement} */ (e.target));
+  const name = String(f.get("player") ?? "").trim();
+  if (name) openProfile(name);
+};
+$("profile-close").onclick = closeProfile;
+$("my-profile").onclick = () => { const a = session(); if (a) openProfile(a.name); };
+
 /** Ask the server which games it plays (once; the picker works from the page's modules until then). */
 function loadCatalogue() {
   api("GET", "/api/catalogue").then((/** @type {CatalogueGame[]} */ games) => {
     if (!Array.isArray(games) || !games.length) return;
     catalogue = games;
     fillGamePicker();
+    fillBoardPicker();
   }, () => {});
 }
 
@@ -1165,7 +1266,8 @@ $("create").onsubmit = async (e) => {
   // The game, its own options (from its module's fields, or the generic
   // ones), and the turn limit every game has.
   const own = hasGame(kind) && gameFor(kind) === game && game.createOptions;
-  const options = { kind, ...(own ? game.createOptions(f) : genericOptions(kind, f)), turn_seconds: f.get("turn") ? Number(f.get("turn")) : null };
+  const options = { kind, ...(own ? game.createOptions(f) : genericOptions(kind, f)), turn_seconds: f.get("turn") ? Number(f.get("turn")) : null,
+    ...(f.get("rated") ? { rated: true } : {}) };
   try {
     const res = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(options) });
     const body = /** @type {GameCreated & Partial<ErrorBody>} */ (await res.json());

@@ -25,7 +25,9 @@
 //!   reload on the way, a spectator who sees every battle played back, the
 //!   tile descriptions, a redirect drawn branch by branch, every instant
 //!   and question answered by clicking, hotseat, a phone's size played
-//!   by tapping)
+//!   by tapping) and `ratings.test.mjs` (a rated table from the create
+//!   form, a rated game's rating in the player's profile with its history
+//!   and replay, the leaderboard card)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -162,6 +164,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("hotseat.test.mjs");
         files.push("classic.test.mjs");
         files.push("neuroshima.test.mjs");
+        files.push("ratings.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \
