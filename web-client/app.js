@@ -752,6 +752,7 @@ function renderHome() {
   pickCreateKind(/** @type {HTMLSelectElement} */ ($("create-kind")).value);
   renderMyGames(null);
   game.renderHome?.(null);
+  refreshLobbyList();
   const name = localStorage.getItem("citadel:name") ?? account?.name ?? "";
   for (const f of ["create", "join", ...(game.homeNameForms ?? [])]) {
     const input = /** @type {HTMLInputElement} */ ($(f).querySelector("input[name=name]"));
@@ -1148,6 +1149,79 @@ function genericOptions(kind, f) {
 
 $("create-kind").onchange = (e) => pickCreateKind(/** @type {HTMLSelectElement} */ (e.target).value);
 
+// ---------------------------------------------------------------- the lobby's lists
+
+/** @typedef {import("./http").LobbyList} LobbyList */
+
+/** How often the home page asks for the open tables and live games (ms). */
+const LOBBY_POLL_MS = 5_000;
+let lobbyTimer = 0;
+/** @type {LobbyList|null} */
+let lobbyList = null;
+
+/** The name to join with: the join form's, else the saved or account name. */
+function joinName() {
+  const typed = /** @type {HTMLInputElement} */ ($("join").querySelector("input[name=name]")).value.trim();
+  return typed || localStorage.getItem("citadel:name") || session()?.name || "Player";
+}
+
+/** Take a seat at table `code` (or watch it), as the join form does. @param {string} code @param {"player"|"spectator"} as */
+function joinFromList(code, as) {
+  const name = joinName();
+  localStorage.setItem("citadel:name", name);
+  state.name = name;
+  state.token = null;
+  connect(code, { as, name });
+}
+
+/** The open tables and live games, asked for now and every few seconds while the home page shows. */
+function refreshLobbyList() {
+  clearTimeout(lobbyTimer);
+  if ($("home").hidden) return;
+  api("GET", "/api/lobby").then((/** @type {LobbyList} */ list) => {
+    lobbyList = list;
+    renderLobbyList(list);
+  }, () => {}).finally(() => {
+    if (!$("home").hidden) lobbyTimer = window.setTimeout(refreshLobbyList, LOBBY_POLL_MS);
+  });
+}
+
+/** @param {LobbyList} list */
+function renderLobbyList(list) {
+  const seatsText = (t) => `${t.players.length ? t.players.join(", ") : "nobody yet"} · ${t.free} of ${t.seats} seat${t.seats === 1 ? "" : "s"} free`;
+  $("open-tables").replaceChildren(...(list.open.length ? list.open.map((t) => h("li", { "data-code": t.code, "data-kind": t.kind },
+    h("span", { class: "code-sm", text: t.code }),
+    h("span", { class: "muted", text: ` ${gameName(t.kind)}${t.options?.rated ? " · rated" : ""} · ${seatsText(t)} ` }),
+    h("button", { type: "button", "data-join": t.code, text: "Join", onclick: () => joinFromList(t.code, "player") })))
+    : [h("li", { class: "muted", text: "No open tables: make one, or press Quick play." })]));
+  const watch = (g) => h("button", { type: "button", "data-watch": g.code, text: "Watch", onclick: () => joinFromList(g.code, "spectator") });
+  const watching = (g) => (g.spectators === null || g.spectators === undefined ? "" : ` · ${g.spectators} watching`);
+  $("live-games").replaceChildren(...(list.live.length ? list.live.map((g) => h("li", { "data-code": g.code, "data-kind": g.kind },
+    h("span", { class: "code-sm", text: g.code }),
+    h("span", { class: "muted", text: ` ${gameName(g.kind)}${g.options?.rated ? " · rated" : ""} · ${g.players.join(" vs ")}${watching(g)} ` }),
+    watch(g)))
+    : [h("li", { class: "muted", text: "No listed game is being played now." })]));
+  const featured = list.live.find((g) => g.code === list.featured);
+  $("featured").hidden = !featured;
+  $("featured").replaceChildren(...(featured ? [
+    h("p", {}, h("b", { text: "Featured: " }), h("span", { text: `${gameName(featured.kind)} · ${featured.players.join(" vs ")}${watching(featured)} ` }), watch(featured)),
+  ] : []));
+}
+
+/** Quick play: the oldest open table of the picked game with a free seat, else a new listed table of it with its default options. */
+$("quick-play").onclick = async () => {
+  const kind = /** @type {HTMLSelectElement} */ ($("create-kind")).value || game.id;
+  try {
+    const list = /** @type {LobbyList} */ (await api("GET", "/api/lobby"));
+    const oldest = list.open.filter((t) => t.kind === kind).sort((a, b) => a.created_at - b.created_at)[0];
+    if (oldest) return joinFromList(oldest.code, "player");
+    const made = await api("POST", "/api/games", { kind, listed: true });
+    joinFromList(made.code, "player");
+  } catch (err) {
+    toast(`Quick play failed: ${/** @type {any} */ (err).message}`);
+  }
+};
+
 // ---------------------------------------------------------------- ratings
 
 /** @typedef {import("./http").Leaderboard} Leaderboard */
@@ -1267,7 +1341,7 @@ $("create").onsubmit = async (e) => {
   // ones), and the turn limit every game has.
   const own = hasGame(kind) && gameFor(kind) === game && game.createOptions;
   const options = { kind, ...(own ? game.createOptions(f) : genericOptions(kind, f)), turn_seconds: f.get("turn") ? Number(f.get("turn")) : null,
-    ...(f.get("rated") ? { rated: true } : {}) };
+    ...(f.get("rated") ? { rated: true } : {}), ...(f.get("listed") ? { listed: true } : {}) };
   try {
     const res = await fetch("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(options) });
     const body = /** @type {GameCreated & Partial<ErrorBody>} */ (await res.json());

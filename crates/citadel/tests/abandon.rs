@@ -70,6 +70,7 @@ async fn store_lobby(store: &Arc<dyn Store>, code: &str, active_at: i64) {
         campaign: None,
         active_at,
         abandoned_at: None,
+        listed: false,
         engine_version: i64::from(citadel_rules::ENGINE_VERSION),
         content_hash: citadel_rules::Content::embedded_hash().to_string(),
         kind: "siege".into(),

@@ -27,7 +27,8 @@
 //!   and question answered by clicking, hotseat, a phone's size played
 //!   by tapping) and `ratings.test.mjs` (a rated table from the create
 //!   form, a rated game's rating in the player's profile with its history
-//!   and replay, the leaderboard card)
+//!   and replay, the leaderboard card) and `lobby.test.mjs` (a listed
+//!   table joined from "Open tables", the featured live game watched)
 //!   run only once `web-client/index.html` carries
 //!   the board client's marker, `data-client="citadel-board"`; before that
 //!   they are reported as PENDING, not as passed.
@@ -165,6 +166,7 @@ async fn the_web_client_works_in_headless_chromium() {
         files.push("classic.test.mjs");
         files.push("neuroshima.test.mjs");
         files.push("ratings.test.mjs");
+        files.push("lobby.test.mjs");
     } else {
         notice(&format!(
             "PENDING: browser contract tests (tests/browser/citadel.test.mjs, screens.test.mjs) not run: \

@@ -139,6 +139,7 @@ fn random_bot_game(seed: u64) -> Played {
         kind: "siege".into(),
         active_at: 0,
         abandoned_at: None,
+        listed: false,
     };
     let mut played = Played {
         record: record.clone(),

@@ -580,3 +580,93 @@ async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
     })
     .await;
 }
+
+/// The lobby's lists (issue 31, item 1) over HTTP: a listed table is open
+/// with its free seats until it starts, then live with its players and
+/// its spectators; a private table is in neither list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listed_tables_are_open_then_live_and_private_ones_are_not_listed() {
+    within(Duration::from_secs(120), async {
+        let server = Server::start(citadel::config_for_tests())
+            .await
+            .expect("server");
+        let addr = server.addr();
+        let code_of = |v: Value| v["code"].as_str().expect("a code").to_string();
+        let listed = code_of(
+            create(addr, json!({"kind": "neuroshima", "listed": true}))
+                .await
+                .json()
+                .await
+                .expect("json"),
+        );
+        let private = code_of(
+            create(addr, json!({"kind": "neuroshima"}))
+                .await
+                .json()
+                .await
+                .expect("json"),
+        );
+        let lobby = || async {
+            let list: Value = reqwest::get(format!("http://{addr}/api/lobby"))
+                .await
+                .expect("lobby")
+                .json()
+                .await
+                .expect("json");
+            list
+        };
+        let find = |list: &Value, which: &str, code: &str| {
+            list[which]
+                .as_array()
+                .expect("a list")
+                .iter()
+                .find(|t| t["code"] == code)
+                .cloned()
+        };
+        let list = lobby().await;
+        let open = find(&list, "open", &listed).expect("the listed table is open");
+        assert_eq!(open["kind"], "neuroshima");
+        assert_eq!((open["seats"].as_u64(), open["free"].as_u64()), (Some(2), Some(2)));
+        assert!(find(&list, "open", &private).is_none(), "private tables are not listed");
+        assert_eq!(list["live"], json!([]));
+        assert_eq!(list["featured"], Value::Null);
+
+        let mut ann = Client::join(addr, &listed, Join::Player { name: "Ann".into() }, None).await;
+        ann.send(&ClientMsg::SetBot { seat: 1, bot: true }).await;
+        // Seated, the lobby document is stored: one seat left, then none.
+        for _ in 0..100 {
+            let list = lobby().await;
+            if find(&list, "open", &listed).is_none() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        assert!(
+            find(&lobby().await, "open", &listed).is_none(),
+            "a full table is not open"
+        );
+        ann.send(&ClientMsg::Ready { ready: true }).await;
+        ann.wait(
+            |m| matches!(m, ServerMsg::Lobby { lobby } if lobby.seats.iter().all(|s| s.ready)),
+        )
+        .await;
+        ann.send(&ClientMsg::Start).await;
+        ann.wait(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+        let mut eve = Client::join(addr, &listed, Join::Spectator { name: "Eve".into() }, None).await;
+        eve.wait(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
+        let mut live = None;
+        for _ in 0..100 {
+            live = find(&lobby().await, "live", &listed);
+            if live.as_ref().is_some_and(|g| g["spectators"] == 1) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        let live = live.expect("the game is live");
+        assert_eq!(live["spectators"], 1, "{live}");
+        assert_eq!(live["players"].as_array().map(Vec::len), Some(2));
+        assert_eq!(lobby().await["featured"], listed.as_str());
+        server.shutdown().await;
+    })
+    .await;
+}

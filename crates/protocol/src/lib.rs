@@ -252,6 +252,12 @@ pub struct TableOptions {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub rated: bool,
+    /// Listed in the lobby (`GET /api/lobby`): anyone may find it, join
+    /// while it waits for players and watch it while it plays. Private
+    /// (`false`, left out) by default: only its code finds it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub listed: bool,
     /// The game's own options (Siege: `mission`, `seats`, `dark_legion`,
     /// `starting_rank`), as its JSON object.
     #[serde(flatten)]

@@ -252,6 +252,7 @@ impl<C: CampaignRules> PreparedGame for Prepared<C> {
             turn_seconds: None,
             // A campaign's games are casual: the campaign is their measure.
             rated: false,
+            listed: false,
             game: match serde_json::to_value(&self.next.options) {
                 Ok(Value::Object(o)) => o,
                 _ => serde_json::Map::new(),

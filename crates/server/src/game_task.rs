@@ -96,6 +96,8 @@ pub struct GameContext {
     /// another node runs the game now, so this task stops at once and
     /// writes nothing more.
     pub lost: tokio_util::sync::CancellationToken,
+    /// Where the game's spectator count is kept for the lobby's list.
+    pub watchers: Arc<crate::registry::Watchers>,
 }
 
 /// The close for the connections of a game whose lease moved to another
@@ -284,6 +286,7 @@ pub async fn run(mut session: AnySession, mut rx: mpsc::Receiver<ToGame>, mut ct
         if !store_and_deliver(session.as_mut(), outputs, now, &mut sinks, &ctx).await {
             break;
         }
+        ctx.watchers.set(session.code(), session.spectators());
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
         }

@@ -165,6 +165,7 @@ mod tests {
             kind: "siege".into(),
             active_at: 0,
             abandoned_at: None,
+            listed: false,
         }
     }
 

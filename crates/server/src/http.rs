@@ -54,6 +54,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::accounts::routes())
         .merge(crate::campaign_api::routes())
         .merge(crate::ratings::routes())
+        .merge(crate::lobby_api::routes())
         // An API path that names no route is a JSON 404, not the client's
         // index page.
         .route("/api", any(layers::no_route))

@@ -22,6 +22,7 @@ pub fn typescript() -> String {
     d.add::<crate::campaign_api::Joined>(); // POST /api/campaigns/{code}/join
     d.add::<crate::ratings::Leaderboard>(); // GET /api/leaderboards/{kind}
     d.add::<crate::ratings::Profile>(); // GET /api/players/{name}
+    d.add::<crate::lobby_api::LobbyList>(); // GET /api/lobby
 
     // A game's documents (GET /api/catalogue/{kind}/{document}) and the
     // other campaign answers (next, a game's own steps, standings) are

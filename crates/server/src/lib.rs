@@ -25,6 +25,7 @@ pub mod http;
 #[cfg(feature = "ts")]
 pub mod http_ts;
 pub mod lease;
+pub mod lobby_api;
 pub mod metrics;
 pub mod options;
 pub mod outcome;

@@ -169,6 +169,8 @@ impl GameStore {
             kind: new.kind.to_string(),
             active_at: now,
             abandoned_at: None,
+            // A campaign's games are its players' only.
+            listed: new.options.listed && new.campaign.is_none(),
         };
         self.store.create_game(&record).await
     }

@@ -79,6 +79,9 @@ pub struct Registry {
     /// The running game tasks (spawned, so under their lease), each with
     /// the token that stops it when its lease is lost.
     running: Mutex<HashMap<String, CancellationToken>>,
+    /// How many spectators each game running here has (the lobby's list
+    /// of live games), as its task last saw.
+    watchers: Arc<Watchers>,
     /// In cluster mode: NATS, to serve sockets held by other nodes
     /// ([`crate::relay`]), and their queue length.
     relay: Option<(Arc<crate::cluster::Cluster>, usize)>,
@@ -103,8 +106,37 @@ struct Registration {
     channel: mpsc::WeakSender<ToGame>,
 }
 
+/// The spectator count of each game running on this node, kept by the
+/// game tasks (`GET /api/lobby`).
+#[derive(Debug, Default)]
+pub struct Watchers(Mutex<HashMap<String, u32>>);
+
+impl Watchers {
+    /// Game `code` has `n` spectators now.
+    pub fn set(&self, code: &str, n: u32) {
+        if let Ok(mut w) = self.0.lock() {
+            if w.get(code) != Some(&n) {
+                w.insert(code.to_string(), n);
+            }
+        }
+    }
+
+    /// Game `code` stopped running here.
+    pub fn remove(&self, code: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            w.remove(code);
+        }
+    }
+
+    /// Game `code`'s spectators, if it runs here.
+    pub fn of(&self, code: &str) -> Option<u32> {
+        self.0.lock().ok().and_then(|w| w.get(code).copied())
+    }
+}
+
 impl Drop for Registration {
     fn drop(&mut self) {
+        self.registry.watchers.remove(&self.code);
         if let Ok(mut running) = self.registry.running.lock() {
             if running.remove(&self.code).is_some() {
                 self.registry.metrics.owned_games.dec();
@@ -115,6 +147,11 @@ impl Drop for Registration {
 }
 
 impl Registry {
+    /// The spectator counts of the games running here.
+    pub fn watchers(&self) -> &Watchers {
+        &self.watchers
+    }
+
     /// An empty registry.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -140,6 +177,7 @@ impl Registry {
             restored: tokio::sync::watch::Sender::new(true),
             ownership: Ownership::Solo,
             running: Mutex::new(HashMap::new()),
+            watchers: Arc::default(),
             relay: None,
         }
     }
@@ -459,6 +497,7 @@ impl Registry {
             let _ = self.shutdown.send(());
         }
         let ctx = GameContext {
+            watchers: Arc::clone(&self.watchers),
             lost: lost.clone(),
             games: Arc::clone(&self.store),
             campaigns: Arc::clone(&self.campaigns),

@@ -681,6 +681,14 @@ impl<G: Game> Session<G> {
         self.conns.len()
     }
 
+    /// Spectators watching now.
+    pub fn spectators(&self) -> u32 {
+        self.conns
+            .values()
+            .filter(|c| c.role == Role::Spectator)
+            .count() as u32
+    }
+
     /// The earliest time at which an [`Input::Tick`] could change
     /// something: a leaver's grace period running out, a bot's next move,
     /// a turn timer. `None`: only a message can. The shell sleeps until
@@ -812,11 +820,7 @@ impl<G: Game> Session<G> {
                     bot_playing: s.bot_playing,
                 })
                 .collect(),
-            spectators: self
-                .conns
-                .values()
-                .filter(|c| c.role == Role::Spectator)
-                .count() as u32,
+            spectators: self.spectators(),
             started: self.play.is_some(),
             host: self.host.unwrap_or(0),
         }

@@ -41,6 +41,8 @@ pub trait Table: Send + fmt::Debug {
     fn event_count(&self) -> u64;
     /// [`Session::connections`].
     fn connections(&self) -> usize;
+    /// [`Session::spectators`].
+    fn spectators(&self) -> u32;
     /// The game's summary of its end, once it has ended.
     fn summary(&self) -> Option<Json>;
     /// The checksum of the game's state, once started.
@@ -80,6 +82,9 @@ impl<G: Game> Table for Session<G> {
     }
     fn connections(&self) -> usize {
         Session::connections(self)
+    }
+    fn spectators(&self) -> u32 {
+        Session::spectators(self)
     }
     fn summary(&self) -> Option<Json> {
         self.game()

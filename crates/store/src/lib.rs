@@ -100,6 +100,10 @@ pub struct GameRecord {
     /// Every game stored before games had kinds is Siege's.
     #[serde(default = "first_game_kind")]
     pub kind: String,
+    /// Listed in the lobby (open tables, live games); `false`: only its
+    /// code finds it (every game stored before migration 0011).
+    #[serde(default)]
+    pub listed: bool,
 }
 
 /// The game every record stored before game kinds were recorded belongs
@@ -350,6 +354,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         player: &str,
         limit: i64,
     ) -> Result<Vec<RatingPoint>, StoreError>;
+    /// Listed games that have not ended: `started` false, the open
+    /// tables (not started), newest first; `true`, the games being played,
+    /// most recently active first. At most `limit`.
+    async fn listed_games(&self, started: bool, limit: i64) -> Result<Vec<GameRecord>, StoreError>;
     /// A new game.
     async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
     /// Replace a game's lobby document.

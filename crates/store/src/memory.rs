@@ -61,6 +61,28 @@ impl Store for MemStore {
         Ok(())
     }
 
+    async fn listed_games(&self, started: bool, limit: i64) -> Result<Vec<GameRecord>, StoreError> {
+        self.with(|d| {
+            let mut found: Vec<GameRecord> = d
+                .games
+                .values()
+                .filter(|g| {
+                    g.listed
+                        && g.started_at.is_some() == started
+                        && g.finished_at.is_none()
+                        && g.abandoned_at.is_none()
+                })
+                .cloned()
+                .collect();
+            found.sort_by(|a, b| {
+                let at = |g: &GameRecord| if started { g.active_at } else { g.created_at };
+                at(b).cmp(&at(a)).then_with(|| a.code.cmp(&b.code))
+            });
+            found.truncate(usize::try_from(limit.max(0)).unwrap_or(usize::MAX));
+            Ok(found)
+        })
+    }
+
     async fn ratings(
         &self,
         kind: &str,

@@ -141,6 +141,11 @@ const POSTGRES_MIGRATIONS: &[(i64, &str, &str)] = &[
         "ratings",
         include_str!("../../../migrations/postgres/0010_ratings.sql"),
     ),
+    (
+        11,
+        "listed games",
+        include_str!("../../../migrations/postgres/0011_listed_games.sql"),
+    ),
 ];
 
 const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -194,6 +199,11 @@ const SQLITE_MIGRATIONS: &[(i64, &str, &str)] = &[
         "ratings",
         include_str!("../../../migrations/sqlite/0010_ratings.sql"),
     ),
+    (
+        11,
+        "listed games",
+        include_str!("../../../migrations/sqlite/0011_listed_games.sql"),
+    ),
 ];
 
 /// The embedded migrations as a source for sqlx's [`Migrator`], which
@@ -224,7 +234,8 @@ impl MigrationSource<'static> for Embedded {
 }
 
 const GAME_COLUMNS: &str = "code, options, seed, created_at, lobby, setup, started_at, \
-     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash, kind";
+     finished_at, result, campaign, active_at, abandoned_at, engine_version, content_hash, kind, \
+     listed";
 const CAMPAIGN_COLUMNS: &str = "id, code, name, state, created_at, finished_at, version, kind";
 
 /// Postgres or SQLite behind the [`Store`] trait.
@@ -645,6 +656,7 @@ fn game_from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
         engine_version: get(row, "engine_version")?,
         content_hash: get(row, "content_hash")?,
         kind: get(row, "kind")?,
+        listed: get::<i64>(row, "listed")? != 0,
     })
 }
 
@@ -735,6 +747,29 @@ fn name_key(name: &str) -> String {
 
 #[async_trait]
 impl Store for SqlStore {
+    async fn listed_games(&self, started: bool, limit: i64) -> Result<Vec<GameRecord>, StoreError> {
+        // The conditions are the partial indexes' (migration 0011).
+        let sql = if started {
+            format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 AND started_at IS NOT NULL \
+                 AND finished_at IS NULL AND abandoned_at IS NULL \
+                 ORDER BY active_at DESC, code LIMIT $1"
+            )
+        } else {
+            format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 AND started_at IS NULL \
+                 AND finished_at IS NULL AND abandoned_at IS NULL \
+                 ORDER BY created_at DESC, code LIMIT $1"
+            )
+        };
+        let found = sqlx::query(&sql)
+            .bind(limit.max(0))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(backend_err)?;
+        rows(found, game_from_row)
+    }
+
     async fn ratings(
         &self,
         kind: &str,
@@ -904,7 +939,7 @@ impl Store for SqlStore {
     async fn create_game(&self, g: &GameRecord) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO games ({GAME_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
         ))
         .bind(&g.code)
         .bind(&g.options)
@@ -921,6 +956,7 @@ impl Store for SqlStore {
         .bind(g.engine_version)
         .bind(&g.content_hash)
         .bind(&g.kind)
+        .bind(i64::from(g.listed))
         .execute(&self.writer)
         .await
         .map_err(|e| write_err(e, || format!("game {}", g.code), &g.code))?;

@@ -42,6 +42,7 @@ fn game(code: &str, created_at: i64) -> GameRecord {
         kind: "siege".to_string(),
         active_at: created_at,
         abandoned_at: None,
+        listed: false,
     }
 }
 
@@ -981,6 +982,39 @@ async fn leaderboard_best_first_paged(s: &dyn Store) {
     );
 }
 
+/// The lobby's lists: listed games only, open ones (not started) newest
+/// first, live ones (started, not ended) most recently active first;
+/// finished and abandoned games in neither.
+async fn listed_games_open_and_live(s: &dyn Store) {
+    let listed = |code: &str, at: i64| GameRecord {
+        listed: true,
+        ..game(code, at)
+    };
+    for g in [
+        listed("OPEN1", 10),
+        listed("OPEN2", 20),
+        game("PRIV1", 30),
+        listed("LIVE1", 40),
+        listed("LIVE2", 50),
+        listed("DONE1", 60),
+        listed("GONE1", 70),
+    ] {
+        s.create_game(&g).await.unwrap();
+    }
+    for code in ["LIVE1", "LIVE2", "DONE1", "GONE1"] {
+        s.start_game(code, "{}", r#"{"seats":[]}"#, 100).await.unwrap();
+    }
+    s.finish_game("DONE1", "{}", 200).await.unwrap();
+    assert!(s.abandon_game("GONE1", 200).await.unwrap());
+    s.touch_game("LIVE1", 300).await.unwrap();
+    let codes = |v: Vec<GameRecord>| v.into_iter().map(|g| g.code).collect::<Vec<_>>();
+    assert_eq!(codes(s.listed_games(false, 10).await.unwrap()), ["OPEN2", "OPEN1"]);
+    assert_eq!(codes(s.listed_games(false, 1).await.unwrap()), ["OPEN2"]);
+    assert_eq!(codes(s.listed_games(true, 10).await.unwrap()), ["LIVE1", "LIVE2"]);
+    assert!(s.game("OPEN1").await.unwrap().expect("stored").listed);
+    assert!(!s.game("PRIV1").await.unwrap().expect("stored").listed);
+}
+
 /// Run every behaviour on every store: `mem::NAME`, `sqlite::NAME`,
 /// `postgres::NAME`.
 macro_rules! suite {
@@ -1047,6 +1081,7 @@ suite!(
     lease_race_has_one_winner,
     ratings_applied_once_and_from_what_was_read,
     leaderboard_best_first_paged,
+    listed_games_open_and_live,
 );
 
 // ---------------------------------------------------------------------------
@@ -1068,7 +1103,7 @@ async fn reopen_keeps_data(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     );
     store.create_game(&game("KEEP", 10)).await.unwrap();
     store.start_game("KEEP", "{}", "{}", 11).await.unwrap();
@@ -1095,7 +1130,7 @@ async fn reopen_keeps_data(db: &Db) {
         let store = db.open().await;
         assert_eq!(
             applied_migrations(&store).await,
-            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
             "round {round}"
         );
         let g = store.game("KEEP").await.unwrap().unwrap();
@@ -1189,7 +1224,7 @@ async fn migration_4_backfills_active_at(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     );
     for (code, active) in [("LOBBY", 100), ("START", 200), ("PLAY", 400)] {
         let g = store.game(code).await.unwrap().unwrap();
@@ -1229,7 +1264,7 @@ async fn migration_8_keeps_leases_and_drops_the_foreign_key(db: &Db) {
     let store = db.open().await;
     assert_eq!(
         applied_migrations(&store).await,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
     );
     let l = store.lease("G").await.unwrap().unwrap();
     assert_eq!((l.owner.as_str(), l.expires_at), ("n", 5));
