@@ -130,6 +130,59 @@ export type Leaderboard = {
 };
 
 /**
+ * A listed game being played.
+ */
+export type LiveGame = {
+  /**
+   * Its code: watch it with a spectator's `hello`.
+   */
+  code: string,
+  /**
+   * The game.
+   */
+  kind: string,
+  /**
+   * The options it was made with.
+   */
+  options: TableOptions | null,
+  /**
+   * Who plays.
+   */
+  players: Array<string>,
+  /**
+   * Spectators now, when the game runs on this node.
+   */
+  spectators: number | null,
+  /**
+   * When it started (Unix milliseconds).
+   */
+  started_at: number,
+  /**
+   * When a player was last connected.
+   */
+  active_at: number,
+};
+
+/**
+ * `GET /api/lobby`.
+ */
+export type LobbyList = {
+  /**
+   * Tables with a free seat, newest first.
+   */
+  open: Array<OpenTable>,
+  /**
+   * Games being played, most recently active first.
+   */
+  live: Array<LiveGame>,
+  /**
+   * The live game the home page shows first: the most watched, or the
+   * most recently active.
+   */
+  featured: string | null,
+};
+
+/**
  * `POST /api/login`: the session token (sent as `Authorization: Bearer`)
  * and its account.
  */
@@ -176,6 +229,40 @@ export type MyGame = {
    * The campaign it is a game of.
    */
   campaign: string | null,
+};
+
+/**
+ * A listed table waiting for players.
+ */
+export type OpenTable = {
+  /**
+   * Its code: join it with a `hello`.
+   */
+  code: string,
+  /**
+   * The game.
+   */
+  kind: string,
+  /**
+   * The options it was made with.
+   */
+  options: TableOptions | null,
+  /**
+   * Its seats.
+   */
+  seats: number,
+  /**
+   * Of them not taken yet.
+   */
+  free: number,
+  /**
+   * Who sits already (bots by their seat's name).
+   */
+  players: Array<string>,
+  /**
+   * When it was made (Unix milliseconds).
+   */
+  created_at: number,
 };
 
 /**

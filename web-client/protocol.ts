@@ -479,6 +479,12 @@ export type TableOptions = {
    * Casual (`false`, left out) by default.
    */
   rated?: boolean,
+  /**
+   * Listed in the lobby (`GET /api/lobby`): anyone may find it, join
+   * while it waits for players and watch it while it plays. Private
+   * (`false`, left out) by default: only its code finds it.
+   */
+  listed?: boolean,
 };
 
 /**

@@ -626,8 +626,14 @@ async fn listed_tables_are_open_then_live_and_private_ones_are_not_listed() {
         let list = lobby().await;
         let open = find(&list, "open", &listed).expect("the listed table is open");
         assert_eq!(open["kind"], "neuroshima");
-        assert_eq!((open["seats"].as_u64(), open["free"].as_u64()), (Some(2), Some(2)));
-        assert!(find(&list, "open", &private).is_none(), "private tables are not listed");
+        assert_eq!(
+            (open["seats"].as_u64(), open["free"].as_u64()),
+            (Some(2), Some(2))
+        );
+        assert!(
+            find(&list, "open", &private).is_none(),
+            "private tables are not listed"
+        );
         assert_eq!(list["live"], json!([]));
         assert_eq!(list["featured"], Value::Null);
 
@@ -652,7 +658,8 @@ async fn listed_tables_are_open_then_live_and_private_ones_are_not_listed() {
         .await;
         ann.send(&ClientMsg::Start).await;
         ann.wait(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
-        let mut eve = Client::join(addr, &listed, Join::Spectator { name: "Eve".into() }, None).await;
+        let mut eve =
+            Client::join(addr, &listed, Join::Spectator { name: "Eve".into() }, None).await;
         eve.wait(|m| matches!(m, ServerMsg::Snapshot { .. })).await;
         let mut live = None;
         for _ in 0..100 {

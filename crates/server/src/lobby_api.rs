@@ -87,9 +87,10 @@ fn seats_of(lobby: &str) -> Vec<(Option<String>, bool)> {
                 .iter()
                 .map(|s| {
                     let taken = s["controller"].as_str().is_some_and(|c| c != "open");
-                    let name = s["name"].as_str().map(str::to_string).or_else(|| {
-                        (s["controller"] == "bot").then(|| "Bot".to_string())
-                    });
+                    let name = s["name"]
+                        .as_str()
+                        .map(str::to_string)
+                        .or_else(|| (s["controller"] == "bot").then(|| "Bot".to_string()));
                     (name, taken)
                 })
                 .collect()

@@ -1002,15 +1002,23 @@ async fn listed_games_open_and_live(s: &dyn Store) {
         s.create_game(&g).await.unwrap();
     }
     for code in ["LIVE1", "LIVE2", "DONE1", "GONE1"] {
-        s.start_game(code, "{}", r#"{"seats":[]}"#, 100).await.unwrap();
+        s.start_game(code, "{}", r#"{"seats":[]}"#, 100)
+            .await
+            .unwrap();
     }
     s.finish_game("DONE1", "{}", 200).await.unwrap();
     assert!(s.abandon_game("GONE1", 200).await.unwrap());
     s.touch_game("LIVE1", 300).await.unwrap();
     let codes = |v: Vec<GameRecord>| v.into_iter().map(|g| g.code).collect::<Vec<_>>();
-    assert_eq!(codes(s.listed_games(false, 10).await.unwrap()), ["OPEN2", "OPEN1"]);
+    assert_eq!(
+        codes(s.listed_games(false, 10).await.unwrap()),
+        ["OPEN2", "OPEN1"]
+    );
     assert_eq!(codes(s.listed_games(false, 1).await.unwrap()), ["OPEN2"]);
-    assert_eq!(codes(s.listed_games(true, 10).await.unwrap()), ["LIVE1", "LIVE2"]);
+    assert_eq!(
+        codes(s.listed_games(true, 10).await.unwrap()),
+        ["LIVE1", "LIVE2"]
+    );
     assert!(s.game("OPEN1").await.unwrap().expect("stored").listed);
     assert!(!s.game("PRIV1").await.unwrap().expect("stored").listed);
 }
@@ -1207,6 +1215,12 @@ async fn migration_4_backfills_active_at(db: &Db) {
     let store = db.open().await;
     for sql in [
         "DELETE FROM _sqlx_migrations WHERE version = 4",
+        // 0011's indexes read abandoned_at (SQLite keeps a column an index
+        // reads): take 0011 back too, and let the reopen apply both.
+        "DELETE FROM _sqlx_migrations WHERE version = 11",
+        "DROP INDEX games_listed_open",
+        "DROP INDEX games_listed_live",
+        "ALTER TABLE games DROP COLUMN listed",
         "ALTER TABLE games DROP COLUMN abandoned_at",
         "ALTER TABLE games DROP COLUMN active_at",
         "INSERT INTO games (code, options, seed, created_at, lobby, setup, started_at, \
