@@ -741,6 +741,20 @@ function resumeGame(code, token, name, campaign = null) {
   connect(code, { as: "resume", token });
 }
 
+/**
+ * Take the account's own seat back in game `code` from this device (no
+ * token here: the server knows the seat by the account, and hands this
+ * device a token for it, kept in "My games" once welcomed).
+ * @param {string} code @param {string|null} campaign
+ */
+function resumeByAccount(code, campaign) {
+  const account = session();
+  if (!account) return;
+  leaveGame();
+  state.name = account.name; state.token = null; state.campaign = campaign;
+  connect(code, { as: "player", name: account.name });
+}
+
 const when = (ms) => (ms ? new Date(ms).toLocaleString() : "");
 let homeRefresh = 0;
 
@@ -780,7 +794,7 @@ function renderMyGames(accountGames) {
   const byCode = new Map();
   for (const g of accountGames ?? []) {
     byCode.set(g.code, { code: g.code, at: g.finished_at ?? g.started_at ?? g.created_at, finished: g.finished_at !== null && g.finished_at !== undefined,
-      started: !!g.started_at, summary: g.result ?? null, campaign: g.campaign ?? null, kind: g.kind ?? null });
+      started: !!g.started_at, summary: g.result ?? null, campaign: g.campaign ?? null, kind: g.kind ?? null, mine: true });
   }
   for (const g of local) {
     const a = byCode.get(g.code);
@@ -815,6 +829,10 @@ function renderMyGames(accountGames) {
         ? h("button", { type: "button", "data-replay": g.code, text: "Replay", onclick: () => openReplay(g.code) })
         : g.token
           ? h("button", { type: "button", "data-resume": g.code, text: "Resume", onclick: () => resumeGame(g.code, g.token, g.name, g.campaign ?? null) })
+          // The account's seat, from a device that has no token for it:
+          // the server gives the account its own seat back.
+          : g.mine && session()
+            ? h("button", { type: "button", "data-resume": g.code, text: "Resume", onclick: () => resumeByAccount(g.code, g.campaign ?? null) })
           : h("button", { type: "button", "data-watch": g.code, text: "Watch", onclick: () => { leaveGame(); state.name = session()?.name ?? "Spectator"; connect(g.code, { as: "spectator", name: state.name }); } }),
       g.token ? h("button", { type: "button", class: "link", text: "Forget", onclick: () => { forgetGame(g.code); renderHome(); } }) : null);
   }));

@@ -3,6 +3,7 @@
 // under "Open tables" on his home page, without a code, and joins it with
 // one click; once they play, Eve finds it as the featured live game and
 // watches it with one click. A private table appears in neither list.
+// And an account continues its own seat on a second device (item 2).
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
@@ -80,4 +81,39 @@ check('once it plays, the game is featured and watched with one click', async ()
   await until('one spectator counted', async () =>
     /1 watching/.test(await other.locator(`#live-games li[data-code="${T.code}"]`).innerText().catch(() => '')), 20_000, 1_000);
   await other.close();
+});
+
+check('an account continues its own seat on a second device from "My games"', async () => {
+  const laptop = (await person(browser, 'dan-laptop')).page;
+  const phone = (await person(browser, 'dan-phone')).page;
+  const name = `Dan${Date.now().toString(36).slice(-5)}`;
+  const logIn = async (page, action) => {
+    await page.goto(URL);
+    await page.fill('form#login [name=name]', name);
+    await page.fill('form#login [name=password]', 'correct horse battery');
+    await page.click(`form#login button[value=${action}]`);
+    await until(`${name} to be logged in`, async () => (await page.locator('#account-name').textContent()) === name);
+  };
+  await logIn(laptop, 'register');
+  const code = await createTable(laptop, name, false);
+  await laptop.click('button[data-bot-seat="1"]');
+  await until('the bot to take seat 2', async () => /Bot/.test(await laptop.locator('#seats tr[data-seat="1"]').innerText()));
+  await laptop.click('#ready');
+  await until('the game to start', async () => {
+    if (await laptop.locator('#board .nsh-hex').count()) return true;
+    await laptop.click('#start', { timeout: 2_000 }).catch(() => {});
+    return (await laptop.locator('#board .nsh-hex').count()) > 0;
+  }, 20_000, 500);
+
+  // The phone has no token for the seat: only the account.
+  await logIn(phone, 'login');
+  const entry = phone.locator(`#my-games li[data-code="${code}"]`);
+  await until('the game to be in "My games"', async () => (await entry.count()) === 1, 15_000, 300);
+  await entry.locator('button[data-resume]').click();
+  await until('the phone to sit at seat 1', async () =>
+    (await phone.evaluate(() => window.citadel?.seat ?? null)) === 0, 15_000, 200);
+  await until('the board on the phone', async () => (await phone.locator('#board .nsh-hex').count()) > 0);
+  assert.ok(!(await phone.locator('#spectating').isVisible()), 'a player, not a spectator');
+  // The laptop's connection was replaced by the phone's.
+  await until('the laptop to be told', async () => /another tab or device/i.test(await laptop.locator('#toast').innerText().catch(() => '')), 15_000, 300);
 });

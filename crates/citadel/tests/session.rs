@@ -1391,3 +1391,80 @@ fn cev_1_the_events_message_of_an_altered_board_carries_the_new_map() {
     }
     panic!("no game of 39 turned or swapped a sector");
 }
+
+/// Issue 31, item 2: a seat belongs to its account. The account's player
+/// joining as a player again — from another device, with no token — gets
+/// its own seat back (the other connection is replaced) and catches up;
+/// the token the new device is given resumes it afterwards. A guest's
+/// second join is a new player (here: no seat left).
+#[test]
+fn an_accounts_player_takes_its_own_seat_back_from_another_device() {
+    let account_hello = |s: &mut Session, conn: ConnId, fresh: &str| {
+        s.handle(
+            Input::Hello(Hello {
+                conn,
+                join: player("Ann"),
+                last_seq: None,
+                fresh_token: fresh.into(),
+                account: Some("acc-ann".into()),
+            }),
+            0,
+        )
+    };
+    let mut s = new_session(
+        "ABCDEF".into(),
+        options(2, DarkLegionChoice::Seat(1)),
+        11,
+        config(),
+    );
+    let out = account_hello(&mut s, 1, "laptop");
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, Output::PlayerLinked { seat: 0, account } if account == "acc-ann")));
+    hello(&mut s, 2, player("Bob"), 0);
+    msg(&mut s, 1, take_seat(Corporation::Bauhaus), 0);
+    msg(&mut s, 2, take_seat(Corporation::Capitol), 0);
+    msg(&mut s, 1, ClientMsg::Ready { ready: true }, 0);
+    msg(&mut s, 2, ClientMsg::Ready { ready: true }, 0);
+    msg(&mut s, 1, ClientMsg::Start, 0);
+
+    // The phone: same account, no token.
+    let out = account_hello(&mut s, 3, "phone");
+    let welcome = sent(&out, 3)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Welcome { seat, token, .. } => Some((seat, token)),
+            _ => None,
+        })
+        .expect("welcomed");
+    assert_eq!(
+        welcome,
+        (Some(0), Some("phone".to_string())),
+        "its own seat"
+    );
+    assert!(
+        out.iter()
+            .any(|o| matches!(o, Output::Close { conn: 1, code, .. } if *code == close::REPLACED)),
+        "the laptop's connection is replaced"
+    );
+    assert!(
+        sent(&out, 3)
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Snapshot { .. } | ServerMsg::Events { .. })),
+        "the phone catches up with the game"
+    );
+    // The phone's token is the seat's now; the laptop's is not.
+    let back = resume(&mut s, 4, "phone", 0);
+    assert!(sent(&back, 4)
+        .iter()
+        .any(|m| matches!(m, ServerMsg::Welcome { seat: Some(0), .. })));
+    let stale = resume(&mut s, 5, "laptop", 0);
+    assert!(stale
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 5, code, .. } if *code == close::BAD_TOKEN)));
+    // A guest joining again is someone else: the game is full.
+    let guest = hello(&mut s, 6, player("Ann"), 0);
+    assert!(guest
+        .iter()
+        .any(|o| matches!(o, Output::Close { conn: 6, code, .. } if *code == close::GAME_FULL)));
+}

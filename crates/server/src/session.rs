@@ -871,6 +871,19 @@ impl<G: Game> Session<G> {
         } = hello;
         match join {
             Join::Player { name } => {
+                // A seat belongs to its account, not only to the browser
+                // that holds its token: the account's player takes its seat
+                // back from any device (the seat's token is this one's now).
+                let own = account.as_ref().and_then(|a| {
+                    self.seats
+                        .iter()
+                        .position(|s| s.account.as_ref() == Some(a))
+                });
+                if let Some(i) = own {
+                    self.seats[i].token_hash = Some(token_hash(&fresh_token));
+                    self.rejoin(i, conn, fresh_token, last_seq, now, out);
+                    return;
+                }
                 let free = self
                     .seats
                     .iter()
@@ -918,32 +931,7 @@ impl<G: Game> Session<G> {
                     });
                     return;
                 };
-                if self.paused() {
-                    self.resume_play(now);
-                }
-                let slot = &mut self.seats[i];
-                if let Some(old) = slot.conn.replace(conn) {
-                    self.conns.remove(&old);
-                    out.push(Output::Close {
-                        conn: old,
-                        code: close::REPLACED,
-                        reason: "the seat connected again elsewhere".into(),
-                    });
-                }
-                slot.left_at = None;
-                slot.bot_playing = false;
-                let name = slot.name.clone().unwrap_or_default();
-                let i = i as u8;
-                self.conns.insert(
-                    conn,
-                    Conn {
-                        role: Role::Seat(i),
-                        name,
-                    },
-                );
-                Self::send(out, conn, Self::welcome(Some(i), Some(token)));
-                self.broadcast_lobby(out);
-                self.catch_up(conn, last_seq, out);
+                self.rejoin(i, conn, token, last_seq, now, out);
             }
             Join::Spectator { name } => {
                 self.conns.insert(
@@ -958,6 +946,48 @@ impl<G: Game> Session<G> {
                 self.catch_up(conn, last_seq, out);
             }
         }
+    }
+
+    /// Seat `i`'s player is back on connection `conn` (with its token,
+    /// or by its account): a connection it had is replaced, a bot standing
+    /// in steps back, and it catches up from `last_seq`.
+    fn rejoin(
+        &mut self,
+        i: usize,
+        conn: ConnId,
+        token: String,
+        last_seq: Option<u64>,
+        now: Millis,
+        out: &mut Vec<Output>,
+    ) {
+        if self.paused() {
+            self.resume_play(now);
+        }
+        let Some(slot) = self.seats.get_mut(i) else {
+            return;
+        };
+        if let Some(old) = slot.conn.replace(conn) {
+            self.conns.remove(&old);
+            out.push(Output::Close {
+                conn: old,
+                code: close::REPLACED,
+                reason: "the seat connected again elsewhere".into(),
+            });
+        }
+        slot.left_at = None;
+        slot.bot_playing = false;
+        let name = slot.name.clone().unwrap_or_default();
+        let i = i as u8;
+        self.conns.insert(
+            conn,
+            Conn {
+                role: Role::Seat(i),
+                name,
+            },
+        );
+        Self::send(out, conn, Self::welcome(Some(i), Some(token)));
+        self.broadcast_lobby(out);
+        self.catch_up(conn, last_seq, out);
     }
 
     /// Send a reconnecting client the events it missed, or a snapshot
