@@ -376,9 +376,16 @@ function handle(msg) {
       if (msg.seat !== null && state.token && !state.local) saveGame(state.code, state.token, msg.seat, state.name, state.campaign, state.kind);
       if (msg.seat !== null && !state.local && !hot.conns.length) restoreLocals();
       setStatus("connected", state.spectator ? "connected (spectating)" : "connected");
-      if (state.code && location.hash !== `#${state.code}`) history.replaceState(null, "", `#${state.code}`);
+      {
+        // A spectator's address says so: a reload watches again instead of
+        // asking for a seat.
+        const hash = state.spectator ? `#watch/${state.code}` : `#${state.code}`;
+        if (state.code && location.hash !== hash) history.replaceState(null, "", hash);
+      }
       $("where").textContent = state.code ? `Game ${state.code}` : "";
       $("chat").hidden = false;
+      // The server sends the game's recent chat after every welcome.
+      $("chat-lines").replaceChildren();
       break;
     case "lobby":
       if (msg.lobby.kind && !useKind(msg.lobby.kind)) return;
@@ -1423,8 +1430,18 @@ window.addEventListener("hashchange", () => {
   const [kind, arg] = location.hash.slice(1).split("/", 2);
   if (arg && game.route?.(kind, arg)) return;
   if (kind === "replay" && arg && (arg.toUpperCase() !== replay.code || $("replay").hidden)) openReplay(arg);
+  else if (kind === "watch" && arg && arg.toUpperCase() !== state.code) watchLink(arg.toUpperCase());
   else if (!arg && kind && kind.toUpperCase() !== state.code) openGameLink(kind.toUpperCase());
 });
+
+/** `#watch/CODE`: watch the game (a spectator's reload). @param {string} code */
+function watchLink(code) {
+  if (!/^[23456789A-HJKMNP-Z]{6}$/.test(code)) return;
+  leaveGame();
+  state.name = localStorage.getItem("citadel:name") ?? session()?.name ?? "Spectator";
+  state.token = null;
+  connect(code, { as: "spectator", name: state.name });
+}
 
 /** `#CODE`: resume the seat this browser has there, or join as a player. */
 function openGameLink(code) {
@@ -1486,8 +1503,9 @@ $("copy-invite").onclick = async () => {
   const hash = location.hash.slice(1);
   const [kind, arg] = hash.includes("/") ? hash.split("/", 2) : ["game", hash];
   if (kind === "replay" && arg) return openReplay(arg);
-  if (arg && kind !== "game" && game.route?.(kind, arg)) return;
+  if (arg && kind !== "game" && kind !== "watch" && game.route?.(kind, arg)) return;
   show("home");
   renderHome();
-  if (arg) openGameLink(arg.toUpperCase());
+  if (kind === "watch" && arg) watchLink(arg.toUpperCase());
+  else if (arg) openGameLink(arg.toUpperCase());
 })();

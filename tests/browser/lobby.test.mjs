@@ -3,7 +3,8 @@
 // under "Open tables" on his home page, without a code, and joins it with
 // one click; once they play, Eve finds it as the featured live game and
 // watches it with one click. A private table appears in neither list.
-// And an account continues its own seat on a second device (item 2).
+// And (item 2) a spectator's reload keeps watching with the chat kept,
+// and an account continues its own seat on a second device.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
@@ -75,6 +76,17 @@ check('once it plays, the game is featured and watched with one click', async ()
   await featured.click();
   await eve.page.locator('#spectating').waitFor({ state: 'visible' });
   await until('the board to show', async () => (await eve.page.locator('#board .nsh-hex').count()) > 0);
+  // A chat line, then Eve reloads: she is still watching (the address
+  // says so), and the line is still there (item 2).
+  await ann.page.fill('#chat input', 'Good luck, Bob.');
+  await ann.page.press('#chat input', 'Enter');
+  await eve.page.locator('#chat-lines li', { hasText: 'Good luck, Bob.' }).waitFor();
+  assert.ok(eve.page.url().endsWith(`#watch/${T.code}`), eve.page.url());
+  await eve.page.reload();
+  await eve.page.locator('#spectating').waitFor({ state: 'visible' });
+  await until('the board to show again', async () => (await eve.page.locator('#board .nsh-hex').count()) > 0);
+  await eve.page.locator('#chat-lines li', { hasText: 'Good luck, Bob.' }).waitFor();
+  assert.equal(await eve.page.locator('#chat-lines li', { hasText: 'Good luck, Bob.' }).count(), 1, 'once');
   // Ann's home page now counts Eve among the watchers of the game.
   const other = await browser.newPage();
   await other.goto(URL);

@@ -1468,3 +1468,49 @@ fn an_accounts_player_takes_its_own_seat_back_from_another_device() {
         .iter()
         .any(|o| matches!(o, Output::Close { conn: 6, code, .. } if *code == close::GAME_FULL)));
 }
+
+/// Issue 31, item 2: the recent chat survives a reload. Whoever joins —
+/// a returning player, a new spectator — gets the last lines (at most
+/// `CHAT_KEPT`, oldest first) right after its welcome.
+#[test]
+fn the_recent_chat_is_sent_to_whoever_joins() {
+    let (mut s, _) = started_game();
+    let total = citadel_server::session::CHAT_KEPT + 5;
+    for k in 0..total {
+        msg(
+            &mut s,
+            1 + (k % 2) as u64,
+            ClientMsg::Chat {
+                text: format!("line {k}"),
+            },
+            0,
+        );
+    }
+    let lines = |out: &[Output], conn| -> Vec<String> {
+        sent(out, conn)
+            .into_iter()
+            .filter_map(|m| match m {
+                ServerMsg::Chat { text, .. } => Some(text),
+                _ => None,
+            })
+            .collect()
+    };
+    let late = hello(
+        &mut s,
+        20,
+        Join::Spectator {
+            name: "Late".into(),
+        },
+        0,
+    );
+    let got = lines(&late, 20);
+    assert_eq!(got.len(), citadel_server::session::CHAT_KEPT);
+    assert_eq!(got.first().map(String::as_str), Some("line 5"));
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some(format!("line {}", total - 1).as_str())
+    );
+    // A player's reload (a resume with its token) gets them too.
+    let back = resume(&mut s, 21, "token-1", 0);
+    assert_eq!(lines(&back, 21), got);
+}

@@ -419,7 +419,14 @@ pub struct Session<G: Game> {
     /// lobby changes — spectators and players coming and going — leave
     /// the document as it is, and are not written again.
     stored_lobby: LobbyDoc,
+    /// The last [`CHAT_KEPT`] chat lines, sent to whoever joins (a reload
+    /// keeps the conversation). Every line is seen by every viewer, so
+    /// every line is kept for all. In memory: a restart forgets them.
+    chat: std::collections::VecDeque<ServerMsg>,
 }
+
+/// How many chat lines a game keeps for those who join later.
+pub const CHAT_KEPT: usize = 50;
 
 /// The game's own options within a table's.
 ///
@@ -487,6 +494,7 @@ impl<G: Game> Session<G> {
                 seats: Vec::new(),
                 host: None,
             },
+            chat: std::collections::VecDeque::new(),
         };
         // What the shell stores when it creates the game.
         session.stored_lobby = session.lobby_document();
@@ -917,6 +925,7 @@ impl<G: Game> Session<G> {
                 );
                 Self::send(out, conn, Self::welcome(Some(i), Some(fresh_token)));
                 self.broadcast_lobby(out);
+                self.send_chat(conn, out);
             }
             Join::Resume { token } => {
                 let Some(i) = self
@@ -944,6 +953,7 @@ impl<G: Game> Session<G> {
                 Self::send(out, conn, Self::welcome(None, None));
                 self.broadcast_lobby(out);
                 self.catch_up(conn, last_seq, out);
+                self.send_chat(conn, out);
             }
         }
     }
@@ -988,6 +998,14 @@ impl<G: Game> Session<G> {
         Self::send(out, conn, Self::welcome(Some(i), Some(token)));
         self.broadcast_lobby(out);
         self.catch_up(conn, last_seq, out);
+        self.send_chat(conn, out);
+    }
+
+    /// The kept chat lines, to a connection that just joined.
+    fn send_chat(&self, conn: ConnId, out: &mut Vec<Output>) {
+        for line in &self.chat {
+            Self::send(out, conn, line.clone());
+        }
     }
 
     /// Send a reconnecting client the events it missed, or a snapshot
@@ -1089,14 +1107,19 @@ impl<G: Game> Session<G> {
                         Some(_) => ChatRole::Player,
                         None => ChatRole::Spectator,
                     };
+                    let line = ServerMsg::Chat {
+                        from: c.name.clone(),
+                        role,
+                        seat: my_seat,
+                        text,
+                    };
+                    if self.chat.len() == CHAT_KEPT {
+                        self.chat.pop_front();
+                    }
+                    self.chat.push_back(line.clone());
                     out.push(Output::Send {
                         to: self.conns.keys().copied().collect(),
-                        msg: ServerMsg::Chat {
-                            from: c.name.clone(),
-                            role,
-                            seat: my_seat,
-                            text,
-                        },
+                        msg: line,
                     });
                 }
             }
