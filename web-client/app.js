@@ -860,6 +860,10 @@ $("login").onsubmit = async (e) => {
     setSession({ token: res.token, name: res.account.name });
     localStorage.setItem("citadel:name", res.account.name);
     form.reset();
+    // The games played here as a guest join the account (each seat by the
+    // token this browser holds for it).
+    const seats = myGames().filter((g) => g.token && !g.local).map((g) => ({ code: g.code, token: g.token }));
+    if (seats.length) await api("POST", "/api/me/claim", { games: seats.slice(0, 200) }, res.token).catch(() => {});
     if (action === "register") toast(`Welcome, ${res.account.name}: your account is ready.`, "info");
     renderHome();
   } catch (err) {

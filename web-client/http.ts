@@ -59,6 +59,16 @@ export type CatalogueGame = {
 };
 
 /**
+ * `POST /api/me/claim` answers how many seats joined the account.
+ */
+export type Claimed = {
+  /**
+   * Seats linked now (a seat linked before counts too).
+   */
+  linked: number,
+};
+
+/**
  * The body of every error answer of the API (4xx and 5xx), whichever
  * layer made it. The fields are in alphabetical order, as the JSON
  * objects this replaced wrote them.

@@ -4,7 +4,8 @@
 // one click; once they play, Eve finds it as the featured live game and
 // watches it with one click. A private table appears in neither list.
 // And (item 2) a spectator's reload keeps watching with the chat kept,
-// and an account continues its own seat on a second device.
+// an account continues its own seat on a second device, and a guest who
+// registers finds the games played before.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { boardClientTests, launch, person, shot, until, waitForState } from './lib/harness.mjs';
@@ -128,4 +129,25 @@ check('an account continues its own seat on a second device from "My games"', as
   assert.ok(!(await phone.locator('#spectating').isVisible()), 'a player, not a spectator');
   // The laptop's connection was replaced by the phone's.
   await until('the laptop to be told', async () => /another tab or device/i.test(await laptop.locator('#toast').innerText().catch(() => '')), 15_000, 300);
+});
+
+check('a guest who registers finds the games played before on any device', async () => {
+  const here = (await person(browser, 'gus-here')).page;
+  const there = (await person(browser, 'gus-there')).page;
+  const name = `Gus${Date.now().toString(36).slice(-5)}`;
+  // As a guest: a table made and sat at, then home again.
+  const code = await createTable(here, name, false);
+  await here.goto(URL);
+  await here.fill('form#login [name=name]', name);
+  await here.fill('form#login [name=password]', 'correct horse battery');
+  await here.click('form#login button[value=register]');
+  await until('registered', async () => (await here.locator('#account-name').textContent()) === name);
+  // Another browser, the same account: the guest's game is there.
+  await there.goto(URL);
+  await there.fill('form#login [name=name]', name);
+  await there.fill('form#login [name=password]', 'correct horse battery');
+  await there.click('form#login button[value=login]');
+  await until('logged in there', async () => (await there.locator('#account-name').textContent()) === name);
+  await until('the guest game to be in "My games" there', async () =>
+    (await there.locator(`#my-games li[data-code="${code}"]`).count()) === 1, 15_000, 300);
 });

@@ -565,3 +565,62 @@ async fn a_finished_games_replay_matches_what_the_live_spectator_saw() {
     })
     .await;
 }
+
+/// Issue 31, item 2: the games a guest played on a browser join the
+/// account that logs in there: `POST /api/me/claim` links each seat whose
+/// token the browser holds, and nothing else.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_seats_join_the_account_by_their_tokens() {
+    within(async {
+        let server = server().await;
+        let addr = server.addr();
+        let api = Api::new(addr);
+        let played = api.create_game().await;
+        let someone_elses = api.create_game().await;
+        // A guest's seat and its token, from the welcome.
+        let seat_of = |code: String, name: &'static str| async move {
+            let mut c = Client::connect(addr).await;
+            c.hello(&code, Join::Player { name: name.into() }, None)
+                .await;
+            match c.wait_for(|m| matches!(m, ServerMsg::Welcome { .. })).await {
+                ServerMsg::Welcome { token, .. } => (c, token.expect("a seat token")),
+                _ => unreachable!("waited for a welcome"),
+            }
+        };
+        let (_guest, seat_token) = seat_of(played.clone(), "G").await;
+        let (_other, _) = seat_of(someone_elses.clone(), "O").await;
+        // The lobby (with the seat's token hash) is stored before `welcome`.
+        let (_, token) = api.account("Claimer").await;
+        let claim = json!({"games": [
+            {"code": played.to_lowercase(), "token": seat_token},
+            {"code": someone_elses, "token": "not its token"},
+            {"code": "ZZZZZZ", "token": "no such game"},
+        ]});
+        let (status, body) = api.post("/api/me/claim", &claim, Some(&token)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["linked"], 1);
+        let (_, me) = api.me(Some(&token)).await;
+        let codes: Vec<&str> = me["games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .filter_map(|g| g["code"].as_str())
+            .collect();
+        assert_eq!(codes, [played.as_str()]);
+        // Claiming again changes nothing; without a session it is 401; too
+        // many seats at once is 400.
+        let (_, again) = api.post("/api/me/claim", &claim, Some(&token)).await;
+        assert_eq!(again["linked"], 1);
+        let (status, _) = api.post("/api/me/claim", &claim, None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let many: Vec<Value> = (0..201)
+            .map(|_| json!({"code": "ZZZZZZ", "token": "x"}))
+            .collect();
+        let (status, _) = api
+            .post("/api/me/claim", &json!({ "games": many }), Some(&token))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        server.shutdown().await;
+    })
+    .await;
+}

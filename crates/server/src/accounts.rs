@@ -46,6 +46,68 @@ pub fn routes() -> Router<AppState> {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/me/claim", post(claim))
+}
+
+/// Most seats one claim may name.
+pub const MAX_CLAIMS: usize = 200;
+
+/// One seat a browser holds a token for.
+#[derive(Debug, Deserialize)]
+struct SeatToken {
+    code: String,
+    token: String,
+}
+
+/// `POST /api/me/claim`: the seats this browser played as a guest.
+#[derive(Debug, Deserialize)]
+struct Claim {
+    games: Vec<SeatToken>,
+}
+
+/// `POST /api/me/claim` answers how many seats joined the account.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Claimed {
+    /// Seats linked now (a seat linked before counts too).
+    linked: u32,
+}
+
+/// `POST /api/me/claim`: the games a guest played on this browser join
+/// the account that logs in or registers on it. A seat joins only with
+/// its own token (the one the game gave the browser), so nobody claims a
+/// seat they do not hold; codes and tokens that match nothing are
+/// skipped. The seat itself keeps playing by its token.
+async fn claim(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    Json(body): Json<Claim>,
+) -> Result<Json<Claimed>, ServerError> {
+    let (account, _) = authenticate(&app, &headers).await?;
+    if body.games.len() > MAX_CLAIMS {
+        return Err(ServerError::BadRequest(format!(
+            "at most {MAX_CLAIMS} seats at once"
+        )));
+    }
+    let mut linked = 0;
+    for SeatToken { code, token } in body.games {
+        let code = code.to_uppercase();
+        let Some(game) = app.store.game(&code).await? else {
+            continue;
+        };
+        let lobby = json_value(Some(&game.lobby), "lobby");
+        let hash = crate::secrets::token_hash(&token);
+        let seat = lobby["seats"].as_array().and_then(|seats| {
+            seats
+                .iter()
+                .position(|s| s["token_hash"].as_str() == Some(hash.as_str()))
+        });
+        if let Some(seat) = seat.and_then(|s| u8::try_from(s).ok()) {
+            app.store.link_player(&code, seat, &account.id).await?;
+            linked += 1;
+        }
+    }
+    Ok(Json(Claimed { linked }))
 }
 
 /// Name and password, as registering and logging in send them. No

@@ -18,6 +18,7 @@ pub fn typescript() -> String {
     d.add::<crate::accounts::AccountInfo>(); // POST /api/accounts
     d.add::<crate::accounts::LoggedIn>(); // POST /api/login
     d.add::<crate::accounts::Me>(); // GET /api/me
+    d.add::<crate::accounts::Claimed>(); // POST /api/me/claim
     d.add::<crate::campaign_api::Created>(); // POST /api/campaigns
     d.add::<crate::campaign_api::Joined>(); // POST /api/campaigns/{code}/join
     d.add::<crate::ratings::Leaderboard>(); // GET /api/leaderboards/{kind}
