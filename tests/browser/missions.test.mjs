@@ -380,7 +380,9 @@ check('the create form picks the game first (the catalogue), then its options; a
   await page.fill('#create-generic [data-option=bonus] input', '5');
   await page.locator('form#create button[type=submit]').click();
   await until('the game\'s options sent', async () => bodies.length === 1);
-  assert.deepEqual(bodies[0], { kind: 'madeup', players: 3, army: 'moloch', bonus: 5, turn_seconds: null });
+  // The platform's own options beside the game's: the turn limit, and
+  // listed in the lobby (the box is ticked by default).
+  assert.deepEqual(bodies[0], { kind: 'madeup', players: 3, army: 'moloch', bonus: 5, turn_seconds: null, listed: true });
   await until('the refusal shown', async () => /no such game here/.test(await page.locator('#toast').innerText()));
 
   // Back to Siege: its form again, and a game of that kind in the lobby.
