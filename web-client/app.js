@@ -109,6 +109,8 @@ Object.defineProperty(window, "citadel", {
     sent: [],
     /** How many "your turn" chimes were played. */
     chimes: 0,
+    /** How many "your turn" notifications were shown. */
+    notifications: 0,
     /** Each batch of moves and whether it glided (tests read it). */
     glides: [],
     /** Feed a server message as if it came from the socket (tests show edited states with it). */
@@ -1071,8 +1073,24 @@ function renderGame() {
   const { status } = game.render();
   const waitsForMe = state.seat !== null && game.toAct(view) === state.seat;
   document.title = waitsForMe ? `● ${String(status ?? "").split(" — ")[0]} — Citadel` : "Citadel";
-  if (waitsForMe && !alerted) chime();
+  if (waitsForMe && !alerted) { chime(); notifyTurn(String(status ?? "").split(" — ")[0]); }
   alerted = waitsForMe;
+}
+
+/**
+ * A browser notification when the game starts waiting for you while the
+ * page is not in view (the "Notify me" setting, with the browser's
+ * permission). Clicking it brings the game's tab forward.
+ * @param {string} what
+ */
+function notifyTurn(what) {
+  if (localStorage.getItem("citadel:notify") !== "1" || !("Notification" in window)) return;
+  if (Notification.permission !== "granted" || document.visibilityState === "visible") return;
+  /** @type {any} */ (window).citadel.notifications++;
+  try {
+    const n = new Notification(`Your turn in game ${state.code}`, { body: what || "The game waits for you.", tag: `citadel-${state.code}` });
+    n.onclick = () => { window.focus(); n.close(); };
+  } catch { /* some browsers allow notifications from a service worker only */ }
 }
 
 let alerted = false;
@@ -1404,6 +1422,19 @@ $("chat-form").onsubmit = (e) => {
   input.value = "";
 };
 
+const notifyBox = /** @type {HTMLInputElement} */ ($("notify"));
+notifyBox.checked = localStorage.getItem("citadel:notify") === "1";
+notifyBox.onchange = async () => {
+  if (notifyBox.checked && "Notification" in window && Notification.permission !== "granted") {
+    const answer = await Notification.requestPermission().catch(() => "denied");
+    if (answer !== "granted") {
+      notifyBox.checked = false;
+      toast("The browser does not allow notifications from this page.");
+    }
+  }
+  if (notifyBox.checked) localStorage.setItem("citadel:notify", "1");
+  else localStorage.removeItem("citadel:notify");
+};
 const soundBox = /** @type {HTMLInputElement} */ ($("sound"));
 soundBox.checked = localStorage.getItem("citadel:sound") === "1";
 soundBox.onchange = () => {

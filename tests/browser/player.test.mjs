@@ -488,6 +488,22 @@ check('a phone sees the whole board, zoom makes it bigger; moves are one log lin
   }, { waiting, view });
   assert.equal(await page.evaluate(() => window.citadel.chimes), 1, 'one chime');
   assert.doesNotMatch(await page.title(), /^Citadel$/);
+  // With "Notify me" on (the browser's permission given) and the page out
+  // of view, a notification too (issue 31, item 7); in view, none.
+  await page.context().grantPermissions(['notifications'], { origin: URL });
+  await page.check('#notify');
+  await until('the setting kept', async () => page.evaluate(() => localStorage.getItem('citadel:notify') === '1'));
+  const turnAgain = async () => page.evaluate(({ waiting, view }) => {
+    window.citadel.receive({ type: 'events', view: waiting, legal: [], events: [] });
+    window.citadel.receive({ type: 'events', view, legal: [{ type: 'end_turn' }], events: [] });
+  }, { waiting, view });
+  await turnAgain();
+  assert.equal(await page.evaluate(() => window.citadel.notifications), 0, 'not while the page is in view');
+  await page.evaluate(() => Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }));
+  await turnAgain();
+  assert.equal(await page.evaluate(() => window.citadel.notifications), 1, 'one notification');
+  await page.evaluate(() => { delete document.visibilityState; });
+  await page.uncheck('#notify');
 
   const f = view.teams[0].figures[0];
   await page.evaluate(({ view, f }) => window.citadel.receive({ type: 'events', view, legal: [], events: [
