@@ -401,6 +401,7 @@ function handle(msg) {
       if (!state.view) game.announceStart(msg.view);
       state.view = msg.view; state.staticData = msg.static_data; state.legal = /** @type {Command[]} */ (msg.legal); state.lastSeq = msg.seq;
       state.resyncing = false;
+      renderAfterGame(msg.outcome ?? null);
       hotseatCheck(); // may show another connection (the neutral view) instead
       game.setStaticData(msg.static_data);
       show("game");
@@ -421,6 +422,7 @@ function handle(msg) {
         game.onEvent(state, view, event, { seq, quiet, shown: true, names: seatName });
       }
       state.view = view; state.legal = /** @type {Command[]} */ (msg.legal);
+      renderAfterGame(msg.outcome ?? null);
       if (!state.staticData) { resync(); break; }
       // An event changed what the game draws once (a board, say).
       if (msg.static_data) { state.staticData = msg.static_data; game.setStaticData(msg.static_data); }
@@ -446,6 +448,15 @@ function handle(msg) {
       break;
     }
     case "pong": break;
+    case "rematch": {
+      // An offer from a player of this finished game: join the new table.
+      if (msg.seat === state.seat && !state.spectator) break;
+      $("rematch-offer").hidden = false;
+      $("rematch-offer").replaceChildren(
+        h("span", { text: `${msg.from} offers a rematch. ` }),
+        h("button", { type: "button", "data-join-rematch": msg.code, text: "Join the rematch", onclick: () => { leaveGame(); joinFromList(msg.code, "player"); } }));
+      break;
+    }
     case "timed_out":
       if (msg.seq === state.lastSeq) logLine(`Time ran out for ${seatName(msg.seat)}: the game chose for ${msg.seat === state.seat ? "you" : "them"}.`, "timed_out");
       break;
@@ -1195,6 +1206,40 @@ function genericOptions(kind, f) {
 }
 
 $("create-kind").onchange = (e) => pickCreateKind(/** @type {HTMLSelectElement} */ (e.target).value);
+
+// ---------------------------------------------------------------- after the game
+
+/** Show "Rematch" and "New game like this" to a player once the game has ended. @param {unknown} outcome */
+function renderAfterGame(outcome) {
+  const over = outcome !== null && outcome !== undefined;
+  $("after-game").hidden = !over || state.seat === null || state.seat === undefined || !!state.local;
+  if (!over) $("rematch-offer").hidden = true;
+}
+
+/** A new table with this game's options; returns its code. */
+async function tableLikeThis() {
+  const options = state.lobby?.options;
+  if (!options) throw new Error("no options to copy");
+  const made = await api("POST", "/api/games", options);
+  return /** @type {string} */ (made.code);
+}
+
+$("play-again").onclick = async () => {
+  try {
+    const code = await tableLikeThis();
+    leaveGame();
+    joinFromList(code, "player");
+  } catch (err) { toast(`Could not make the table: ${/** @type {any} */ (err).message}`); }
+};
+$("rematch").onclick = async () => {
+  try {
+    const code = await tableLikeThis();
+    // Everyone in this game is told (the server passes the offer on);
+    // then this player sits down first at the new table.
+    send({ type: "rematch", code });
+    setTimeout(() => { leaveGame(); joinFromList(code, "player"); }, 150);
+  } catch (err) { toast(`Could not offer a rematch: ${/** @type {any} */ (err).message}`); }
+};
 
 // ---------------------------------------------------------------- the lobby's lists
 

@@ -124,7 +124,14 @@ export type ClientMsg =
     text: string,
   }
   | { "type": "resync" }
-  | { "type": "ping" };
+  | { "type": "ping" }
+  | {
+    "type": "rematch",
+    /**
+     * The new table's code.
+     */
+    code: string,
+  };
 
 /**
  * Who controls a seat in the lobby.
@@ -433,6 +440,21 @@ export type ServerMsg =
      * trimmed, at most 500 characters, never empty.
      */
     text: string,
+  }
+  | {
+    "type": "rematch",
+    /**
+     * The new table's code.
+     */
+    code: string,
+    /**
+     * Who offers it (the player's seat name).
+     */
+    from: string,
+    /**
+     * The offering player's seat in this game.
+     */
+    seat: number,
   }
   | {
     "type": "error",

@@ -518,3 +518,23 @@ check('a phone sees the whole board, zoom makes it bigger; moves are one log lin
   assert.equal(await page.locator('#board line.trail').count(), 3, 'the last move is marked on the board');
   await phone.context.close();
 });
+
+check('after the end a player is offered Rematch and New game like this, and takes up another player\'s offer', async () => {
+  const who = await person(browser, 'after-game');
+  const { page } = who;
+  await showState(who, { view: T.view, legal: [] });
+  assert.ok(await page.locator('#after-game').isHidden(), 'not while the game goes on');
+  await page.evaluate((view) => window.citadel.receive({ type: 'events', view, legal: [], events: [],
+    outcome: { placings: [{ seat: 0, team: null, place: 1, score: 3 }] } }), T.view);
+  await page.locator('#after-game').waitFor({ state: 'visible' });
+  assert.deepEqual(await page.locator('#after-game button').allTextContents(), ['Rematch', 'New game like this']);
+  // Another player's offer (issue 31, item 5): a button that joins its table.
+  await page.evaluate(() => window.citadel.receive({ type: 'rematch', code: 'Q8PKMA', from: 'Bob', seat: 1 }));
+  const offer = page.locator('#rematch-offer');
+  await offer.waitFor({ state: 'visible' });
+  assert.match(await offer.innerText(), /Bob offers a rematch/);
+  assert.equal(await offer.locator('button[data-join-rematch="Q8PKMA"]').count(), 1);
+  // One's own offer, passed back by the server, shows nothing.
+  await page.evaluate(() => window.citadel.receive({ type: 'rematch', code: 'Q8PKMB', from: 'Ann', seat: 0 }));
+  assert.equal(await offer.locator('button[data-join-rematch="Q8PKMB"]').count(), 0);
+});

@@ -1514,3 +1514,34 @@ fn the_recent_chat_is_sent_to_whoever_joins() {
     let back = resume(&mut s, 21, "token-1", 0);
     assert_eq!(lines(&back, 21), got);
 }
+
+/// Issue 31, item 5: once the game has ended, a player offers a rematch
+/// at a new table's code and everyone in the game is told; before the
+/// end, from a spectator or with something that is not a code, it is
+/// refused.
+#[test]
+fn a_rematch_is_offered_by_a_player_once_the_game_has_ended() {
+    let (mut s, _) = started_game();
+    let error_to = |out: &[Output], conn| {
+        sent(out, conn).into_iter().find_map(|m| match m {
+            ServerMsg::Error { code, .. } => Some(code),
+            _ => None,
+        })
+    };
+    let offer = |code: &str| ClientMsg::Rematch { code: code.into() };
+    let early = msg(&mut s, 1, offer("Q8PKMA"), 0);
+    assert_eq!(error_to(&early, 1), Some(ErrorCode::LobbyRefused));
+    play_out(&mut s, 1);
+    assert!(s.game().is_some_and(|g| g.is_finished()), "the game ended");
+    let watcher = msg(&mut s, 9, offer("Q8PKMA"), 2);
+    assert_eq!(error_to(&watcher, 9), Some(ErrorCode::LobbyRefused));
+    let junk = msg(&mut s, 1, offer("not a code"), 2);
+    assert_eq!(error_to(&junk, 1), Some(ErrorCode::Malformed));
+    let out = msg(&mut s, 1, offer(" q8pkma "), 2);
+    for conn in [1, 2, 9] {
+        let told = sent(&out, conn).into_iter().any(|m| {
+            matches!(m, ServerMsg::Rematch { ref code, ref from, seat: 0 } if code == "Q8PKMA" && from == "Ann")
+        });
+        assert!(told, "connection {conn} is told: {:?}", sent(&out, conn));
+    }
+}

@@ -184,6 +184,13 @@ pub enum ClientMsg {
     Resync,
     /// Keep-alive.
     Ping,
+    /// Offer the other players of this finished game a rematch at the
+    /// table `code` (made by the sender with `POST /api/games`, the same
+    /// options): the server tells everyone in the game.
+    Rematch {
+        /// The new table's code.
+        code: String,
+    },
 }
 
 /// The largest `client_ref`: 2^53 − 1, so that a JavaScript client gets
@@ -430,6 +437,16 @@ pub enum ServerMsg {
         /// Text: control characters and direction overrides removed,
         /// trimmed, at most 500 characters, never empty.
         text: String,
+    },
+    /// A player of this finished game offers a rematch at the table
+    /// `code` (the same game and options): join it as a player.
+    Rematch {
+        /// The new table's code.
+        code: String,
+        /// Who offers it (the player's seat name).
+        from: String,
+        /// The offering player's seat in this game.
+        seat: u8,
     },
     /// A problem with your message.
     Error {

@@ -22,9 +22,23 @@ pub fn normalize(code: &str) -> String {
     code.trim().to_ascii_uppercase()
 }
 
+/// Does `code` look like a code (after [`normalize`]): six characters of
+/// the alphabet?
+pub fn is_code(code: &str) -> bool {
+    code.len() == LENGTH && code.bytes().all(|b| ALPHABET.contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_is_six_characters_of_the_alphabet() {
+        assert!(is_code("K7QX2M"));
+        for not in ["K7QX2", "K7QX2MM", "K7QX0M", "k7qx2m", "K7QX M", "ÄÄÄ"] {
+            assert!(!is_code(not), "{not}");
+        }
+    }
 
     #[test]
     fn codes_use_only_the_unambiguous_alphabet() {

@@ -1087,6 +1087,32 @@ impl<G: Game> Session<G> {
                 Self::error(out, conn, ErrorCode::Malformed, "hello was already sent")
             }
             ClientMsg::Ping => Self::send(out, conn, ServerMsg::Pong),
+            ClientMsg::Rematch { code } => {
+                // A seated player of a finished game only; the code is
+                // passed on as a table code looks (the table itself is
+                // the clients' to join, and may not exist).
+                let finished = self.play.as_ref().is_some_and(|p| p.game.is_finished());
+                let code = crate::codes::normalize(&code);
+                let Some(seat) = my_seat.filter(|_| finished) else {
+                    return Self::error(
+                        out,
+                        conn,
+                        ErrorCode::LobbyRefused,
+                        "a rematch is offered by a player once the game has ended",
+                    );
+                };
+                if !crate::codes::is_code(&code) {
+                    return Self::error(out, conn, ErrorCode::Malformed, "not a table code");
+                }
+                out.push(Output::Send {
+                    to: self.conns.keys().copied().collect(),
+                    msg: ServerMsg::Rematch {
+                        code,
+                        from: c.name.clone(),
+                        seat,
+                    },
+                });
+            }
             ClientMsg::Resync => {
                 if started {
                     self.catch_up(conn, None, out);
