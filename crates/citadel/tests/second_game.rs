@@ -464,12 +464,12 @@ async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
             .expect("json");
         let token = login["token"].as_str().expect("a token").to_string();
 
-        let play = |rated: bool| {
+        let play = |rated: bool, listed: bool| {
             let token = token.clone();
             async move {
                 let res = create(
                     addr,
-                    json!({"kind": "neuroshima", "rated": rated, "bots": "normal"}),
+                    json!({"kind": "neuroshima", "rated": rated, "listed": listed, "bots": "normal"}),
                 )
                 .await;
                 assert_eq!(res.status(), 201);
@@ -521,7 +521,7 @@ async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
             panic!("no rating after the game");
         };
 
-        let code = play(true).await;
+        let code = play(true, false).await;
         let p = profile().await;
         assert_eq!(p["name"], "Rita");
         let r = &p["ratings"][0];
@@ -542,8 +542,11 @@ async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
         assert_eq!(r["history"][0]["rating"], rating);
         assert_eq!(p["recent_games"][0]["code"], code.as_str());
 
-        // A casual table: played, listed, rated never.
-        let casual = play(false).await;
+        // A casual listed table: played, in the profile, rated never. A
+        // private casual one: not in the public profile at all.
+        let private = play(false, false).await;
+        let casual = play(false, true).await;
+        let mut shown = None;
         for _ in 0..100 {
             let p: Value = reqwest::get(format!("http://{addr}/api/players/Rita"))
                 .await
@@ -552,12 +555,21 @@ async fn a_rated_game_moves_the_ratings_and_the_profile_shows_them() {
                 .await
                 .expect("json");
             if p["recent_games"].as_array().map(Vec::len) == Some(2) {
-                assert_eq!(p["recent_games"][0]["code"], casual.as_str());
-                assert_eq!(p["ratings"][0]["games"], 1, "a casual game is not rated");
+                shown = Some(p);
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        let p = shown.expect("the casual listed game joins the profile");
+        let codes: Vec<&str> = p["recent_games"]
+            .as_array()
+            .expect("games")
+            .iter()
+            .filter_map(|g| g["code"].as_str())
+            .collect();
+        assert_eq!(codes, [casual.as_str(), code.as_str()], "newest first, the private one left out");
+        assert!(!codes.contains(&private.as_str()));
+        assert_eq!(p["ratings"][0]["games"], 1, "casual games are not rated");
 
         // Provisional ratings (Rita's, the bot's after one game) stay off
         // the leaderboard; a game the server does not play has none.

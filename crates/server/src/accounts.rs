@@ -406,6 +406,13 @@ impl MyGame {
     pub(crate) fn is_finished(&self) -> bool {
         self.finished_at.is_some()
     }
+
+    /// Was it a public table (listed in the lobby, or rated)? A private
+    /// table's code is its players' to share, so a public profile never
+    /// shows it.
+    pub(crate) fn is_public(&self) -> bool {
+        self.options["listed"] == true || self.options["rated"] == true
+    }
 }
 
 /// One of an account's campaigns. Times are Unix milliseconds.

@@ -251,7 +251,8 @@ pub struct Profile {
     pub created_at: i64,
     /// Its rating in every game it played rated.
     pub ratings: Vec<PlayerRating>,
-    /// Its last finished games, newest first (replays at
+    /// Its last finished public games (listed or rated; a private
+    /// table's code stays its players'), newest first (replays at
     /// `/api/games/{code}/replay`).
     pub recent_games: Vec<MyGame>,
 }
@@ -292,7 +293,7 @@ async fn player(
         .await?
         .into_iter()
         .map(MyGame::of)
-        .filter(MyGame::is_finished)
+        .filter(|g| g.is_finished() && g.is_public())
         .take(RECENT_GAMES)
         .collect();
     Ok(Json(Profile {
