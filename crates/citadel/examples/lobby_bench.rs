@@ -9,7 +9,7 @@
 //! cargo run --release -p citadel --example lobby-bench -- games=10000 requests=200
 
 use citadel_server::Server;
-use citadel_store::{AccountRecord, GameRecord, RatingChange, RatingRecord, Store};
+use citadel_store::{AccountRecord, GameRecord, RatingChange, RatingRecord};
 use std::time::{Duration, Instant};
 
 fn arg(name: &str, default: usize) -> usize {
