@@ -814,7 +814,8 @@ function renderMyGames(accountGames) {
   const byCode = new Map();
   for (const g of accountGames ?? []) {
     byCode.set(g.code, { code: g.code, at: g.finished_at ?? g.started_at ?? g.created_at, finished: g.finished_at !== null && g.finished_at !== undefined,
-      started: !!g.started_at, summary: g.result ?? null, campaign: g.campaign ?? null, kind: g.kind ?? null, mine: true });
+      started: !!g.started_at, summary: g.result ?? null, campaign: g.campaign ?? null, kind: g.kind ?? null, mine: true,
+      yourTurn: g.your_turn === true });
   }
   for (const g of local) {
     const a = byCode.get(g.code);
@@ -844,6 +845,7 @@ function renderMyGames(accountGames) {
       g.at ? when(g.at) : null].filter(Boolean);
     return h("li", { "data-code": g.code, "data-finished": String(!!g.finished), "data-kind": g.kind ?? LEGACY_KIND },
       h("span", { class: "code-sm", text: g.code }),
+      g.yourTurn && !g.finished ? h("span", { class: "badge your-turn", text: " your turn " }) : null,
       h("span", { class: "muted", text: ` ${bits.join(" · ")} ` }),
       g.finished
         ? h("button", { type: "button", "data-replay": g.code, text: "Replay", onclick: () => openReplay(g.code) })

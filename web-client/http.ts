@@ -239,6 +239,12 @@ export type MyGame = {
    * The campaign it is a game of.
    */
   campaign: string | null,
+  /**
+   * In "my games": does the game wait for this account's seat now?
+   * Left out when unknown: the game is not running on this node (it
+   * sleeps in the store, or another node of a cluster runs it).
+   */
+  your_turn?: boolean,
 };
 
 /**
@@ -398,7 +404,8 @@ export type Profile = {
    */
   ratings: Array<PlayerRating>,
   /**
-   * Its last finished games, newest first (replays at
+   * Its last finished public games (listed or rated; a private
+   * table's code stays its players'), newest first (replays at
    * `/api/games/{code}/replay`).
    */
   recent_games: Array<MyGame>,

@@ -122,6 +122,9 @@ check('an account continues its own seat on a second device from "My games"', as
   await logIn(phone, 'login');
   const entry = phone.locator(`#my-games li[data-code="${code}"]`);
   await until('the game to be in "My games"', async () => (await entry.count()) === 1, 15_000, 300);
+  // Neuroshima's first player places first: the game waits for Dan, and
+  // "My games" says so (issue 31, item 7).
+  assert.equal(await entry.locator('.your-turn').count(), 1, 'a "your turn" badge');
   await entry.locator('button[data-resume]').click();
   await until('the phone to sit at seat 1', async () =>
     (await phone.evaluate(() => window.citadel?.seat ?? null)) === 0, 15_000, 200);

@@ -385,6 +385,12 @@ pub struct MyGame {
     result: Value,
     /// The campaign it is a game of.
     campaign: Option<String>,
+    /// In "my games": does the game wait for this account's seat now?
+    /// Left out when unknown: the game is not running on this node (it
+    /// sleeps in the store, or another node of a cluster runs it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    your_turn: Option<bool>,
 }
 
 impl MyGame {
@@ -399,6 +405,7 @@ impl MyGame {
             started_at: g.started_at,
             finished_at: g.finished_at,
             campaign: g.campaign,
+            your_turn: None,
         }
     }
 
@@ -443,7 +450,23 @@ async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>,
         .games_of_account(&account.id)
         .await?
         .into_iter()
-        .map(MyGame::of)
+        .map(|g| {
+            // The account's seat, from the stored lobby; whether the game
+            // waits for it, from the game's task when it runs here.
+            let seat = json_value(Some(&g.lobby), "lobby")["seats"]
+                .as_array()
+                .and_then(|seats| {
+                    seats
+                        .iter()
+                        .position(|s| s["account"] == account.id.as_str())
+                });
+            let live = app.registry.watchers().status(&g.code);
+            let mut mine = MyGame::of(g);
+            if let (Some(seat), Some(live)) = (seat, live) {
+                mine.your_turn = Some(live.to_act.iter().any(|s| usize::from(*s) == seat));
+            }
+            mine
+        })
         .collect();
     let campaigns = store
         .campaigns_of_account(&account.id)

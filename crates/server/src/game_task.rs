@@ -286,7 +286,13 @@ pub async fn run(mut session: AnySession, mut rx: mpsc::Receiver<ToGame>, mut ct
         if !store_and_deliver(session.as_mut(), outputs, now, &mut sinks, &ctx).await {
             break;
         }
-        ctx.watchers.set(session.code(), session.spectators());
+        ctx.watchers.set(
+            session.code(),
+            crate::registry::LiveStatus {
+                spectators: session.spectators(),
+                to_act: session.to_act(),
+            },
+        );
         if let Some(t) = received {
             metrics.command_latency.observe(t.elapsed().as_secs_f64());
         }

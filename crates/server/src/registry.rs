@@ -106,17 +106,27 @@ struct Registration {
     channel: mpsc::WeakSender<ToGame>,
 }
 
-/// The spectator count of each game running on this node, kept by the
-/// game tasks (`GET /api/lobby`).
+/// What the lobby and "my games" read of each game running on this node,
+/// kept by the game tasks after every batch: its spectators and the seats
+/// it waits for.
 #[derive(Debug, Default)]
-pub struct Watchers(Mutex<HashMap<String, u32>>);
+pub struct Watchers(Mutex<HashMap<String, LiveStatus>>);
+
+/// A running game's spectators and the seats it waits for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LiveStatus {
+    /// Spectators now.
+    pub spectators: u32,
+    /// The seats the game waits for.
+    pub to_act: Vec<u8>,
+}
 
 impl Watchers {
-    /// Game `code` has `n` spectators now.
-    pub fn set(&self, code: &str, n: u32) {
+    /// Game `code` is like this now.
+    pub fn set(&self, code: &str, status: LiveStatus) {
         if let Ok(mut w) = self.0.lock() {
-            if w.get(code) != Some(&n) {
-                w.insert(code.to_string(), n);
+            if w.get(code) != Some(&status) {
+                w.insert(code.to_string(), status);
             }
         }
     }
@@ -130,7 +140,12 @@ impl Watchers {
 
     /// Game `code`'s spectators, if it runs here.
     pub fn of(&self, code: &str) -> Option<u32> {
-        self.0.lock().ok().and_then(|w| w.get(code).copied())
+        self.status(code).map(|s| s.spectators)
+    }
+
+    /// Game `code`'s status, if it runs here.
+    pub fn status(&self, code: &str) -> Option<LiveStatus> {
+        self.0.lock().ok().and_then(|w| w.get(code).cloned())
     }
 }
 

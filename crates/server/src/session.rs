@@ -689,6 +689,16 @@ impl<G: Game> Session<G> {
         self.conns.len()
     }
 
+    /// The seats the game waits for now (none before the start and after
+    /// the end).
+    pub fn to_act(&self) -> Vec<u8> {
+        self.play
+            .as_ref()
+            .filter(|p| !p.game.is_finished())
+            .map(|p| p.waiting.0.iter().map(|s| s.0).collect())
+            .unwrap_or_default()
+    }
+
     /// Spectators watching now.
     pub fn spectators(&self) -> u32 {
         self.conns

@@ -43,6 +43,8 @@ pub trait Table: Send + fmt::Debug {
     fn connections(&self) -> usize;
     /// [`Session::spectators`].
     fn spectators(&self) -> u32;
+    /// [`Session::to_act`].
+    fn to_act(&self) -> Vec<u8>;
     /// The game's summary of its end, once it has ended.
     fn summary(&self) -> Option<Json>;
     /// The checksum of the game's state, once started.
@@ -85,6 +87,9 @@ impl<G: Game> Table for Session<G> {
     }
     fn spectators(&self) -> u32 {
         Session::spectators(self)
+    }
+    fn to_act(&self) -> Vec<u8> {
+        Session::to_act(self)
     }
     fn summary(&self) -> Option<Json> {
         self.game()
