@@ -9,7 +9,7 @@
 use crate::engine::NeuroshimaGame;
 use crate::types::{Command, Stage};
 use citadel_game::{Dice, Seat};
-use citadel_search::{Budget, Policy, SearchBot, SearchConfig};
+use citadel_search::{Budget, Policy, PriorConfig, SearchBot, SearchConfig};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
@@ -44,12 +44,38 @@ pub const HARD_PLAYOUTS: u32 = 1_000;
 /// the measurements of docs/neuroshima/BOTS.md.
 pub const EXPLORATION: f64 = 0.15;
 
+/// The prior's temperature, in the heuristic's points of material: a
+/// command's prior weight is `e^((score - best) / PRIOR_TEMPERATURE)`
+/// (the heuristic's one-ply score, [`crate::bot::command_scores`]).
+pub const PRIOR_TEMPERATURE: f64 = 3.0;
+
+/// A battle question's answers other than the default (NSH-CONV-4) get
+/// this weight against the default's 1.
+pub const QUESTION_PRIOR: f64 = 0.1;
+
+/// PUCT's exploration constant (with the prior).
+pub const PRIOR_EXPLORATION: f64 = 1.0;
+
+/// Visits before a node below the root asks the prior.
+pub const PRIOR_AFTER: u32 = 20;
+
 /// How the search plays Neuroshima: commands keyed by their `Hash`;
 /// playouts answer every battle question with its default (NSH-CONV-4)
 /// and pick other commands uniformly; the horizon's value is the
 /// heuristic's material after the battle that would follow now.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NeuroshimaPolicy;
+#[derive(Clone, Copy, Debug)]
+pub struct NeuroshimaPolicy {
+    /// The prior's temperature ([`PRIOR_TEMPERATURE`] by default).
+    pub temperature: f64,
+}
+
+impl Default for NeuroshimaPolicy {
+    fn default() -> Self {
+        NeuroshimaPolicy {
+            temperature: PRIOR_TEMPERATURE,
+        }
+    }
+}
 
 impl Policy<NeuroshimaGame> for NeuroshimaPolicy {
     fn key(&self, command: &Command) -> u64 {
@@ -73,6 +99,29 @@ impl Policy<NeuroshimaGame> for NeuroshimaPolicy {
         Some(legal.swap_remove(i))
     }
 
+    fn prior(&self, game: &NeuroshimaGame, seat: Seat, legal: &[Command]) -> Option<Vec<f64>> {
+        if matches!(
+            game.state.stage,
+            Stage::Battle | Stage::Bomb | Stage::PushChoice { .. }
+        ) {
+            let default = game.default_command(seat.0)?;
+            return Some(
+                legal
+                    .iter()
+                    .map(|c| if *c == default { 1.0 } else { QUESTION_PRIOR })
+                    .collect(),
+            );
+        }
+        let scores = crate::bot::command_scores(game, seat.0, legal)?;
+        let best = scores.iter().copied().fold(f64::MIN, f64::max);
+        Some(
+            scores
+                .iter()
+                .map(|s| ((s - best) / self.temperature).exp())
+                .collect(),
+        )
+    }
+
     fn evaluate(&self, game: &NeuroshimaGame) -> Option<Vec<f64>> {
         let mut g = game.clone();
         g.settle();
@@ -87,10 +136,14 @@ pub fn search_config(budget: Budget) -> SearchConfig {
     let mut config = SearchConfig::new(budget);
     config.exploration = EXPLORATION;
     config.horizon = Some(HORIZON);
+    config.prior = Some(PriorConfig {
+        exploration: PRIOR_EXPLORATION,
+        after: PRIOR_AFTER,
+    });
     config
 }
 
 /// A search bot for any seat, its deals and playouts drawn from `seed`.
 pub fn search_bot(budget: Budget, seed: u64) -> SearchBot<NeuroshimaGame> {
-    SearchBot::new(search_config(budget), Arc::new(NeuroshimaPolicy), seed)
+    SearchBot::new(search_config(budget), Arc::new(NeuroshimaPolicy::default()), seed)
 }
