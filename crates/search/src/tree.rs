@@ -133,8 +133,8 @@ struct Node {
     available: u32,
     /// `(mover, key, node)`, sorted by `(mover, key)`.
     children: Vec<(u8, u64, u32)>,
-    /// This node's prior as its parent's child (normalized); 0 until the
-    /// parent asks the prior.
+    /// This node's prior as its parent's child (normalized); negative
+    /// until the parent asks the prior (an even share meanwhile).
     prior: f64,
     /// Whether this node asked the prior: it then selects by PUCT.
     priored: bool,
@@ -148,7 +148,7 @@ impl Node {
             total: 0.0,
             available: 0,
             children: Vec::new(),
-            prior: 0.0,
+            prior: -1.0,
             priored: false,
         }
     }
@@ -380,7 +380,7 @@ impl<G: Game> SearchBot<G> {
                     } else {
                         fpu
                     };
-                    let p = if n.prior > 0.0 { n.prior } else { share };
+                    let p = if n.prior >= 0.0 { n.prior } else { share };
                     let score = q + prior.exploration * p * f64::from(n.available).sqrt()
                         / (1.0 + f64::from(n.visits));
                     if pick.is_none_or(|(_, _, s)| score > s) {
