@@ -138,6 +138,22 @@ struct Node {
     prior: f64,
     /// Whether this node asked the prior: it then selects by PUCT.
     priored: bool,
+    /// The children of the last list of commands looked up here, in its
+    /// order ([`NO_CHILD`] for none), and that list's fingerprint (0:
+    /// none): the next deal usually allows the same commands.
+    slots: Vec<u32>,
+    slots_of: u64,
+}
+
+const NO_CHILD: u32 = u32::MAX;
+
+/// A fingerprint of a seat's list of command keys, never 0.
+fn fingerprint(seat: Seat, keys: &[u64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(seat.0);
+    for k in keys {
+        h = (h.rotate_left(23) ^ k).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ keys.len() as u64 | 1
 }
 
 impl Node {
@@ -150,6 +166,8 @@ impl Node {
             children: Vec::new(),
             prior: -1.0,
             priored: false,
+            slots: Vec::new(),
+            slots_of: 0,
         }
     }
 
@@ -159,6 +177,23 @@ impl Node {
             .binary_search_by(|(m, k, _)| (*m, *k).cmp(&(mover.0, key)))
             .unwrap_or_else(|p| p);
         self.children.insert(pos, (mover.0, key, id));
+        self.slots_of = 0;
+    }
+
+    /// File in `slots` the children of `keys` (the commands `mover` may
+    /// play), in their order.
+    fn lookup(&mut self, mover: Seat, keys: &[u64]) {
+        let of = fingerprint(mover, keys);
+        if self.slots_of != of {
+            let mut slots = std::mem::take(&mut self.slots);
+            slots.clear();
+            slots.extend(
+                keys.iter()
+                    .map(|k| self.child(mover, *k).unwrap_or(NO_CHILD)),
+            );
+            self.slots = slots;
+            self.slots_of = of;
+        }
     }
 
     fn child(&self, mover: Seat, key: u64) -> Option<u32> {
@@ -337,15 +372,17 @@ impl<G: Game> SearchBot<G> {
             }
             candidates.clear();
             untried.clear();
-            for (i, key) in keys.iter().enumerate() {
-                match nodes[at].child(seat, *key) {
-                    Some(c) => {
-                        nodes[c as usize].available += 1;
-                        candidates.push((i, c));
-                    }
-                    None => untried.push(i),
+            nodes[at].lookup(seat, keys);
+            let slots = std::mem::take(&mut nodes[at].slots);
+            for (i, c) in slots.iter().enumerate() {
+                if *c == NO_CHILD {
+                    untried.push(i);
+                } else {
+                    nodes[*c as usize].available += 1;
+                    candidates.push((i, *c));
                 }
             }
+            nodes[at].slots = slots;
             let room = match self.config.widening {
                 Some((k, a)) if at != 0 && !candidates.is_empty() => {
                     let node = &nodes[at];

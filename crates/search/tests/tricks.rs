@@ -2,9 +2,7 @@
 //! simultaneous secret bid, two to four seats, shared places.
 
 use citadel_game::{Bot, Game, RandomBot, Seat, SeededDice, Seen};
-use citadel_search::{
-    rewards, Budget, Policy, PriorConfig, RandomPolicy, SearchBot, SearchConfig,
-};
+use citadel_search::{rewards, Budget, Policy, PriorConfig, RandomPolicy, SearchBot, SearchConfig};
 use citadel_test_game::{Options, Tricks};
 use std::sync::Arc;
 use std::time::Duration;
@@ -203,7 +201,12 @@ impl Policy<Tricks> for Favour {
         Even.evaluate(game)
     }
 
-    fn prior(&self, _game: &Tricks, _seat: Seat, legal: &[citadel_test_game::Command]) -> Option<Vec<f64>> {
+    fn prior(
+        &self,
+        _game: &Tricks,
+        _seat: Seat,
+        legal: &[citadel_test_game::Command],
+    ) -> Option<Vec<f64>> {
         self.asked
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut weights = vec![0.0; legal.len()];

@@ -10,7 +10,7 @@ use crate::engine::NeuroshimaGame;
 use crate::types::{Command, Stage};
 use citadel_game::{Dice, Seat};
 use citadel_search::{Budget, Policy, PriorConfig, SearchBot, SearchConfig};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Playout commands before the position is evaluated: none. Each
@@ -79,7 +79,7 @@ impl Default for NeuroshimaPolicy {
 
 impl Policy<NeuroshimaGame> for NeuroshimaPolicy {
     fn key(&self, command: &Command) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = Fx(0);
         command.hash(&mut h);
         h.finish()
     }
@@ -131,6 +131,47 @@ impl Policy<NeuroshimaGame> for NeuroshimaPolicy {
     }
 }
 
+/// A fast hash for command keys (rustc's Fx): the tree hashes every
+/// legal command at every node it walks through, and SipHash's
+/// resistance to chosen inputs buys nothing here.
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(u64::from(*b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        // A final mix, so that keys differ in their high bits too.
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^ (x >> 33)
+    }
+}
+
 /// The search settings for Neuroshima with `budget`.
 pub fn search_config(budget: Budget) -> SearchConfig {
     let mut config = SearchConfig::new(budget);
@@ -145,5 +186,9 @@ pub fn search_config(budget: Budget) -> SearchConfig {
 
 /// A search bot for any seat, its deals and playouts drawn from `seed`.
 pub fn search_bot(budget: Budget, seed: u64) -> SearchBot<NeuroshimaGame> {
-    SearchBot::new(search_config(budget), Arc::new(NeuroshimaPolicy::default()), seed)
+    SearchBot::new(
+        search_config(budget),
+        Arc::new(NeuroshimaPolicy::default()),
+        seed,
+    )
 }
