@@ -23,4 +23,4 @@ pub mod tree;
 
 pub use policy::{json_key, Policy, RandomPolicy};
 pub use reward::rewards;
-pub use tree::{Budget, SearchBot, SearchConfig, SearchStats, SearchTotals};
+pub use tree::{Budget, PriorConfig, SearchBot, SearchConfig, SearchStats, SearchTotals};

@@ -38,6 +38,17 @@ pub trait Policy<G: Game>: fmt::Debug + Send + Sync {
     fn evaluate(&self, _game: &G) -> Option<Vec<f64>> {
         None
     }
+
+    /// How promising each of `legal` (the commands `seat` may play in
+    /// `game`) looks before any search: one non-negative weight per
+    /// command, in `legal`'s order (the tree normalizes them). Asked only
+    /// when the search's [`crate::SearchConfig::prior`] is set, once per
+    /// tree node (and again when a deal brings commands the node has not
+    /// seen); the tree then selects by PUCT. `None` (the default): no
+    /// prior, the node selects by UCT.
+    fn prior(&self, _game: &G, _seat: Seat, _legal: &[G::Command]) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 /// The defaults of [`Policy`]: uniform random playouts to the end.

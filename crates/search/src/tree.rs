@@ -60,6 +60,29 @@ pub struct SearchConfig {
     /// replies instead of the best one. `None`: expand whenever a legal
     /// command has no child (plain ISMCTS).
     pub widening: Option<(f64, f64)>,
+    /// Select by PUCT with the game's prior ([`Policy::prior`]) instead
+    /// of UCT, at the root and at every node visited at least
+    /// [`PriorConfig::after`] times. `None`: UCT everywhere (and the
+    /// prior is never asked).
+    pub prior: Option<PriorConfig>,
+}
+
+/// PUCT with the game's prior: a node whose prior is known gives every
+/// command legal in the deal a child at once, and selects the child with
+/// the largest `Q + c P √n / (1 + nᵢ)`, where `P` is the command's
+/// normalized prior, `n` the visits of the node in which the child was
+/// available, and `Q` the child's mean reward for its mover (for a child
+/// not yet visited, the mean of its visited siblings, or ½). The first
+/// visit of a child is the iteration's new node. Commands a later deal
+/// brings (an opponent's new tiles) get an even share, `1 / legal`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorConfig {
+    /// PUCT's `c`, for rewards in `[0, 1]`.
+    pub exploration: f64,
+    /// Visits a node other than the root needs before its prior is asked
+    /// (the prior may cost as much as many iterations); before, it
+    /// selects by UCT and expands at random.
+    pub after: u32,
 }
 
 impl SearchConfig {
@@ -73,6 +96,7 @@ impl SearchConfig {
             max_playout: 10_000,
             max_nodes: 1_000_000,
             widening: None,
+            prior: None,
         }
     }
 }
@@ -109,6 +133,27 @@ struct Node {
     available: u32,
     /// `(mover, key, node)`, sorted by `(mover, key)`.
     children: Vec<(u8, u64, u32)>,
+    /// This node's prior as its parent's child (normalized); negative
+    /// until the parent asks the prior (an even share meanwhile).
+    prior: f64,
+    /// Whether this node asked the prior: it then selects by PUCT.
+    priored: bool,
+    /// The children of the last list of commands looked up here, in its
+    /// order ([`NO_CHILD`] for none), and that list's fingerprint (0:
+    /// none): the next deal usually allows the same commands.
+    slots: Vec<u32>,
+    slots_of: u64,
+}
+
+const NO_CHILD: u32 = u32::MAX;
+
+/// A fingerprint of a seat's list of command keys, never 0.
+fn fingerprint(seat: Seat, keys: &[u64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(seat.0);
+    for k in keys {
+        h = (h.rotate_left(23) ^ k).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ keys.len() as u64 | 1
 }
 
 impl Node {
@@ -119,6 +164,35 @@ impl Node {
             total: 0.0,
             available: 0,
             children: Vec::new(),
+            prior: -1.0,
+            priored: false,
+            slots: Vec::new(),
+            slots_of: 0,
+        }
+    }
+
+    fn insert(&mut self, mover: Seat, key: u64, id: u32) {
+        let pos = self
+            .children
+            .binary_search_by(|(m, k, _)| (*m, *k).cmp(&(mover.0, key)))
+            .unwrap_or_else(|p| p);
+        self.children.insert(pos, (mover.0, key, id));
+        self.slots_of = 0;
+    }
+
+    /// File in `slots` the children of `keys` (the commands `mover` may
+    /// play), in their order.
+    fn lookup(&mut self, mover: Seat, keys: &[u64]) {
+        let of = fingerprint(mover, keys);
+        if self.slots_of != of {
+            let mut slots = std::mem::take(&mut self.slots);
+            slots.clear();
+            slots.extend(
+                keys.iter()
+                    .map(|k| self.child(mover, *k).unwrap_or(NO_CHILD)),
+            );
+            self.slots = slots;
+            self.slots_of = of;
         }
     }
 
@@ -293,17 +367,22 @@ impl<G: Game> SearchBot<G> {
             if legal.is_empty() {
                 break;
             }
+            if let Some(prior) = self.config.prior {
+                self.prepare_prior(nodes, at, &game, seat, legal, keys, prior.after);
+            }
             candidates.clear();
             untried.clear();
-            for (i, key) in keys.iter().enumerate() {
-                match nodes[at].child(seat, *key) {
-                    Some(c) => {
-                        nodes[c as usize].available += 1;
-                        candidates.push((i, c));
-                    }
-                    None => untried.push(i),
+            nodes[at].lookup(seat, keys);
+            let slots = std::mem::take(&mut nodes[at].slots);
+            for (i, c) in slots.iter().enumerate() {
+                if *c == NO_CHILD {
+                    untried.push(i);
+                } else {
+                    nodes[*c as usize].available += 1;
+                    candidates.push((i, *c));
                 }
             }
+            nodes[at].slots = slots;
             let room = match self.config.widening {
                 Some((k, a)) if at != 0 && !candidates.is_empty() => {
                     let node = &nodes[at];
@@ -311,6 +390,53 @@ impl<G: Game> SearchBot<G> {
                 }
                 _ => true,
             };
+            let puct = self.config.prior.filter(|_| nodes[at].priored);
+            if let Some(prior) = puct {
+                // PUCT over every available child (the new node is the
+                // first visit of one).
+                let mut sum = 0.0;
+                let mut seen_children = 0u32;
+                for (_, id) in &candidates {
+                    let n = &nodes[*id as usize];
+                    if n.visits > 0 {
+                        sum += n.total / f64::from(n.visits);
+                        seen_children += 1;
+                    }
+                }
+                let fpu = if seen_children > 0 {
+                    sum / f64::from(seen_children)
+                } else {
+                    0.5
+                };
+                let share = 1.0 / legal.len() as f64;
+                let mut pick: Option<(usize, u32, f64)> = None;
+                for (i, id) in &candidates {
+                    let n = &nodes[*id as usize];
+                    let q = if n.visits > 0 {
+                        n.total / f64::from(n.visits)
+                    } else {
+                        fpu
+                    };
+                    let p = if n.prior >= 0.0 { n.prior } else { share };
+                    let score = q + prior.exploration * p * f64::from(n.available).sqrt()
+                        / (1.0 + f64::from(n.visits));
+                    if pick.is_none_or(|(_, _, s)| score > s) {
+                        pick = Some((*i, *id, score));
+                    }
+                }
+                let Some((i, id, _)) = pick else {
+                    break;
+                };
+                if game.apply(seat, legal[i].clone(), &mut self.rng).is_err() {
+                    break;
+                }
+                path.push(id);
+                if nodes[id as usize].visits == 0 {
+                    break;
+                }
+                at = id as usize;
+                continue;
+            }
             if !untried.is_empty() && room && nodes.len() < self.config.max_nodes {
                 // Expand: one untried command, at random.
                 let i = untried[self.rng.below(untried.len() as u32) as usize];
@@ -321,11 +447,7 @@ impl<G: Game> SearchBot<G> {
                 let mut node = Node::new(seat);
                 node.available = 1;
                 nodes.push(node);
-                let children = &mut nodes[at].children;
-                let pos = children
-                    .binary_search_by(|(m, k, _)| (*m, *k).cmp(&(seat.0, keys[i])))
-                    .unwrap_or_else(|p| p);
-                children.insert(pos, (seat.0, keys[i], id));
+                nodes[at].insert(seat, keys[i], id);
                 path.push(id);
                 break;
             }
@@ -361,6 +483,62 @@ impl<G: Game> SearchBot<G> {
             n.total += reward.get(usize::from(n.mover.0)).copied().unwrap_or(0.5);
         }
         (commands, depth)
+    }
+
+    /// At a node that selects by PUCT (or is about to: the root, or a node
+    /// visited `after` times), make sure every command legal in this deal
+    /// has a child; ask the prior the first time and file it on the
+    /// children.
+    #[allow(clippy::too_many_arguments)]
+    fn prepare_prior(
+        &self,
+        nodes: &mut Vec<Node>,
+        at: usize,
+        game: &G,
+        seat: Seat,
+        legal: &[G::Command],
+        keys: &[u64],
+        after: u32,
+    ) {
+        if !nodes[at].priored {
+            if at != 0 && nodes[at].visits < after {
+                return;
+            }
+            let Some(weights) = self.policy.prior(game, seat, legal) else {
+                return;
+            };
+            if weights.len() != legal.len() {
+                return;
+            }
+            let total: f64 = weights.iter().map(|w| w.max(0.0)).sum();
+            if !(total > 0.0 && total.is_finite()) {
+                return;
+            }
+            nodes[at].priored = true;
+            for (key, w) in keys.iter().zip(&weights) {
+                let p = w.max(0.0) / total;
+                match nodes[at].child(seat, *key) {
+                    Some(c) => nodes[c as usize].prior = p,
+                    None if nodes.len() < self.config.max_nodes => {
+                        let id = nodes.len() as u32;
+                        let mut node = Node::new(seat);
+                        node.prior = p;
+                        nodes.push(node);
+                        nodes[at].insert(seat, *key, id);
+                    }
+                    None => {}
+                }
+            }
+            return;
+        }
+        // Commands this deal brings: an even share.
+        for key in keys {
+            if nodes[at].child(seat, *key).is_none() && nodes.len() < self.config.max_nodes {
+                let id = nodes.len() as u32;
+                nodes.push(Node::new(seat));
+                nodes[at].insert(seat, *key, id);
+            }
+        }
     }
 
     /// Play `game` on with the policy to its end or the horizon: every

@@ -2,7 +2,7 @@
 //! simultaneous secret bid, two to four seats, shared places.
 
 use citadel_game::{Bot, Game, RandomBot, Seat, SeededDice, Seen};
-use citadel_search::{rewards, Budget, Policy, RandomPolicy, SearchBot, SearchConfig};
+use citadel_search::{rewards, Budget, Policy, PriorConfig, RandomPolicy, SearchBot, SearchConfig};
 use citadel_test_game::{Options, Tricks};
 use std::sync::Arc;
 use std::time::Duration;
@@ -187,4 +187,58 @@ fn progressive_widening_grows_a_narrower_deeper_tree() {
         stats.depth,
         wide.depth
     );
+}
+
+/// Values every seat at 0.5, and puts the whole prior on the last legal
+/// command; counts the times it is asked for a prior.
+#[derive(Debug, Default)]
+struct Favour {
+    asked: std::sync::atomic::AtomicUsize,
+}
+
+impl Policy<Tricks> for Favour {
+    fn evaluate(&self, game: &Tricks) -> Option<Vec<f64>> {
+        Even.evaluate(game)
+    }
+
+    fn prior(
+        &self,
+        _game: &Tricks,
+        _seat: Seat,
+        legal: &[citadel_test_game::Command],
+    ) -> Option<Vec<f64>> {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut weights = vec![0.0; legal.len()];
+        *weights.last_mut()? = 1.0;
+        Some(weights)
+    }
+}
+
+#[test]
+fn puct_follows_the_prior_and_uct_never_asks_it() {
+    let (game, _) = start(3, 21);
+    let seen = Seen::of(&game, Seat(1));
+    assert!(seen.legal.len() > 2, "{:?}", seen.legal);
+    let favoured = seen.legal.last().cloned();
+    // UCT (no prior configured): the prior is never asked, and with even
+    // values the visits spread over every command.
+    let favour = Arc::new(Favour::default());
+    let mut config = SearchConfig::new(Budget::Playouts(200));
+    config.horizon = Some(0);
+    let mut uct = SearchBot::new(config.clone(), favour.clone(), 3);
+    let (_, stats) = uct.search(&seen).expect("a choice");
+    assert_eq!(favour.asked.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert!(stats.chosen_visits < 150, "{stats:?}");
+    // PUCT: with even values the prior decides, and the favoured command
+    // takes nearly every visit.
+    config.prior = Some(PriorConfig {
+        exploration: 1.0,
+        after: 10,
+    });
+    let mut puct = SearchBot::new(config, favour.clone(), 3);
+    let (command, stats) = puct.search(&seen).expect("a choice");
+    assert!(favour.asked.load(std::sync::atomic::Ordering::Relaxed) >= 1);
+    assert_eq!(Some(command), favoured);
+    assert!(stats.chosen_visits > 150, "{stats:?}");
 }

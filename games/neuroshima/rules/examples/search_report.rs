@@ -9,7 +9,10 @@
 //!
 //! Optional: `first=N` (first seed), `horizon=H`, `c=C` (exploration),
 //! `widen=K,A` (progressive widening below the root),
-//! `opponent=random` (the search bot against `RandomBot` instead).
+//! `opponent=random` (the search bot against `RandomBot` instead),
+//! `prior=off` (UCT everywhere, as before the prior), `pc=C` (PUCT's
+//! exploration), `after=N` (visits before a node below the root asks
+//! the prior), `temp=T` (the prior's temperature).
 //! Pairings ddm–ddm, ddm–moloch, moloch–ddm, moloch–moloch in turn, the
 //! search bot's seat alternating every four games (as the heuristic
 //! bot's test). Prints one line per game and the totals, with the search's
@@ -31,8 +34,18 @@ fn main() {
     let mut exploration = None;
     let mut random = false;
     let mut widening = None;
+    let mut policy = NeuroshimaPolicy::default();
+    let mut prior_c = None;
+    let mut prior_after = None;
+    let mut prior_off = false;
     for arg in std::env::args().skip(1) {
         let (k, v) = arg.split_once('=').unwrap_or((arg.as_str(), ""));
+        let float = |v: &str| -> f64 {
+            v.parse().unwrap_or_else(|_| {
+                eprintln!("`{arg}`: a number expected");
+                std::process::exit(2)
+            })
+        };
         let num = |v: &str| -> u64 {
             v.parse().unwrap_or_else(|_| {
                 eprintln!("`{arg}`: a number expected");
@@ -52,6 +65,10 @@ fn main() {
                 }))
             }
             "opponent" => random = v == "random",
+            "prior" => prior_off = v == "off",
+            "pc" => prior_c = Some(float(v)),
+            "temp" => policy.temperature = float(v),
+            "after" => prior_after = Some(num(v).min(u64::from(u32::MAX)) as u32),
             "widen" => {
                 let (k, a) = v.split_once(',').unwrap_or((v, "0.5"));
                 match (k.parse::<f64>(), a.parse::<f64>()) {
@@ -78,8 +95,19 @@ fn main() {
     if widening.is_some() {
         config.widening = widening;
     }
+    if let Some(prior) = config.prior.as_mut() {
+        if let Some(c) = prior_c {
+            prior.exploration = c;
+        }
+        if let Some(a) = prior_after {
+            prior.after = a;
+        }
+    }
+    if prior_off {
+        config.prior = None;
+    }
     println!(
-        "search {config:?} against {}",
+        "search {config:?} {policy:?} against {}",
         if random { "random" } else { "heuristic" }
     );
     let pairings = [
@@ -95,7 +123,7 @@ fn main() {
         let (a, b) = pairings[(seed % 4) as usize];
         let seat = ((seed / 4) % 2) as u8;
         let mut search: SearchBot<NeuroshimaGame> =
-            SearchBot::new(config.clone(), Arc::new(NeuroshimaPolicy), seed ^ 0x5ea2c4);
+            SearchBot::new(config.clone(), Arc::new(policy), seed ^ 0x5ea2c4);
         let mut other: Box<dyn Bot<NeuroshimaGame>> = if random {
             Box::new(RandomBot::new(seed))
         } else {

@@ -159,6 +159,63 @@ impl Bot<NeuroshimaGame> for HeuristicBot {
     }
 }
 
+/// The heuristic's score of each of `legal` for `me`, in `legal`'s
+/// order, as [`HeuristicBot`] weighs them: an action by the position it
+/// leads to (pending questions answered by default, the next battle
+/// fought on a copy), ending the turn or discarding during the action
+/// step by the position as it stands, a discard of the discard step by
+/// the best action it leaves, a placement on a hex with no neighbour
+/// (past the first tiles) and a command that fails far below the rest.
+/// `None` outside the discard and action steps.
+pub fn command_scores(game: &NeuroshimaGame, me: u8, legal: &[Command]) -> Option<Vec<f64>> {
+    match game.state.stage {
+        Stage::Discard => Some(
+            legal
+                .iter()
+                .map(|c| {
+                    let mut g = game.clone();
+                    if g.apply(citadel_game::Seat(me), c.clone(), &mut SeededDice::new(0))
+                        .is_err()
+                    {
+                        return -1e6;
+                    }
+                    best_action(&g, me).map_or(-1e6, |(s, _)| s)
+                })
+                .collect(),
+        ),
+        Stage::Action => {
+            let end_score = game.evaluate(me, false);
+            let many = game.tile_count() > 2;
+            Some(
+                legal
+                    .iter()
+                    .map(|c| {
+                        if matches!(c, Command::EndTurn | Command::Discard { .. }) {
+                            return end_score;
+                        }
+                        if let Command::Place { hex, .. } = c {
+                            let alone = Board19::neighbours(*hex)
+                                .all(|n| idx(n).is_some_and(|i| game.state.board[i].is_none()));
+                            if alone && many {
+                                return end_score - 50.0;
+                            }
+                        }
+                        let mut g = game.clone();
+                        if g.apply(citadel_game::Seat(me), c.clone(), &mut SeededDice::new(0))
+                            .is_err()
+                        {
+                            return -1e6;
+                        }
+                        g.settle();
+                        g.evaluate(me, played_battle(c))
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// The best action of the action step and its score.
 fn best_action(game: &NeuroshimaGame, me: u8) -> Option<(f64, Command)> {
     let legal = game.legal_commands(me);

@@ -127,12 +127,13 @@ fn the_search_bot_beats_the_random_bot() {
 fn the_search_bot_holds_its_own_against_the_heuristic_bot() {
     // The claim (75% of 200 games at about 1 s per decision) is measured
     // by the search-report example (docs/neuroshima/BOTS.md); a test
-    // cannot afford it. At 300 playouts the search wins about 60 to 70%
-    // of games against the heuristic (docs/neuroshima/BOTS.md); these 4
-    // seeds must give it at least 2.
-    let wins = search_wins(4, 300, |_| Box::new(HeuristicBot::new()));
-    eprintln!("search (300 playouts) vs heuristic: {wins}/4");
-    assert!(wins >= 2, "{wins}/4");
+    // cannot afford it. At 300 playouts, with the heuristic's prior
+    // (PUCT), the search won 6 of these 8 seeds when this test was
+    // written (without the prior it won 9 to 11 of 16 screening games at
+    // 300 playouts, docs/neuroshima/BOTS.md); it must win at least 5.
+    let wins = search_wins(8, 300, |_| Box::new(HeuristicBot::new()));
+    eprintln!("search (300 playouts) vs heuristic: {wins}/8");
+    assert!(wins >= 5, "{wins}/8");
 }
 
 #[test]
