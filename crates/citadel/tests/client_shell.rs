@@ -79,6 +79,24 @@ fn normalise(text: &str) -> String {
     text.to_lowercase().replace(['_', '-'], " ")
 }
 
+/// Where `word` first starts a word of `text` (so "mission" is found in
+/// "missions" and "mission's", not in "permission").
+fn word_at(text: &str, word: &str) -> Option<usize> {
+    text.match_indices(word).map(|(at, _)| at).find(|&at| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+    })
+}
+
+#[test]
+fn a_siege_word_is_found_at_the_start_of_a_word_only() {
+    assert_eq!(word_at("the missions", "mission"), Some(4));
+    assert_eq!(word_at("notification.permission", "mission"), None);
+    assert_eq!(word_at("permission, then a mission", "mission"), Some(19));
+}
+
 #[test]
 fn the_shell_names_no_siege_word() {
     let mut found = Vec::new();
@@ -91,7 +109,7 @@ fn the_shell_names_no_siege_word() {
             }
         }
         for word in SIEGE_WORDS {
-            if let Some(at) = text.find(word) {
+            if let Some(at) = word_at(&text, word) {
                 let line = text[..at].matches('\n').count() + 1;
                 found.push(format!("web-client/{name}:{line}: \"{word}\""));
             }
