@@ -460,7 +460,7 @@ async fn me(State(app): State<AppState>, headers: HeaderMap) -> Result<Json<Me>,
                         .iter()
                         .position(|s| s["account"] == account.id.as_str())
                 });
-            let live = app.registry.watchers().status(&g.code);
+            let live = app.registry.live_games().status(&g.code);
             let mut mine = MyGame::of(g);
             if let (Some(seat), Some(live)) = (seat, live) {
                 mine.your_turn = Some(live.to_act.iter().any(|s| usize::from(*s) == seat));

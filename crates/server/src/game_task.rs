@@ -96,8 +96,9 @@ pub struct GameContext {
     /// another node runs the game now, so this task stops at once and
     /// writes nothing more.
     pub lost: tokio_util::sync::CancellationToken,
-    /// Where the game's spectator count is kept for the lobby's list.
-    pub watchers: Arc<crate::registry::Watchers>,
+    /// Where the game's spectators and waiting seats are kept for the
+    /// lobby's lists and "my games".
+    pub live_games: Arc<crate::registry::LiveGames>,
 }
 
 /// The close for the connections of a game whose lease moved to another
@@ -286,7 +287,7 @@ pub async fn run(mut session: AnySession, mut rx: mpsc::Receiver<ToGame>, mut ct
         if !store_and_deliver(session.as_mut(), outputs, now, &mut sinks, &ctx).await {
             break;
         }
-        ctx.watchers.set(
+        ctx.live_games.set(
             session.code(),
             crate::registry::LiveStatus {
                 spectators: session.spectators(),

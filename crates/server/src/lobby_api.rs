@@ -136,7 +136,7 @@ async fn lobby(State(app): State<AppState>) -> Result<Json<LobbyList>, ServerErr
         .into_iter()
         .map(|g| LiveGame {
             players: names(&seats_of(&g.lobby)),
-            spectators: app.registry.watchers().of(&g.code),
+            spectators: app.registry.live_games().of(&g.code),
             options: json_value(Some(&g.options), "options"),
             started_at: g.started_at.unwrap_or(g.created_at),
             active_at: g.active_at,

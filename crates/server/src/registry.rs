@@ -79,9 +79,9 @@ pub struct Registry {
     /// The running game tasks (spawned, so under their lease), each with
     /// the token that stops it when its lease is lost.
     running: Mutex<HashMap<String, CancellationToken>>,
-    /// How many spectators each game running here has (the lobby's list
-    /// of live games), as its task last saw.
-    watchers: Arc<Watchers>,
+    /// Each game running here as its task last saw it: its spectators and
+    /// the seats it waits for (the lobby's lists, "my games").
+    live_games: Arc<LiveGames>,
     /// In cluster mode: NATS, to serve sockets held by other nodes
     /// ([`crate::relay`]), and their queue length.
     relay: Option<(Arc<crate::cluster::Cluster>, usize)>,
@@ -110,7 +110,7 @@ struct Registration {
 /// kept by the game tasks after every batch: its spectators and the seats
 /// it waits for.
 #[derive(Debug, Default)]
-pub struct Watchers(Mutex<HashMap<String, LiveStatus>>);
+pub struct LiveGames(Mutex<HashMap<String, LiveStatus>>);
 
 /// A running game's spectators and the seats it waits for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -121,7 +121,7 @@ pub struct LiveStatus {
     pub to_act: Vec<u8>,
 }
 
-impl Watchers {
+impl LiveGames {
     /// Game `code` is like this now.
     pub fn set(&self, code: &str, status: LiveStatus) {
         if let Ok(mut w) = self.0.lock() {
@@ -151,7 +151,7 @@ impl Watchers {
 
 impl Drop for Registration {
     fn drop(&mut self) {
-        self.registry.watchers.remove(&self.code);
+        self.registry.live_games.remove(&self.code);
         if let Ok(mut running) = self.registry.running.lock() {
             if running.remove(&self.code).is_some() {
                 self.registry.metrics.owned_games.dec();
@@ -162,9 +162,9 @@ impl Drop for Registration {
 }
 
 impl Registry {
-    /// The spectator counts of the games running here.
-    pub fn watchers(&self) -> &Watchers {
-        &self.watchers
+    /// The spectators and waiting seats of the games running here.
+    pub fn live_games(&self) -> &LiveGames {
+        &self.live_games
     }
 
     /// An empty registry.
@@ -192,7 +192,7 @@ impl Registry {
             restored: tokio::sync::watch::Sender::new(true),
             ownership: Ownership::Solo,
             running: Mutex::new(HashMap::new()),
-            watchers: Arc::default(),
+            live_games: Arc::default(),
             relay: None,
         }
     }
@@ -512,7 +512,7 @@ impl Registry {
             let _ = self.shutdown.send(());
         }
         let ctx = GameContext {
-            watchers: Arc::clone(&self.watchers),
+            live_games: Arc::clone(&self.live_games),
             lost: lost.clone(),
             games: Arc::clone(&self.store),
             campaigns: Arc::clone(&self.campaigns),
