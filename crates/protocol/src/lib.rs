@@ -34,9 +34,9 @@ pub use typescript::{check_generated, javascript, typescript, Declarations};
 ///
 /// 3: the game seam. `welcome` and `lobby` name the game's `kind`; a seat's
 /// lobby choice is one `choose` message with the game's own choice
-/// (Siege's `take_seat` and `choose_team` are gone); a lobby seat shows
-/// its `choice`; `snapshot` and `events` carry the game's `static_data`
-/// (Siege's `map`).
+/// (protocol 2's `take_seat` and `choose_team` are gone); a lobby seat
+/// shows its `choice`; `snapshot` and `events` carry the game's
+/// `static_data` (protocol 2's `map`).
 pub const PROTOCOL_VERSION: u32 = 3;
 
 /// WebSocket close codes (4000–4999 are the application's range).
@@ -140,9 +140,9 @@ pub enum ClientMsg {
         #[ts(optional = nullable)]
         account: Option<String>,
     },
-    /// Lobby: make (or change) your seat's choice: the game's own (Siege:
-    /// a corporation and two Doomtroopers; Neuroshima Hex: an army). The
-    /// whole choice each time: it replaces the one before.
+    /// Lobby: make (or change) your seat's choice: the game's own (a
+    /// side, an army, a deck; each game's doc says its shape). The whole
+    /// choice each time: it replaces the one before.
     Choose {
         /// The choice, as the game's JSON.
         #[ts(type = "unknown")]
@@ -265,8 +265,8 @@ pub struct TableOptions {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub listed: bool,
-    /// The game's own options (Siege: `mission`, `seats`, `dark_legion`,
-    /// `starting_rank`), as its JSON object.
+    /// The game's own options (its `GET /api/catalogue` specs), as its
+    /// JSON object.
     #[serde(flatten)]
     #[ts(skip)]
     pub game: serde_json::Map<String, serde_json::Value>,

@@ -27,7 +27,7 @@ pub fn typescript() -> String {
 
     // A game's documents (GET /api/catalogue/{kind}/{document}) and the
     // other campaign answers (next, a game's own steps, standings) are
-    // each game's: Siege's are in web-client/games/siege/protocol.ts.
+    // each game's, declared with its payloads under web-client/games/<id>/.
 
     let mut out = String::new();
     out.push_str(
